@@ -1,0 +1,68 @@
+"""The composition root: argparse, one module per command group under `memtui/commands/`.
+
+Exit codes: 0 success, 1 error (one line on stderr saying what to do), 2 usage error.
+`memtui hook …` takes a fast path that builds no parser and imports nothing it does not need.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from memtui import __version__
+
+#: Each module defines `register(subparsers)`; keep imports inside command functions lazy.
+COMMAND_MODULES = (
+    "memtui.commands.project",
+    "memtui.commands.memories",
+    "memtui.commands.render",
+    "memtui.commands.demo",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memtui",
+        description="Memory for coding agents that you can see and curate. Without a command: open the TUI.",
+    )
+    parser.add_argument("--version", action="version", version=f"memtui {__version__}")
+    parser.add_argument("-C", "--project", metavar="DIR", help="the project directory (default: CLAUDE_PROJECT_DIR, else found from the working directory)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["hook"]:
+        try:
+            from memtui.hooks.entry import main as hook_main
+        except ImportError:  # hooks not installed in this build: fail open, as hooks must
+            return 0
+        return hook_main(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        if importlib.util.find_spec("memtui.tui") is None:
+            parser.print_help()
+            return 0
+        args = parser.parse_args([*argv, "tui"])
+    from memtui.errors import MemtuiError
+
+    try:
+        return int(args.func(args) or 0)
+    except MemtuiError as exc:
+        print(f"memtui: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

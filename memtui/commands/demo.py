@@ -1,0 +1,40 @@
+"""demo: build the demo project and show it (in the TUI when it is installed)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import shutil
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("demo", help="build a rich demo project and open it")
+    p.add_argument("--dir", help="where to build it (default: ~/.cache/memtui/demo, rebuilt each time)")
+    p.add_argument("--print", action="store_true", dest="print_only", help="print the memories instead of opening the TUI")
+    p.set_defaults(func=cmd_demo)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    import os
+
+    from memtui import demo
+
+    root = Path(args.dir).expanduser() if args.dir else demo.default_dir()
+    if root.exists() and (root / ".memory").is_dir():
+        shutil.rmtree(root)
+    demo.build(root)
+    os.environ["CLAUDE_PROJECT_DIR"] = str(root)
+    os.environ["CLAUDE_CONFIG_DIR"] = str(root / ".claude-home")
+    if not args.print_only and importlib.util.find_spec("memtui.tui") is not None:
+        from memtui.tui.app import run
+
+        return run(root) or 0
+    from memtui.cli import main
+
+    print(f"Demo project: {root}\n")
+    main(["-C", str(root), "status"])
+    print()
+    main(["-C", str(root), "list", "--status", "all"])
+    print(f"\nThe CLAUDE.md block it generated: {root / 'CLAUDE.md'}")
+    return 0

@@ -1,0 +1,207 @@
+"""list, show, add, edit, touch, drop, restore, undo, merge, promote."""
+
+from __future__ import annotations
+
+import argparse
+
+from memtui.commands.common import open_bank, print_json, text_argument
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("list", help="list memories")
+    p.add_argument("--type", help="only this type")
+    p.add_argument("--status", choices=["active", "superseded", "archived", "all"], default="active")
+    p.add_argument("--store", help="only this store (state, local, project, user, agent:<name>)")
+    p.add_argument("--unreviewed", action="store_true", help="only automatically captured memories not yet reviewed")
+    p.add_argument("--json", action="store_true", help="a JSON array of memory objects (see README)")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("show", help="show one memory in full")
+    p.add_argument("id", help="an id, or a unique prefix or suffix of one")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("add", help="save a memory (text from the arguments or standard input)")
+    p.add_argument("--type", "-t", required=True, help="architecture, decision, pattern, gotcha, progress, context, user, feedback, project, reference, or your own")
+    p.add_argument("--tags", default="", help="comma-separated tags")
+    p.add_argument("--name", default="", help="a short title (Markdown stores use it for the file name)")
+    p.add_argument("--description", default="", help="a one-line summary")
+    p.add_argument("--supersedes", help="the id or text of the memory this one replaces")
+    p.add_argument("--store", default="state", help="state (default), local, project, user or agent:<name>")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("text", nargs="*")
+    p.set_defaults(func=cmd_add)
+
+    p = sub.add_parser("edit", help="change a memory's text, type, tags, name or description")
+    p.add_argument("id")
+    p.add_argument("--type", "-t")
+    p.add_argument("--tags", help="comma-separated; replaces the tags")
+    p.add_argument("--name")
+    p.add_argument("--description")
+    p.add_argument("--text", help="the new text ('-' reads standard input)")
+    p.set_defaults(func=cmd_edit)
+
+    for name, verb in (("touch", "re-affirm: mark as fresh (confidence back to 1)"),
+                       ("drop", "archive (restorable with `restore` or `undo`)"),
+                       ("restore", "bring back an archived or superseded memory"),
+                       ("review", "mark automatically captured memories as reviewed")):
+        p = sub.add_parser(name, help=verb)
+        p.add_argument("ids", nargs="+", metavar="ID")
+        p.set_defaults(func=cmd_simple, verb=name)
+
+    p = sub.add_parser("merge", help="merge memories into one (the sources become superseded)")
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("--text", help="the merged text (default: the sources joined)")
+    p.set_defaults(func=cmd_merge)
+
+    p = sub.add_parser("promote", help="move a memory to another store")
+    p.add_argument("id")
+    p.add_argument("store", help="state, local, project, user or agent:<name>")
+    p.set_defaults(func=cmd_promote)
+
+    p = sub.add_parser("undo", help="undo the last change made through memtui")
+    p.set_defaults(func=cmd_undo)
+
+
+def _line(memory, now, registry) -> str:
+    from memtui.core import decay
+
+    conf = decay.confidence(memory, now, registry)
+    bar = "█" * round(conf * 5) + "·" * (5 - round(conf * 5))
+    flags = "" if memory.reviewed else " [new]"
+    if not memory.active:
+        flags += f" [{memory.status.value}]"
+    text = " ".join(memory.title.split())
+    if len(text) > 80:
+        text = text[:79] + "…"
+    return f"{memory.id:<28} {memory.type:<12} {bar} {decay.age_label(memory, now):>4}{flags}  {text}"
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from memtui.core import decay
+    from memtui.core.export import to_dict
+
+    bank = open_bank(args)
+    now = bank.clock()
+    memories = bank.memories()
+    if args.status != "all":
+        memories = [m for m in memories if m.status.value == args.status]
+    if args.type:
+        memories = [m for m in memories if m.type == args.type]
+    if args.store:
+        key = bank.store(args.store).key
+        memories = [m for m in memories if m.store == key]
+    if args.unreviewed:
+        memories = [m for m in memories if not m.reviewed]
+    order = {t: i for i, t in enumerate(bank.registry.order({m.type for m in memories}))}
+    memories.sort(key=lambda m: (order[m.type], -decay.rank(m, now, bank.registry), m.id))
+    if args.json:
+        print_json([to_dict(m, now, bank.registry) for m in memories])
+        return 0
+    for memory in memories:
+        print(_line(memory, now, bank.registry))
+    if not memories:
+        print("no memories" + (" match" if args.type or args.store or args.unreviewed or args.status != "active" else " yet; add one with `memtui add`"))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from memtui.core import decay
+    from memtui.core.export import to_dict
+
+    bank = open_bank(args)
+    memory = bank.resolve(args.id)
+    now = bank.clock()
+    if args.json:
+        print_json(to_dict(memory, now, bank.registry))
+        return 0
+    data = to_dict(memory, now, bank.registry)
+    print(f"{memory.id}  ({memory.type}, {memory.status.value}, {memory.store})")
+    if memory.name:
+        print(f"name:        {memory.name}")
+    if memory.description:
+        print(f"description: {memory.description}")
+    print(f"tags:        {', '.join(memory.tags) or '-'}")
+    print(f"confidence:  {data['confidence']:.2f}   accessed {memory.access_count}×   updated {data['updated']} ({decay.age_label(memory, now)} ago)")
+    if data["freshness"]:
+        print(f"freshness:   {data['freshness']}")
+    if memory.supersedes:
+        print(f"supersedes:  {memory.supersedes}")
+    if memory.merged_from:
+        print(f"merged from: {', '.join(memory.merged_from)}")
+    if memory.source:
+        print(f"source:      session {memory.source.session or '?'} ({memory.source.event or '?'})")
+    if not memory.reviewed:
+        print("reviewed:    no (captured automatically)")
+    if memory.path:
+        print(f"file:        {memory.path}")
+    print()
+    print(memory.content)
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from memtui.core.export import to_dict
+
+    bank = open_bank(args)
+    text = text_argument(args.text, "memory text")
+    result = bank.add(args.type, text, tags=[t for t in args.tags.split(",") if t.strip()], name=args.name,
+                      description=args.description, supersedes=args.supersedes, store=args.store)
+    if args.json:
+        out = to_dict(result.memory, bank.clock(), bank.registry)
+        out["superseded"] = [m.id for m in result.superseded]
+        out["reaffirmed"] = result.reaffirmed
+        out["unmatched_supersede"] = result.unmatched_supersede
+        out["redacted"] = list(result.redacted)
+        print_json(out)
+        return 0
+    verb = "Re-affirmed" if result.reaffirmed else "Saved"
+    print(f"{verb} {result.memory.id} ({result.memory.type})")
+    for old in result.superseded:
+        print(f"  supersedes {old.id}: {old.title[:70]}")
+    if result.unmatched_supersede:
+        print(f"  note: nothing matched --supersedes {result.unmatched_supersede!r}; saved as a new memory")
+    if result.redacted:
+        print(f"  redacted: {', '.join(sorted(set(result.redacted)))}")
+    return 0
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    text = text_argument(None, "new text") if args.text == "-" else args.text
+    tags = [t for t in args.tags.split(",") if t.strip()] if args.tags is not None else None
+    memory = bank.update(args.id, content=text, type_=args.type, tags=tags, name=args.name, description=args.description)
+    print(f"Updated {memory.id}")
+    return 0
+
+
+def cmd_simple(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    done = getattr(bank, args.verb)(*args.ids)
+    past = {"touch": "Touched", "drop": "Dropped", "restore": "Restored", "review": "Reviewed"}[args.verb]
+    for memory in done:
+        print(f"{past} {memory.id}")
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    sources = [bank.resolve(ref) for ref in args.ids]
+    text = args.text or "\n".join(dict.fromkeys(m.content.strip() for m in sources))
+    merged = bank.merge([m.id for m in sources], text)
+    print(f"Merged {len(sources)} memories into {merged.id}")
+    return 0
+
+
+def cmd_promote(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    moved = bank.promote(args.id, args.store)
+    print(f"Moved to {moved.store} as {moved.id}")
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    entry = bank.undo()
+    print(f"Undid #{entry.seq}: {entry.summary}")
+    return 0

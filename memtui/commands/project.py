@@ -1,0 +1,128 @@
+"""init, status, repair."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+from memtui.commands.common import open_bank, print_json, project_dir
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("init", help="create .memory/ in the project (the git root, or DIR)")
+    p.add_argument("dir", nargs="?", help="project directory (default: the git root of the working directory)")
+    p.add_argument("--name", help="project name shown in CLAUDE.md (default: the directory name)")
+    p.add_argument("--description", help="one-line project description for the CLAUDE.md block")
+    p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("status", help="what is stored where, and the health of each store")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("repair", help="rebuild a damaged state.json from what can still be read and the journal")
+    p.set_defaults(func=cmd_repair)
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from memtui.store.bank import Bank, init_project
+    from memtui.store.locations import find_project
+
+    root = Path(args.dir).expanduser() if args.dir else (project_dir(args) or find_project().root)
+    already = (root / ".memory").is_dir()
+    project = init_project(root)
+    header = {k: v for k, v in (("project", args.name), ("description", args.description)) if v}
+    if header:
+        Bank(project).update_header(**header)
+    print(f"{'Already initialised' if already else 'Initialised'} {project.memory_dir}")
+    if not already:
+        print("Next: `memtui setup` connects Claude Code; `memtui add --type decision \"…\"` saves a memory.")
+    return 0
+
+
+def _status(bank) -> dict:
+    from memtui.core import decay
+
+    now = bank.clock()
+    stores = {}
+    for key, store in bank.stores().items():
+        present = store.exists
+        memories = list(store.load().values()) if present or key == "state" else []
+        stores[key] = {
+            "path": str(store.path),
+            "exists": present,
+            "active": sum(m.active for m in memories),
+            "superseded": sum(m.status.value == "superseded" for m in memories),
+            "archived": sum(m.status.value == "archived" for m in memories),
+            "unreviewed": sum(m.active and not m.reviewed for m in memories),
+            "by_type": dict(Counter(m.type for m in memories if m.active)),
+            "stale": sum(m.active and decay.age_days(m, now) >= 1 for m in memories),
+        }
+    plan = bank.render_plan()
+    return {
+        "project": str(bank.project.root),
+        "stores": stores,
+        "claude_md": {"path": str(plan.claude_path), "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
+                      "up_to_date": not plan.claude_changed},
+        "problems": bank.problems,
+    }
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    status = _status(bank)
+    if args.json:
+        print_json(status)
+        return 0
+    print(f"project  {status['project']}")
+    for key, s in status["stores"].items():
+        if not s["exists"] and key != "state":
+            continue
+        types = ", ".join(f"{t} {n}" for t, n in sorted(s["by_type"].items()))
+        extra = f"; {s['unreviewed']} to review" if s["unreviewed"] else ""
+        print(f"{key:<12} {s['active']} active, {s['superseded']} superseded, {s['archived']} archived{extra}  ({types or 'empty'})")
+    claude = status["claude_md"]
+    state = "not installed (run `memtui render`)" if not claude["installed"] else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
+    print(f"CLAUDE.md    {state}")
+    for problem in status["problems"]:
+        print(f"problem      {problem}")
+    return 0
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    import json
+
+    from memtui.store.atomic import atomic_write
+    from memtui.store.bank import Bank
+    from memtui.store.locations import find_project
+    from memtui.store.statefile import salvage
+
+    root = project_dir(args)
+    project = find_project(root).require()
+    path = project.path("state.json")
+    payload = path.read_bytes() if path.exists() else b""
+    try:
+        json.loads(payload.decode("utf-8"))
+        if payload:
+            print(f"{path} parses; nothing to repair")
+            return 0
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        pass
+    recovered = {str(m["id"]): m for m in salvage(payload)}
+    from_journal = 0
+    bank = Bank(project)
+    for entry in bank.journal:
+        for change in entry.changes:
+            if change.store == "state" and change.id not in recovered and change.after is not None:
+                recovered[change.id] = change.after
+                from_journal += 1
+    backup = path.with_name(path.name + ".before-repair")
+    if payload:
+        backup.write_bytes(payload)
+    state = {"version": 2, "project": project.name, "description": "", "memories": list(recovered.values()),
+             "lastUpdated": "", "extractionCount": 0}
+    atomic_write(path, json.dumps(state, indent=2, ensure_ascii=False))
+    bank.update_header()
+    print(f"Rebuilt {path}: {len(recovered) - from_journal} memories read from the damaged file, "
+          f"{from_journal} from the journal; the damaged file is kept as {backup.name}")
+    return 0

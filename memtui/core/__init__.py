@@ -1,0 +1,1 @@
+"""The pure domain: no I/O, standard library only (rapidfuzz allowed for similarity)."""

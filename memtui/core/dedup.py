@@ -1,0 +1,90 @@
+"""The write-time dedup decision, as a value.
+
+Rules (memory-mcp's, with its silent failures fixed):
+* same type and Jaccard > 0.6 with an active memory → the new memory supersedes it;
+  identical token sets re-affirm the old memory instead of storing a copy;
+* an explicit `supersedes` (an id, or a text matched against active memories above 0.5) marks
+  that memory superseded;
+* an explicit supersede that matches nothing is still saved as a new memory and reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from memtui.core.memory import Memory
+from memtui.core.similarity import Shortlist, jaccard, tokenize
+
+DUPLICATE_THRESHOLD = 0.6
+SUPERSEDE_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    #: Ids the new memory replaces (status → superseded).
+    supersede: tuple[str, ...] = ()
+    #: An existing memory that says exactly the same thing: touch it rather than add a copy.
+    reaffirm: str | None = None
+    #: The explicit supersede text or id that matched nothing (reported, never dropped).
+    unmatched: str | None = None
+    #: Similarity of the dedup match, for reporting.
+    similarity: float = 0.0
+
+
+def decide(
+    type_: str,
+    content: str,
+    active: Mapping[str, Memory],
+    shortlist: Shortlist | None = None,
+    supersedes: str | None = None,
+) -> Decision:
+    """Decide what saving `content` of `type_` does to the `active` memories (id → Memory).
+
+    `shortlist`, when given, must hold the token sets of exactly the active memories; without it
+    every memory is compared (fine for small Markdown stores).
+    """
+    tokens = tokenize(content)
+    replaced: list[str] = []
+    similarity = 0.0
+
+    def pool(threshold: float) -> list[str]:
+        if shortlist is None:
+            return sorted(active)
+        return sorted(k for k in shortlist.candidates(tokens, threshold) if k in active)
+
+    def tokens_of(key: str) -> frozenset[str]:
+        cached = shortlist.tokens(key) if shortlist is not None else None
+        return cached if cached is not None else tokenize(active[key].content)
+
+    best: tuple[str, float] | None = None
+    for key in pool(DUPLICATE_THRESHOLD):
+        if active[key].type != type_:
+            continue
+        score = jaccard(tokens, tokens_of(key))
+        if score > DUPLICATE_THRESHOLD and (best is None or score > best[1]):
+            best = (key, score)
+    if best is not None:
+        if best[1] >= 1.0 and not supersedes:
+            return Decision(reaffirm=best[0], similarity=1.0)
+        replaced.append(best[0])
+        similarity = best[1]
+
+    unmatched = None
+    if supersedes:
+        target = supersedes.strip()
+        if target in active:
+            if target not in replaced:
+                replaced.append(target)
+        else:
+            wanted = tokenize(target)
+            match: tuple[str, float] | None = None
+            for key in pool(SUPERSEDE_THRESHOLD):
+                score = jaccard(wanted, tokens_of(key))
+                if score > SUPERSEDE_THRESHOLD and (match is None or score > match[1]):
+                    match = (key, score)
+            if match is None:
+                unmatched = supersedes
+            elif match[0] not in replaced:
+                replaced.append(match[0])
+    return Decision(supersede=tuple(replaced), unmatched=unmatched, similarity=similarity)

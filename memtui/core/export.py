@@ -1,0 +1,36 @@
+"""Memories as plain dicts for `--json` output and the MCP server. This shape is documented and stable."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from memtui.core import decay
+from memtui.core.clock import format_ts
+from memtui.core.memory import Memory
+from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
+
+
+def to_dict(memory: Memory, now: datetime, registry: TypeRegistry = DEFAULT_REGISTRY) -> dict[str, Any]:
+    return {
+        "id": memory.id,
+        "type": memory.type,
+        "name": memory.name,
+        "description": memory.description,
+        "content": memory.content,
+        "tags": list(memory.tags),
+        "status": memory.status.value,
+        "confidence": round(decay.confidence(memory, now, registry), 4),
+        "access_count": memory.access_count,
+        "created": format_ts(memory.created),
+        "updated": format_ts(memory.updated),
+        "age_days": round(decay.age_days(memory, now), 2),
+        "freshness": decay.freshness(memory, now),
+        "supersedes": memory.supersedes,
+        "merged_from": list(memory.merged_from),
+        "source": {"session": memory.source.session, "event": memory.source.event} if memory.source else None,
+        "reviewed": memory.reviewed,
+        "store": memory.store,
+        "scope": memory.scope,
+        "path": memory.path,
+    }

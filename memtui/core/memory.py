@@ -1,0 +1,77 @@
+"""The one value both store formats map to."""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+
+from memtui.core.clock import utcnow
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    ARCHIVED = "archived"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where an automatically captured memory came from."""
+
+    session: str | None = None
+    event: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    id: str
+    type: str
+    content: str
+    created: datetime
+    updated: datetime
+    name: str = ""
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    #: As stored (memory-mcp keeps an aged value); `decay.confidence()` gives the effective one.
+    confidence: float = 1.0
+    access_count: int = 0
+    status: Status = Status.ACTIVE
+    supersedes: str | None = None
+    merged_from: tuple[str, ...] = ()
+    source: Source | None = None
+    #: False for memories captured automatically and not yet looked at by a person.
+    reviewed: bool = True
+    #: Which store holds it: "state" or "md:<scope>".
+    store: str = "state"
+    scope: str = "project"
+    #: The file of a Markdown memory.
+    path: str | None = field(default=None, compare=False)
+
+    @property
+    def active(self) -> bool:
+        return self.status is Status.ACTIVE
+
+    @property
+    def title(self) -> str:
+        """A one-line label: the name, else the first line of the content."""
+        if self.name:
+            return self.name
+        first = self.content.strip().splitlines()[0] if self.content.strip() else ""
+        return first
+
+    def evolve(self, **changes) -> Memory:
+        return replace(self, **changes)
+
+
+_B36 = string.digits + string.ascii_lowercase
+
+
+def new_id(now: datetime | None = None, rng: random.Random | None = None) -> str:
+    """memory-mcp's id shape: `mem_<epoch ms>_<6 base36 chars>`."""
+    now = now or utcnow()
+    rng = rng or random
+    ms = int(now.timestamp() * 1000)
+    return f"mem_{ms}_" + "".join(rng.choice(_B36) for _ in range(6))

@@ -1,0 +1,72 @@
+"""Pure operations on memories: each takes values and returns new values; nothing is written here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from memtui.core.memory import Memory, Status, new_id
+
+
+def touch(memory: Memory, now: datetime) -> Memory:
+    """Re-affirm: the memory is fresh again (updated = now, confidence back to 1)."""
+    return memory.evolve(updated=now, confidence=1.0)
+
+
+def drop(memory: Memory, now: datetime) -> Memory:
+    """Archive; restorable until an explicit purge."""
+    return memory.evolve(status=Status.ARCHIVED, updated=now)
+
+
+def restore(memory: Memory, now: datetime) -> Memory:
+    return memory.evolve(status=Status.ACTIVE, updated=now)
+
+
+def supersede(old: Memory, now: datetime) -> Memory:
+    return old.evolve(status=Status.SUPERSEDED, updated=now)
+
+
+def review(memory: Memory) -> Memory:
+    return memory.evolve(reviewed=True)
+
+
+def merge(
+    sources: Sequence[Memory],
+    content: str,
+    now: datetime,
+    *,
+    type_: str | None = None,
+    tags: Sequence[str] | None = None,
+    name: str = "",
+    id_: str | None = None,
+) -> tuple[Memory, list[Memory]]:
+    """One memory from several: the result records `merged_from`; the sources become superseded.
+
+    Tags default to the union of the sources' tags (first-seen order); the type to the first source's.
+    The merged memory keeps the highest access count so its rank is not reset by housekeeping.
+    """
+    if not sources:
+        raise ValueError("merge needs at least one source memory")
+    if not content.strip():
+        raise ValueError("merged text is empty")
+    first = sources[0]
+    if tags is None:
+        seen: dict[str, None] = {}
+        for source in sources:
+            for tag in source.tags:
+                seen.setdefault(tag, None)
+        tags = list(seen)
+    merged = Memory(
+        id=id_ or new_id(now),
+        type=type_ or first.type,
+        content=content,
+        created=now,
+        updated=now,
+        name=name,
+        tags=tuple(tags),
+        access_count=max(s.access_count for s in sources),
+        merged_from=tuple(s.id for s in sources),
+        store=first.store,
+        scope=first.scope,
+    )
+    return merged, [supersede(s, now) for s in sources]

@@ -1,0 +1,149 @@
+"""The CLAUDE.md block: memories by type within line budgets, between two markers.
+
+Budgets are per type; what a type leaves unused is handed, a line at a time in type order, to the
+types that overflow (memory-mcp divided the surplus with a floor and wasted the remainder). Each
+type shows its highest-ranked memories (confidence × (1 + accessCount/10)); the rest is counted in
+an overflow line pointing at the search tools. Memories under the confidence threshold are left out
+of the block and counted, never silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from memtui.core import decay
+from memtui.core.memory import Memory
+from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
+
+START = "<!-- MEMORY:START -->"
+END = "<!-- MEMORY:END -->"
+LINE_CHARS = 120
+FOOTER = "_For deeper context, use memory_search, memory_related, or memory_ask tools._"
+
+
+@dataclass(frozen=True, slots=True)
+class TypeSection:
+    type: str
+    title: str
+    budget: int
+    #: Lines granted after redistribution.
+    allotted: int
+    shown: tuple[Memory, ...]
+    #: Visible memories that did not fit the allotment, best first.
+    overflow: tuple[Memory, ...]
+    #: Active memories left out because their confidence fell under the threshold.
+    faded: tuple[Memory, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    text: str
+    sections: tuple[TypeSection, ...]
+
+    @property
+    def line_count(self) -> int:
+        return self.text.count("\n") + 1
+
+
+def memory_line(memory: Memory) -> str:
+    text = memory.description or memory.content
+    text = " ".join(text.split())
+    if memory.name and memory.description:
+        text = f"{memory.name}: {text}"
+    if len(text) > LINE_CHARS:
+        text = text[: LINE_CHARS - 3] + "..."
+    tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
+    return f"- {text}{tags}"
+
+
+def allot(counts: dict[str, int], budgets: dict[str, int], order: Sequence[str]) -> dict[str, int]:
+    """Lines per type: min(count, budget), then the surplus handed out one line at a time in `order`."""
+    allotted = {t: min(counts.get(t, 0), budgets[t]) for t in order}
+    surplus = sum(budgets[t] - allotted[t] for t in order)
+    while surplus > 0:
+        hungry = [t for t in order if allotted[t] < counts.get(t, 0)]
+        if not hungry:
+            break
+        for t in hungry:
+            if surplus == 0:
+                break
+            allotted[t] += 1
+            surplus -= 1
+    return allotted
+
+
+def render(
+    memories: Iterable[Memory],
+    now: datetime,
+    *,
+    project: str,
+    description: str = "",
+    registry: TypeRegistry = DEFAULT_REGISTRY,
+) -> Block:
+    everything = list(memories)
+    active = [m for m in everything if m.active]
+    by_type: dict[str, list[Memory]] = {}
+    faded: dict[str, list[Memory]] = {}
+    for m in active:
+        bucket = by_type if decay.visible_in_block(m, now, registry) else faded
+        bucket.setdefault(m.type, []).append(m)
+    for group in by_type.values():
+        group.sort(key=lambda m: (-decay.rank(m, now, registry), m.created, m.id))
+
+    order = registry.order(set(by_type) | set(faded))
+    budgets = {t: registry[t].budget for t in order}
+    allotted = allot({t: len(v) for t, v in by_type.items()}, budgets, order)
+
+    newest = max((m.updated for m in everything), default=now)
+    lines = [START, f"# {project}"]
+    if description:
+        lines.append(description)
+    lines += ["", f"_Last updated: {newest.date().isoformat()} | {len(active)} active memories, {len(everything)} total_", ""]
+    sections = []
+    for t in order:
+        group = by_type.get(t, [])
+        n = allotted[t]
+        section = TypeSection(
+            t, registry[t].title, budgets[t], n, tuple(group[:n]), tuple(group[n:]), tuple(faded.get(t, ()))
+        )
+        sections.append(section)
+        if not group:
+            continue
+        lines.append(f"## {section.title}")
+        lines += [memory_line(m) for m in section.shown]
+        if section.overflow:
+            lines.append(f"- _…and {len(section.overflow)} more (use memory_search to find them)_")
+        lines.append("")
+    lines += [FOOTER, END]
+    return Block("\n".join(lines), tuple(sections))
+
+
+class MarkerError(ValueError):
+    """CLAUDE.md has a broken marker pair; we refuse to guess which text is ours."""
+
+
+_BLOCK = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
+
+
+def splice(existing: str | None, block: str) -> str:
+    """Put `block` in place of the marked block in `existing`; text outside the markers is untouched."""
+    if not existing:
+        return block + "\n"
+    starts, ends = existing.count(START), existing.count(END)
+    if starts == 0 and ends == 0:
+        return existing.rstrip("\n") + "\n\n" + block + "\n"
+    if starts != 1 or ends != 1 or existing.index(START) > existing.index(END):
+        raise MarkerError(
+            f"CLAUDE.md has {starts} {START} and {ends} {END} markers; keep exactly one pair (or none) and run again"
+        )
+    return _BLOCK.sub(lambda _: block, existing, count=1)
+
+
+def current_block(text: str | None) -> str | None:
+    if not text:
+        return None
+    match = _BLOCK.search(text)
+    return match.group(0) if match else None

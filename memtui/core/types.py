@@ -1,0 +1,91 @@
+"""The open registry of memory types and the policy each one follows.
+
+Defaults come from both systems we absorb: memory-mcp's six types with their CLAUDE.md line budgets
+and decay, and Claude Code's four. Lifetimes for Claude Code's decaying types are ours:
+
+* ``project`` (who is doing what, goals, deadlines) goes stale within a quarter; 60 days puts it
+  under the 0.3 display threshold after about six weeks, roughly a release cycle.
+* ``reference`` (pointers to dashboards, tickets, docs) changes slowly; 180 days.
+* ``user`` and ``feedback`` describe the person and how they want to work; they never decay.
+
+Unknown types are kept with a neutral policy, never rejected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True, slots=True)
+class TypePolicy:
+    name: str
+    #: Days until confidence reaches 0; None means permanent.
+    lifetime_days: float | None
+    #: Lines this type may take in the CLAUDE.md block before overflow.
+    budget: int
+    #: Section heading in the CLAUDE.md block.
+    title: str
+    #: Which family the type comes from: "memory-mcp", "claude-code" or "custom".
+    family: str = "custom"
+
+
+DEFAULTS: tuple[TypePolicy, ...] = (
+    TypePolicy("architecture", None, 25, "Architecture", "memory-mcp"),
+    TypePolicy("decision", None, 25, "Key Decisions", "memory-mcp"),
+    TypePolicy("pattern", None, 25, "Patterns & Conventions", "memory-mcp"),
+    TypePolicy("gotcha", None, 20, "Gotchas & Pitfalls", "memory-mcp"),
+    TypePolicy("progress", 7, 30, "Current Progress", "memory-mcp"),
+    TypePolicy("context", 30, 15, "Context", "memory-mcp"),
+    TypePolicy("user", None, 10, "About the User", "claude-code"),
+    TypePolicy("feedback", None, 15, "Feedback & Preferences", "claude-code"),
+    TypePolicy("project", 60, 15, "Project Status", "claude-code"),
+    TypePolicy("reference", 180, 10, "References", "claude-code"),
+)
+
+UNKNOWN_BUDGET = 10
+
+
+class TypeRegistry:
+    """Policies by type name, in display order; unknown names get a permanent neutral policy."""
+
+    def __init__(self, policies: Iterable[TypePolicy] = DEFAULTS) -> None:
+        self._policies: dict[str, TypePolicy] = {p.name: p for p in policies}
+
+    def __getitem__(self, name: str) -> TypePolicy:
+        policy = self._policies.get(name)
+        if policy is None:
+            title = name.replace("_", " ").replace("-", " ").title() or "Other"
+            policy = TypePolicy(name, None, UNKNOWN_BUDGET, title)
+        return policy
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._policies
+
+    def names(self) -> list[str]:
+        return list(self._policies)
+
+    def order(self, names: Iterable[str]) -> list[str]:
+        """Known types in registry order, then unknown ones alphabetically."""
+        known = [n for n in self._policies if n in set(names)]
+        unknown = sorted(set(names) - set(self._policies))
+        return known + unknown
+
+    def with_overrides(self, overrides: Mapping[str, Mapping[str, object]]) -> TypeRegistry:
+        """Apply `[types.<name>]` tables from config.toml: lifetime_days (0 or "permanent"), budget, title."""
+        policies = dict(self._policies)
+        for name, table in overrides.items():
+            base = policies.get(name) or self[name]
+            changes: dict[str, object] = {}
+            if "lifetime_days" in table:
+                value = table["lifetime_days"]
+                changes["lifetime_days"] = None if value in (0, None, "permanent") else float(value)  # type: ignore[arg-type]
+            if "budget" in table:
+                changes["budget"] = int(table["budget"])  # type: ignore[arg-type]
+            if "title" in table:
+                changes["title"] = str(table["title"])
+            policies[name] = replace(base, **changes)  # type: ignore[arg-type]
+        return TypeRegistry(policies.values())
+
+
+DEFAULT_REGISTRY = TypeRegistry()

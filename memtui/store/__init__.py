@@ -1,0 +1,1 @@
+"""Files ⇄ Memory: both store formats, locations, the lock, atomic writes, the journal and the Bank."""

@@ -1,0 +1,70 @@
+"""Atomic replace: a temp file in the same directory, fsync, rename, fsync the directory.
+
+A reader sees the old file or the new one, never half of either, even if the writer is killed.
+Temp names start with `.` and end with `.tmp` so watchers can skip them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def temp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+def is_temp(path: str | Path) -> bool:
+    name = Path(path).name
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def atomic_write(path: Path, data: str | bytes, *, mtime: float | None = None) -> None:
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_name(path)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mtime is not None:
+            os.utime(tmp, (mtime, mtime))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line with a single write (O_APPEND): concurrent appenders never interleave."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,448 @@
+"""The Bank: one view over every store of a project, and the only way to change a memory.
+
+Every change is read-modify-write under the project lock: the affected store is re-read (cheap
+when unchanged), the pure operation is applied, the result written atomically and journalled.
+A TUI edit therefore never overwrites what a hook wrote a second earlier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memtui.config import Config
+from memtui.core import dedup, ops, redact, render_block, render_index
+from memtui.core.clock import utcnow
+from memtui.core.memory import Memory, Source, Status, new_id
+from memtui.core.render_block import Block
+from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
+from memtui.store.journal import Change, Entry, Journal
+from memtui.store.locations import Project, find_project, markdown_dirs
+from memtui.store.lock import ProjectLock
+from memtui.store.markdown import MarkdownStore
+from memtui.store.statefile import StateStore
+
+Store = StateStore | MarkdownStore
+#: Keys that change without a person's intent (recall, decay); ignored when checking undo conflicts.
+_VOLATILE = ("accessCount", "confidence", "mtime")
+#: Scopes whose memories go into the CLAUDE.md block (user and agent memories are not the project's).
+BLOCK_SCOPES = ("repo", "local", "project")
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    memory: Memory
+    superseded: tuple[Memory, ...] = ()
+    #: True when an identical memory existed and was touched instead of copied.
+    reaffirmed: bool = False
+    #: An explicit supersede that matched nothing: the memory was saved as new; this says so.
+    unmatched_supersede: str | None = None
+    redacted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RenderPlan:
+    block: Block
+    claude_path: Path
+    claude_current: str | None
+    claude_new: str
+    #: store key → (MEMORY.md path, current text, rendered)
+    indexes: dict[str, tuple[Path, str | None, render_index.IndexRender]] = field(default_factory=dict)
+
+    @property
+    def claude_changed(self) -> bool:
+        return self.claude_current != self.claude_new
+
+    @property
+    def stale_indexes(self) -> list[str]:
+        return [key for key, (_, current, rendered) in self.indexes.items() if current != rendered.text]
+
+    @property
+    def up_to_date(self) -> bool:
+        return not self.claude_changed and not self.stale_indexes
+
+
+def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for tag in tags:
+        t = str(tag).strip().lower().lstrip("#")
+        if t and t not in (Status.SUPERSEDED.value, Status.ARCHIVED.value):
+            seen.setdefault(t, None)
+    return tuple(seen)
+
+
+class Bank:
+    def __init__(self, project: Project, config: Config | None = None, *,
+                 env: Mapping[str, str] | None = None, clock: Callable[[], datetime] = utcnow) -> None:
+        self.project = project
+        self.config = config or Config.load(project.path("config.toml"))
+        self.registry = self.config.types
+        self.clock = clock
+        self.lock = ProjectLock(project.path("lock"))
+        self.journal = Journal(project.path("journal.jsonl"))
+        self.state = StateStore(project.path("state.json"), project.name)
+        self.markdown = [MarkdownStore(d, self.registry) for d in markdown_dirs(project, env)]
+        self._stores: dict[str, Store] = {self.state.key: self.state, **{s.key: s for s in self.markdown}}
+
+    @classmethod
+    def open(cls, cwd: Path | None = None, env: Mapping[str, str] | None = None, **kwargs: Any) -> Bank:
+        project = find_project(cwd, env).require()
+        return cls(project, Config.load(project.path("config.toml")), env=env, **kwargs)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def stores(self) -> dict[str, Store]:
+        return dict(self._stores)
+
+    def store(self, key: str) -> Store:
+        aliases = {"state.json": "state", "local": "md:local", "project": "md:project", "user": "md:user"}
+        key = aliases.get(key, key)
+        if key.startswith("agent:"):
+            key = "md:" + key
+        if key not in self._stores:
+            raise UsageError(f"no store {key!r}; stores here: {', '.join(self._stores)}")
+        return self._stores[key]
+
+    def memories(self, *, include_inactive: bool = True) -> list[Memory]:
+        out: list[Memory] = []
+        for store in self._stores.values():
+            if store is self.state or store.exists:
+                out += store.load().values()
+        return out if include_inactive else [m for m in out if m.active]
+
+    @property
+    def problems(self) -> list[str]:
+        return [p for s in self.markdown for p in s.problems]
+
+    def get(self, memory_id: str) -> Memory:
+        for memory in self.memories():
+            if memory.id == memory_id:
+                return memory
+        raise NotFound(f"no memory {memory_id!r}; `memtui list` shows the ids")
+
+    def resolve(self, ref: str) -> Memory:
+        """An exact id, else a unique prefix, else a unique suffix (the random part or the file stem)."""
+        everything = self.memories()
+        for memory in everything:
+            if memory.id == ref:
+                return memory
+        for match in (lambda m: m.id.startswith(ref), lambda m: m.id.endswith(ref)):
+            hits = [m for m in everything if match(m)] if ref else []
+            if len(hits) == 1:
+                return hits[0]
+            if len(hits) > 1:
+                raise Ambiguous(f"{ref!r} matches {len(hits)} memories ({', '.join(m.id for m in hits[:3])}, …); give more of the id")
+        raise NotFound(f"no memory {ref!r}; `memtui list` shows the ids")
+
+    def _fresh(self, memory: Memory) -> Memory:
+        """The memory as its store now holds it (with its file path, at stored precision)."""
+        return self._stores[memory.store].cached(memory.id) or memory
+
+    # -- the transaction -----------------------------------------------------------------------
+
+    def _commit(self, op: str, summary: str, changes: Mapping[str, Mapping[str, Memory | None]],
+                header: Mapping[str, Any] | None = None) -> Entry | None:
+        """Encode, journal (write-ahead) and apply; call under the lock after loading the stores."""
+        now = self.clock()
+        journal: list[Change] = []
+        encoded: dict[str, dict[str, dict[str, Any] | None]] = {}
+        for key, memories in changes.items():
+            store = self._stores[key]
+            encoded[key] = {}
+            for mid, memory in memories.items():
+                after = store.encode(memory) if memory is not None else None
+                encoded[key][mid] = after
+                journal.append(Change(key, mid, store.snapshot(mid), after))
+        entry = self.journal.append(op, summary, journal) if journal else None
+        for key, snaps in encoded.items():
+            self._stores[key].apply(snaps, now, header if key == self.state.key else None)
+        if header and self.state.key not in encoded:
+            self.state.apply({}, now, header)
+        self._auto_render()
+        return entry
+
+    def _mutate(self, op: str, refs: Sequence[str], fn: Callable[[Memory, datetime], Memory]) -> list[Memory]:
+        with self.lock:
+            targets = [self.resolve(ref) for ref in refs]
+            now = self.clock()
+            changes: dict[str, dict[str, Memory | None]] = {}
+            results = []
+            for memory in targets:
+                changed = fn(memory, now)
+                changes.setdefault(memory.store, {})[memory.id] = changed
+                results.append(changed)
+            self._commit(op, f"{op} {', '.join(m.id for m in targets)}", changes)
+            return [self._fresh(m) for m in results]
+
+    # -- operations ----------------------------------------------------------------------------
+
+    def add(self, type_: str, content: str, *, tags: Iterable[str] = (), name: str = "", description: str = "",
+            supersedes: str | None = None, store: str = "state", source: Source | None = None,
+            reviewed: bool = True) -> SaveResult:
+        scan = redact.scan(content)
+        content = scan.text.strip()
+        name, description = redact.redact(name).strip(), redact.redact(description).strip()
+        type_ = type_.strip().lower()
+        if not content:
+            raise UsageError("the memory is empty; give the text to remember")
+        if not type_:
+            raise UsageError(f"a memory needs a type, e.g. {', '.join(self.registry.names()[:6])}")
+        tags = clean_tags(tags)
+        with self.lock:
+            target = self.store(store)
+            memories = target.load()
+            active = {mid: m for mid, m in memories.items() if m.active}
+            shortlist = target.shortlist() if isinstance(target, StateStore) else None
+            decision = dedup.decide(type_, content, active, shortlist, supersedes)
+            now = self.clock()
+            if decision.reaffirm:
+                old = active[decision.reaffirm]
+                touched = ops.touch(old, now).evolve(tags=clean_tags((*old.tags, *tags)))
+                self._commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
+                return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds)
+            memory = Memory(id=new_id(now), type=type_, content=content, created=now, updated=now, name=name,
+                            description=description, tags=tags, supersedes=decision.supersede[0] if decision.supersede else None,
+                            source=source, reviewed=reviewed, store=target.key, scope=target.scope)
+            if isinstance(target, MarkdownStore):
+                memory = memory.evolve(id=target.id_for(target.new_relpath(memory)))
+            superseded = [ops.supersede(active[mid], now) for mid in decision.supersede]
+            changes: dict[str, Memory | None] = {m.id: m for m in superseded}
+            changes[memory.id] = memory
+            note = f"add {memory.id}" + (f" superseding {', '.join(decision.supersede)}" if decision.supersede else "")
+            if decision.unmatched:
+                note += f" (supersede target not found: {decision.unmatched[:60]!r})"
+            self._commit("add", note, {target.key: changes})
+            return SaveResult(self._fresh(memory), tuple(self._fresh(m) for m in superseded), unmatched_supersede=decision.unmatched, redacted=scan.kinds)
+
+    def touch(self, *refs: str) -> list[Memory]:
+        return self._mutate("touch", refs, ops.touch)
+
+    def drop(self, *refs: str) -> list[Memory]:
+        return self._mutate("drop", refs, ops.drop)
+
+    def restore(self, *refs: str) -> list[Memory]:
+        return self._mutate("restore", refs, ops.restore)
+
+    def review(self, *refs: str) -> list[Memory]:
+        return self._mutate("review", refs, lambda m, _now: ops.review(m))
+
+    def update(self, ref: str, *, expected: Memory | None = None, content: str | None = None, type_: str | None = None,
+               tags: Iterable[str] | None = None, name: str | None = None, description: str | None = None,
+               reviewed: bool | None = None) -> Memory:
+        """Edit fields of one memory. With `expected` (what the editor started from), a memory that
+        changed on disk in the meantime raises Conflict instead of being overwritten."""
+        with self.lock:
+            current = self.resolve(ref)
+            if expected is not None and _comparable(current) != _comparable(expected):
+                raise Conflict(f"{current.id} changed on disk since it was opened; reload it and apply your edit again")
+            changes: dict[str, Any] = {}
+            if content is not None:
+                text = redact.redact(content).strip()
+                if not text:
+                    raise UsageError("the memory would be empty; use drop to remove it")
+                changes["content"] = text
+            if type_ is not None:
+                changes["type"] = type_.strip().lower()
+            if tags is not None:
+                changes["tags"] = clean_tags(tags)
+            if name is not None:
+                changes["name"] = redact.redact(name).strip()
+            if description is not None:
+                changes["description"] = redact.redact(description).strip()
+            if reviewed is not None:
+                changes["reviewed"] = reviewed
+            if not changes:
+                return current
+            updated = current.evolve(updated=self.clock(), **changes)
+            self._commit("edit", f"edit {current.id}: {', '.join(changes)}", {current.store: {current.id: updated}})
+            return self._fresh(updated)
+
+    def merge(self, refs: Sequence[str], content: str, *, tags: Iterable[str] | None = None, type_: str | None = None,
+              name: str = "") -> Memory:
+        if len(refs) < 2:
+            raise UsageError("merge needs at least two memories")
+        with self.lock:
+            sources = [self.resolve(ref) for ref in refs]
+            stores = {m.store for m in sources}
+            if len(stores) > 1:
+                raise UsageError("these memories live in different stores; promote them into one store first")
+            target = self._stores[sources[0].store]
+            target.load()
+            now = self.clock()
+            merged, superseded = ops.merge(sources, redact.redact(content).strip(), now, type_=type_,
+                                           tags=clean_tags(tags) if tags is not None else None, name=name)
+            if isinstance(target, MarkdownStore):
+                merged = merged.evolve(id=target.id_for(target.new_relpath(merged)))
+            changes: dict[str, Memory | None] = {m.id: m for m in superseded}
+            changes[merged.id] = merged
+            self._commit("merge", f"merge {', '.join(m.id for m in sources)} into {merged.id}", {target.key: changes})
+            return self._fresh(merged)
+
+    def promote(self, ref: str, store: str) -> Memory:
+        """Move a memory to another store (state.json ⇄ a Markdown scope), keeping its fields."""
+        with self.lock:
+            memory = self.resolve(ref)
+            target = self.store(store)
+            if target.key == memory.store:
+                raise UsageError(f"{memory.id} is already in {target.key}")
+            target.load()
+            moved = memory.evolve(store=target.key, scope=target.scope, path=None, id=new_id(self.clock()))
+            if isinstance(target, MarkdownStore):
+                moved = moved.evolve(id=target.id_for(target.new_relpath(moved)))
+            self._commit("promote", f"promote {memory.id} to {target.key} as {moved.id}",
+                         {memory.store: {memory.id: None}, target.key: {moved.id: moved}})
+            return self._fresh(moved)
+
+    def bump_access(self, ids: Iterable[str]) -> None:
+        """Count a recall (accessCount + 1). Bookkeeping, not an edit: not journalled, never fails loudly."""
+        wanted = set(ids)
+        with self.lock:
+            memories = self.state.load()
+            snaps = {}
+            for mid in wanted & memories.keys():
+                raw = self.state.snapshot(mid) or {}
+                raw["accessCount"] = int(raw.get("accessCount", 0) or 0) + 1
+                snaps[mid] = raw
+            if snaps:
+                self.state.apply(snaps, self.clock())
+
+    def update_header(self, **values: Any) -> dict[str, Any]:
+        with self.lock:
+            self.state.load()
+            self.state.apply({}, self.clock(), values)
+            return self.state.header
+
+    def prune_archived(self, older_than_days: float = 14) -> list[str]:
+        """Remove long-archived memories from state.json; the journal keeps them restorable."""
+        with self.lock:
+            cutoff = self.clock() - timedelta(days=older_than_days)
+            old = [m for m in self.state.load().values() if m.status is Status.ARCHIVED and m.updated < cutoff]
+            if old:
+                self._commit("prune", f"prune {len(old)} archived", {self.state.key: {m.id: None for m in old}})
+            return [m.id for m in old]
+
+    def undo(self) -> Entry:
+        with self.lock:
+            entry = self.journal.undoable()
+            if entry is None:
+                raise NotFound("nothing to undo")
+            for key in {c.store for c in entry.changes}:
+                self._stores[key].load()
+            for change in entry.changes:
+                current = self._stores[change.store].snapshot(change.id)
+                if _stable(current) != _stable(change.after):
+                    raise Conflict(f"cannot undo #{entry.seq} ({entry.summary}): {change.id} has changed since; edit it by hand")
+            reverse: dict[str, dict[str, dict[str, Any] | None]] = {}
+            for change in reversed(entry.changes):
+                reverse.setdefault(change.store, {})[change.id] = change.before
+            self.journal.append("undo", f"undo #{entry.seq}: {entry.summary}",
+                                [Change(c.store, c.id, c.after, c.before) for c in entry.changes], undoes=entry.seq)
+            now = self.clock()
+            for key, snaps in reverse.items():
+                self._stores[key].apply(snaps, now)
+            self._auto_render()
+            return entry
+
+    def restore_from_journal(self, memory_id: str) -> Memory:
+        """Bring back a memory that was pruned from its store, from its last journalled snapshot."""
+        with self.lock:
+            found = self.journal.last_snapshot(memory_id)
+            if found is None:
+                raise NotFound(f"{memory_id!r} is not in the journal; nothing to restore")
+            key, snap = found
+            store = self._stores[key]
+            if memory_id in store.load():
+                return self.restore(memory_id)[0]
+            self.journal.append("unprune", f"bring back {memory_id} from the journal", [Change(key, memory_id, None, snap)])
+            store.apply({memory_id: snap}, self.clock())
+            return self.restore(memory_id)[0]
+
+    # -- rendering -----------------------------------------------------------------------------
+
+    def render_plan(self) -> RenderPlan:
+        now = self.clock()
+        everything = self.memories()
+        header = self.state.header
+        block = render_block.render([m for m in everything if m.scope in BLOCK_SCOPES], now,
+                                    project=str(header.get("project") or self.project.name),
+                                    description=str(header.get("description") or ""), registry=self.registry)
+        claude_path = self.project.root / str(self.config.get("claude_md.path", "CLAUDE.md"))
+        current = _read_text(claude_path)
+        indexes = {}
+        for store in self.markdown:
+            if store.exists:
+                path = store.path / "MEMORY.md"
+                indexes[store.key] = (path, _read_text(path), render_index.render(store.load().values(), now, self.registry))
+        return RenderPlan(block, claude_path, current, render_block.splice(current, block.text), indexes)
+
+    def write_render(self, plan: RenderPlan | None = None) -> RenderPlan:
+        from memtui.store.atomic import atomic_write
+
+        with self.lock:
+            plan = plan or self.render_plan()
+            if plan.claude_changed:
+                atomic_write(plan.claude_path, plan.claude_new)
+            for path, current, rendered in plan.indexes.values():
+                if current != rendered.text:
+                    atomic_write(path, rendered.text)
+            return plan
+
+    def _auto_render(self) -> None:
+        """Keep an installed CLAUDE.md block current after every change (never installs one by itself)."""
+        if not self.config.get("claude_md.auto", True):
+            return
+        claude_path = self.project.root / str(self.config.get("claude_md.path", "CLAUDE.md"))
+        text = _read_text(claude_path)
+        if text is None or render_block.START not in text:
+            return
+        try:
+            plan = self.render_plan()
+        except render_block.MarkerError:
+            return  # reported by `memtui render`; an automatic write never guesses
+        if plan.claude_changed:
+            from memtui.store.atomic import atomic_write
+
+            atomic_write(plan.claude_path, plan.claude_new)
+
+
+def _comparable(memory: Memory) -> tuple[Any, ...]:
+    return (memory.id, memory.type, memory.content, memory.tags, memory.name, memory.description, memory.status)
+
+
+def _stable(snap: Mapping[str, Any] | None) -> Any:
+    if snap is None:
+        return None
+    return {k: v for k, v in snap.items() if k not in _VOLATILE}
+
+
+def _read_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text; re-save it as UTF-8 and run again") from exc
+
+
+def init_project(root: Path) -> Project:
+    """Create `.memory/` with an empty state.json, a commented config and a .gitignore for derived files."""
+    from memtui.config import DEFAULT_TEXT
+    from memtui.store.atomic import atomic_write
+
+    project = Project(root.resolve())
+    project.memory_dir.mkdir(parents=True, exist_ok=True)
+    if not project.path("state.json").exists():
+        state = StateStore(project.path("state.json"), project.name)
+        state.load()
+        state.apply({}, utcnow())
+    if not project.path("config.toml").exists():
+        atomic_write(project.path("config.toml"), DEFAULT_TEXT)
+    ignore = project.path(".gitignore")
+    if not ignore.exists():
+        atomic_write(ignore, "# derived, per-machine files (state.json and config.toml are shared)\n"
+                     "index.db*\ncursor.json\nstatus.json\nusage.jsonl\njournal.jsonl\nlock\nlogs/\nspool/\n"
+                     "sessions/\n*.sock\n*.tmp\nstate.json.corrupt-*\n")
+    return project

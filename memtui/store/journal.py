@@ -1,0 +1,119 @@
+"""`.memory/journal.jsonl`: every change through the Bank, so undo works and drops are restorable.
+
+Each line is one operation: `{seq, ts, op, summary, changes: [{store, id, before, after}]}` where
+before/after are store snapshots (a state.json object, or a Markdown file's path, text and mtime).
+An undo is itself journalled (`undoes: seq`), so undoing twice steps further back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memtui.core.clock import format_ts, utcnow
+from memtui.store.atomic import append_line, atomic_write
+
+#: Past this size the oldest half is dropped (undo history, not the memories themselves).
+MAX_BYTES = 20 * 1024 * 1024
+
+
+@dataclass
+class Change:
+    store: str
+    id: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+@dataclass
+class Entry:
+    seq: int
+    ts: str
+    op: str
+    summary: str
+    changes: list[Change] = field(default_factory=list)
+    undoes: int | None = None
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {"seq": self.seq, "ts": self.ts, "op": self.op, "summary": self.summary,
+                                "changes": [vars(c) for c in self.changes]}
+        if self.undoes is not None:
+            data["undoes"] = self.undoes
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, line: str) -> Entry:
+        data = json.loads(line)
+        return cls(int(data["seq"]), data.get("ts", ""), data.get("op", "?"), data.get("summary", ""),
+                   [Change(**c) for c in data.get("changes", [])], data.get("undoes"))
+
+
+class Journal:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __iter__(self) -> Iterator[Entry]:
+        try:
+            with self.path.open(encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    try:
+                        yield Entry.from_json(line)
+                    except (ValueError, KeyError, TypeError):
+                        continue  # a torn or foreign line; the rest of the journal still counts
+        except FileNotFoundError:
+            return
+
+    def _last_seq(self) -> int:
+        try:
+            with self.path.open("rb") as fh:
+                fh.seek(0, 2)
+                size = fh.tell()
+                fh.seek(max(0, size - 65536))
+                tail = fh.read().decode("utf-8", errors="replace").splitlines()
+        except FileNotFoundError:
+            return 0
+        for line in reversed(tail):
+            try:
+                return int(json.loads(line)["seq"])
+            except (ValueError, KeyError, TypeError):
+                continue
+        return sum(1 for _ in self)
+
+    def append(self, op: str, summary: str, changes: list[Change], undoes: int | None = None) -> Entry:
+        """Call under the project lock (sequence numbers are read-then-written)."""
+        entry = Entry(self._last_seq() + 1, format_ts(utcnow()), op, summary, changes, undoes)
+        append_line(self.path, entry.to_json())
+        self._trim()
+        return entry
+
+    def _trim(self) -> None:
+        try:
+            if self.path.stat().st_size <= MAX_BYTES:
+                return
+        except FileNotFoundError:
+            return
+        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        atomic_write(self.path, "\n".join(lines[len(lines) // 2 :]) + "\n")
+
+    def undoable(self) -> Entry | None:
+        """The newest change that is neither an undo nor already undone."""
+        entries = list(self)
+        undone = {e.undoes for e in entries if e.undoes is not None}
+        for entry in reversed(entries):
+            if entry.undoes is None and entry.seq not in undone and entry.changes:
+                return entry
+        return None
+
+    def last_snapshot(self, memory_id: str) -> tuple[str, dict[str, Any]] | None:
+        """The newest non-empty snapshot of a memory (restores memories pruned from the store)."""
+        found = None
+        for entry in self:
+            for change in entry.changes:
+                if change.id == memory_id:
+                    snap = change.after or change.before
+                    if snap is not None:
+                        found = (change.store, snap)
+        return found

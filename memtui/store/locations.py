@@ -1,0 +1,123 @@
+"""Where things live: the project, its `.memory/`, and Claude Code's Markdown memory directories.
+
+The project is `CLAUDE_PROJECT_DIR`, else the nearest ancestor of the working directory that has
+`.memory/`, else the git root, else the working directory. Only `memtui init` creates `.memory/`;
+nothing is created outside an initialised project.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtui.errors import NotInitialised
+
+MEMORY_DIR = ".memory"
+_SANITIZE = re.compile(r"[^a-zA-Z0-9]")
+_MAX_SANITIZED = 200
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.root / MEMORY_DIR
+
+    @property
+    def initialised(self) -> bool:
+        return self.memory_dir.is_dir()
+
+    def path(self, name: str) -> Path:
+        """A file under `.memory/`: state.json, config.toml, journal.jsonl, index.db, lock, …"""
+        return self.memory_dir / name
+
+    def require(self) -> Project:
+        if not self.initialised:
+            raise NotInitialised(f"no memtui project at {self.root} (no .memory/); run `memtui init` there first")
+        return self
+
+
+def _git_root(start: Path) -> Path | None:
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def find_project(cwd: Path | None = None, env: Mapping[str, str] | None = None) -> Project:
+    env = os.environ if env is None else env
+    explicit = env.get("CLAUDE_PROJECT_DIR")
+    if explicit:
+        return Project(Path(explicit).expanduser().resolve())
+    start = (cwd or Path.cwd()).resolve()
+    for directory in (start, *start.parents):
+        if (directory / MEMORY_DIR).is_dir() and directory != Path.home():
+            return Project(directory)
+    return Project(_git_root(start) or start)
+
+
+def claude_config_dir(env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    home = env.get("HOME")
+    return (Path(home) if home else Path.home()) / ".claude"
+
+
+def _simple_hash(text: str) -> str:
+    """Claude Code's 32-bit string hash in base 36 (for directory names over 200 characters)."""
+    h = 0
+    for ch in text:
+        h = ((h << 5) - h + ord(ch)) & 0xFFFFFFFF
+    if h >= 0x80000000:
+        h -= 0x100000000
+    h = abs(h)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while h:
+        out = digits[h % 36] + out
+        h //= 36
+    return out or "0"
+
+
+def sanitize(path: str) -> str:
+    """Claude Code's project directory name: every non-alphanumeric character becomes `-`."""
+    name = _SANITIZE.sub("-", path)
+    if len(name) <= _MAX_SANITIZED:
+        return name
+    return f"{name[:_MAX_SANITIZED]}-{_simple_hash(path)}"
+
+
+@dataclass(frozen=True)
+class MarkdownDir:
+    #: "local", "project", "user" or "agent:<name>".
+    scope: str
+    path: Path
+
+    @property
+    def key(self) -> str:
+        return f"md:{self.scope}"
+
+
+def markdown_dirs(project: Project, env: Mapping[str, str] | None = None) -> list[MarkdownDir]:
+    """Every Claude Code memory directory of the project, whether or not it exists yet."""
+    config = claude_config_dir(env)
+    dirs = [
+        MarkdownDir("local", project.root / ".claude" / "memory"),
+        MarkdownDir("project", config / "projects" / sanitize(str(project.root)) / "memory"),
+        MarkdownDir("user", config / "memory"),
+    ]
+    agents = project.root / ".claude" / "agent-memory"
+    if agents.is_dir():
+        dirs += [MarkdownDir(f"agent:{d.name}", d) for d in sorted(agents.iterdir()) if d.is_dir()]
+    return dirs

@@ -1,0 +1,222 @@
+"""A Claude Code memory directory: one Markdown file per memory, plus the `MEMORY.md` index.
+
+Frontmatter `name`, `description`, `type` (top level or under `metadata:`); unknown keys and the
+body are preserved byte for byte when unchanged. The file's mtime is the memory's updated time
+(what Claude Code reads for staleness), so touch sets it. Dropped and superseded memories move to
+`.archived/` so Claude Code stops seeing them, and come back on restore. Files that cannot be
+read are reported in `problems` and never rewritten.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memtui.core import render_index
+from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
+from memtui.core.memory import Memory, Source, Status
+from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
+from memtui.store import frontmatter
+from memtui.store.atomic import atomic_write, fsync_dir
+from memtui.store.locations import MarkdownDir
+
+INDEX = "MEMORY.md"
+ARCHIVE = ".archived"
+MAX_FILE_BYTES = 1024 * 1024
+
+
+def slug(text: str, limit: int = 40) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    out = ""
+    for word in words:
+        if len(out) + len(word) + 1 > limit:
+            break
+        out = f"{out}_{word}" if out else word
+    return out or "memory"
+
+
+class MarkdownStore:
+    def __init__(self, directory: MarkdownDir, registry: TypeRegistry = DEFAULT_REGISTRY) -> None:
+        self.dir = directory
+        self.path = directory.path
+        self.key = directory.key
+        self.scope = directory.scope
+        self.registry = registry
+        self.problems: list[str] = []
+        self._memories: dict[str, Memory] = {}
+        self._files: dict[str, Path] = {}
+
+    @property
+    def exists(self) -> bool:
+        return self.path.is_dir()
+
+    def id_for(self, relpath: str) -> str:
+        stem = relpath.rsplit("/", 1)[-1].removesuffix(".md")
+        return f"{self.scope}/{stem}"
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def load(self) -> dict[str, Memory]:
+        self.problems = []
+        memories: dict[str, Memory] = {}
+        files: dict[str, Path] = {}
+        if not self.exists:
+            self._memories, self._files = memories, files
+            return memories
+        candidates = sorted(p for p in self.path.glob("*.md") if p.name != INDEX)
+        archive = self.path / ARCHIVE
+        if archive.is_dir():
+            candidates += sorted(archive.glob("*.md"))
+        for file in candidates:
+            memory = self._read(file)
+            if memory is not None and memory.id not in memories:
+                memories[memory.id] = memory
+                files[memory.id] = file
+        self._memories, self._files = memories, files
+        return memories
+
+    def _read(self, file: Path) -> Memory | None:
+        rel = file.relative_to(self.path).as_posix()
+        try:
+            st = file.stat()
+            if st.st_size > MAX_FILE_BYTES:
+                self.problems.append(f"{file}: {st.st_size} bytes is too large for a memory (limit 1 MiB); split or trim it")
+                return None
+            text = file.read_bytes().decode("utf-8")
+            doc = frontmatter.parse(text)
+        except UnicodeDecodeError as exc:
+            self.problems.append(f"{file}: not UTF-8 text (byte {exc.start}); re-save it as UTF-8")
+            return None
+        except frontmatter.FrontmatterError as exc:
+            self.problems.append(f"{file}: {exc}; fix the file by hand")
+            return None
+        except OSError as exc:
+            self.problems.append(f"{file}: cannot be read ({exc.strerror}); check its permissions")
+            return None
+        return self.decode(rel, doc, st.st_mtime)
+
+    def decode(self, rel: str, doc: frontmatter.Document, mtime: float) -> Memory:
+        def text(key: str) -> str:
+            value = doc.find(key)
+            return "" if value is None or value.value is None else str(value.value)
+
+        stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
+        type_ = text("type") or (stem.split("_", 1)[0] if "_" in stem else "reference")
+        updated = from_epoch(mtime)
+        status_text = text("status")
+        if status_text in (Status.ARCHIVED.value, Status.SUPERSEDED.value):
+            status = Status(status_text)
+        elif rel.startswith(ARCHIVE + "/"):
+            status = Status.ARCHIVED
+        else:
+            status = Status.ACTIVE
+        tags_entry = doc.find("tags")
+        tags = tags_entry.value if tags_entry and isinstance(tags_entry.value, list) else []
+        merged = doc.find("merged_from")
+        session, event = text("source_session"), text("source_event")
+        reviewed = doc.find("reviewed")
+        return Memory(
+            id=self.id_for(rel),
+            type=type_,
+            content=doc.body.strip(),
+            created=parse_ts(text("created"), updated) if text("created") else updated,
+            updated=updated,
+            name=text("name"),
+            description=text("description"),
+            tags=tuple(str(t) for t in tags if t is not None),
+            status=status,
+            supersedes=text("supersedes") or None,
+            merged_from=tuple(str(x) for x in merged.value) if merged and isinstance(merged.value, list) else (),
+            source=Source(session or None, event or None) if session or event else None,
+            reviewed=not (reviewed is not None and reviewed.value is False),
+            store=self.key,
+            scope=self.scope,
+            path=str(self.path / rel),
+        )
+
+    def cached(self, memory_id: str) -> Memory | None:
+        return self._memories.get(memory_id)
+
+    def snapshot(self, memory_id: str) -> dict[str, Any] | None:
+        file = self._files.get(memory_id)
+        if file is None or not file.exists():
+            return None
+        return {"path": file.relative_to(self.path).as_posix(), "text": file.read_text(encoding="utf-8"),
+                "mtime": file.stat().st_mtime}
+
+    # -- writing (under the project lock, after load()) ----------------------------------------
+
+    def new_relpath(self, memory: Memory) -> str:
+        base = f"{slug(memory.type, 20)}_{slug(memory.name or memory.content)}"
+        taken = {p.removesuffix(".md") for p in (f.name for f in self._files.values())}
+        candidate, n = base, 2
+        while candidate in taken or (self.path / f"{candidate}.md").exists() or (self.path / ARCHIVE / f"{candidate}.md").exists():
+            candidate, n = f"{base}_{n}", n + 1
+        return f"{candidate}.md"
+
+    def encode(self, memory: Memory) -> dict[str, Any]:
+        """The snapshot (path, text, mtime) that stores `memory`, editing its current file if it has one."""
+        current = self.snapshot(memory.id)
+        if current is not None:
+            doc = frontmatter.parse(current["text"])
+            stem = current["path"].rsplit("/", 1)[-1]
+        else:
+            doc = frontmatter.Document([], "", True)
+            stem = self.new_relpath(memory) if not memory.id.startswith(f"{self.scope}/") else memory.id.split("/", 1)[1] + ".md"
+        old = self.decode(current["path"], doc, current["mtime"]) if current else None
+        for key, value in (("name", memory.name or memory.title[:80]), ("description", memory.description or None)):
+            frontmatter.set_value(doc, key, value)
+        frontmatter.set_value(doc, "type", memory.type)
+        frontmatter.set_value(doc, "tags", list(memory.tags) or None)
+        frontmatter.set_value(doc, "status", None if memory.active else memory.status.value)
+        frontmatter.set_value(doc, "supersedes", memory.supersedes)
+        frontmatter.set_value(doc, "merged_from", list(memory.merged_from) or None)
+        frontmatter.set_value(doc, "source_session", memory.source.session if memory.source else None)
+        frontmatter.set_value(doc, "source_event", memory.source.event if memory.source else None)
+        frontmatter.set_value(doc, "reviewed", None if memory.reviewed else False)
+        if old is None or old.created != memory.created:
+            frontmatter.set_value(doc, "created", format_ts(memory.created))
+        if old is None or old.content != memory.content.strip():
+            doc.body = doc.newline + memory.content.strip() + doc.newline
+        folder = "" if memory.active else ARCHIVE + "/"
+        return {"path": folder + stem, "text": doc.text(), "mtime": memory.updated.timestamp()}
+
+    def apply(self, snapshots: Mapping[str, dict[str, Any] | None], now: datetime | None = None,
+              header: Mapping[str, Any] | None = None) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        for memory_id, snap in snapshots.items():
+            old_file = self._files.get(memory_id)
+            if snap is None:
+                if old_file is not None and old_file.exists():
+                    old_file.unlink()
+                self._files.pop(memory_id, None)
+                self._memories.pop(memory_id, None)
+                continue
+            target = self.path / snap["path"]
+            atomic_write(target, snap["text"], mtime=float(snap["mtime"]))
+            if old_file is not None and old_file != target and old_file.exists():
+                old_file.unlink()
+                fsync_dir(old_file.parent)
+            self._files[memory_id] = target
+            self._memories[memory_id] = self.decode(snap["path"], frontmatter.parse(snap["text"]), float(snap["mtime"]))
+        self.write_index(now or utcnow())
+
+    def write_index(self, now: datetime) -> render_index.IndexRender:
+        rendered = render_index.render(self._memories.values(), now, self.registry)
+        index = self.path / INDEX
+        try:
+            current = index.read_text(encoding="utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            current = None
+        if current != rendered.text:
+            atomic_write(index, rendered.text)
+        return rendered
+
+
+def is_memory_file(path: str | os.PathLike[str]) -> bool:
+    p = Path(path)
+    return p.suffix == ".md" and p.name != INDEX

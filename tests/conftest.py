@@ -1,0 +1,66 @@
+"""Fixtures shared by every test area: an isolated HOME and a real project in a temp dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+DATA = SHARED / "data"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private HOME so nothing reads or writes the real ~/.claude."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch):
+    """An initialised project (a git-like root with .memory/); CLAUDE_PROJECT_DIR points at it."""
+    from memtui.store.bank import init_project
+
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    project = init_project(root)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
+    return project
+
+
+@pytest.fixture
+def bank(project):
+    from memtui.store.bank import Bank
+
+    return Bank.open(project.root)
+
+
+def run_memtui(*args: str, cwd: Path | None = None, input: str | bytes | None = None, env: dict | None = None,
+               timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run the real CLI in a subprocess (`python -m memtui …`)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    data = input.encode() if isinstance(input, str) else input
+    return subprocess.run([sys.executable, "-m", "memtui", *args], cwd=cwd, input=data, env=full_env,
+                          capture_output=True, timeout=timeout)
+
+
+@pytest.fixture
+def cli():
+    return run_memtui
+
+
+def load_json(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
