@@ -48,17 +48,17 @@ def decide(
     replaced: list[str] = []
     similarity = 0.0
 
-    def pool(threshold: float) -> list[str]:
+    def pool(query: frozenset[str], threshold: float) -> list[str]:
         if shortlist is None:
             return sorted(active)
-        return sorted(k for k in shortlist.candidates(tokens, threshold) if k in active)
+        return sorted(k for k in shortlist.candidates(query, threshold) if k in active)
 
     def tokens_of(key: str) -> frozenset[str]:
         cached = shortlist.tokens(key) if shortlist is not None else None
         return cached if cached is not None else tokenize(active[key].content)
 
     best: tuple[str, float] | None = None
-    for key in pool(DUPLICATE_THRESHOLD):
+    for key in pool(tokens, DUPLICATE_THRESHOLD):
         if active[key].type != type_:
             continue
         score = jaccard(tokens, tokens_of(key))
@@ -79,7 +79,7 @@ def decide(
         else:
             wanted = tokenize(target)
             match: tuple[str, float] | None = None
-            for key in pool(SUPERSEDE_THRESHOLD):
+            for key in pool(wanted, SUPERSEDE_THRESHOLD):
                 score = jaccard(wanted, tokens_of(key))
                 if score > SUPERSEDE_THRESHOLD and (match is None or score > match[1]):
                     match = (key, score)
