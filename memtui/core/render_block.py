@@ -132,9 +132,11 @@ def splice(existing: str | None, block: str) -> str:
     """Put `block` in place of the marked block in `existing`; text outside the markers is untouched."""
     if not existing:
         return block + "\n"
+    nl = "\r\n" if "\r\n" in existing else "\n"
+    block = block.replace("\n", nl)  # a CRLF file gets a CRLF block, not mixed line endings
     starts, ends = existing.count(START), existing.count(END)
     if starts == 0 and ends == 0:
-        return existing.rstrip("\n") + "\n\n" + block + "\n"
+        return existing.rstrip("\r\n") + nl + nl + block + nl
     if starts != 1 or ends != 1 or existing.index(START) > existing.index(END):
         raise MarkerError(
             f"CLAUDE.md has {starts} {START} and {ends} {END} markers; keep exactly one pair (or none) and run again"

@@ -420,7 +420,7 @@ def _stable(snap: Mapping[str, Any] | None) -> Any:
 
 def _read_text(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")  # keep CRLF: text outside the markers stays byte for byte
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:

@@ -145,7 +145,8 @@ class MarkdownStore:
         file = self._files.get(memory_id)
         if file is None or not file.exists():
             return None
-        return {"path": file.relative_to(self.path).as_posix(), "text": file.read_text(encoding="utf-8"),
+        # bytes, not read_text(): universal newlines would turn a CRLF file into LF on the next write
+        return {"path": file.relative_to(self.path).as_posix(), "text": file.read_bytes().decode("utf-8"),
                 "mtime": file.stat().st_mtime}
 
     # -- writing (under the project lock, after load()) ----------------------------------------
