@@ -26,6 +26,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{16,}")),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("bearer-token", re.compile(r"(?<=\bBearer )[A-Za-z0-9._~+/-]{20,}=*")),
 )
 
 # user:password@ in URLs; the user name stays, the password goes.
@@ -42,6 +43,9 @@ _ASSIGNMENT = re.compile(
 )
 # Values that are code or placeholders, not secrets.
 _NOT_A_LITERAL = re.compile(r"[()\[\]{}$<>]|^(?:os\.|process\.|env\.|settings\.|config\.|self\.|None$|null$|true$|false$)|^\*+$|^x{6,}$|REDACTED", re.IGNORECASE)
+# Identifiers (`input_password`, `authToken`, `SecretStr`, `GITHUB_TOKEN`) and paths (`PWD=/home/me`):
+# a value made of letters joined by `_` or case changes, without digits, names something rather than being it.
+_IDENTIFIER = re.compile(r"^(?:[A-Za-z]+(?:_[A-Za-z]+)+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)$|^~?\.{0,2}/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +81,7 @@ def scan(text: str) -> Redaction:
 
     def assignment(match: re.Match[str]) -> str:
         value = match.group("value")
-        if _NOT_A_LITERAL.search(value) or value.isdigit() or "." in value and value.replace(".", "").isalpha():
+        if _NOT_A_LITERAL.search(value) or _IDENTIFIER.search(value) or value.isdigit() or "." in value and value.replace(".", "").isalpha():
             return match.group(0)
         kinds.append("secret-assignment")
         q = match.group("quote")
