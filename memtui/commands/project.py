@@ -95,34 +95,32 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from memtui.store.atomic import atomic_write
     from memtui.store.bank import Bank
     from memtui.store.locations import find_project
-    from memtui.store.statefile import salvage
+    from memtui.store.statefile import parse, salvage
 
     root = project_dir(args)
-    project = find_project(root).require()
+    # -C names the project outright; CLAUDE_PROJECT_DIR must not redirect the repair elsewhere.
+    project = find_project(root, {} if root else None).require()
     path = project.path("state.json")
-    payload = path.read_bytes() if path.exists() else b""
-    try:
-        json.loads(payload.decode("utf-8"))
-        if payload:
-            print(f"{path} parses; nothing to repair")
-            return 0
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        pass
-    recovered = {str(m["id"]): m for m in salvage(payload)}
-    from_journal = 0
     bank = Bank(project)
-    for entry in bank.journal:
-        for change in entry.changes:
-            if change.store == "state" and change.id not in recovered and change.after is not None:
-                recovered[change.id] = change.after
+    with bank.lock:  # a hook writing mid-repair would otherwise be lost or overwritten
+        payload = path.read_bytes() if path.exists() else b""
+        if payload and parse(payload)[1] is None:
+            print(f"{path} is readable; nothing to repair")
+            return 0
+        recovered = {str(m["id"]): m for m in salvage(payload)}
+        from_journal = 0
+        # The journal's last word on each memory; a memory it saw removed (promoted, pruned) stays removed.
+        for mid, snap in bank.journal.latest("state").items():
+            if mid not in recovered and snap is not None:
+                recovered[mid] = snap
                 from_journal += 1
-    backup = path.with_name(path.name + ".before-repair")
-    if payload:
-        backup.write_bytes(payload)
-    state = {"version": 2, "project": project.name, "description": "", "memories": list(recovered.values()),
-             "lastUpdated": "", "extractionCount": 0}
-    atomic_write(path, json.dumps(state, indent=2, ensure_ascii=False))
-    bank.update_header()
+        backup = path.with_name(path.name + ".before-repair")
+        if payload:
+            backup.write_bytes(payload)
+        state = {"version": 2, "project": project.name, "description": "", "memories": list(recovered.values()),
+                 "lastUpdated": "", "extractionCount": 0}
+        atomic_write(path, json.dumps(state, indent=2, ensure_ascii=False))
+        bank.update_header()
     print(f"Rebuilt {path}: {len(recovered) - from_journal} memories read from the damaged file, "
           f"{from_journal} from the journal; the damaged file is kept as {backup.name}")
     return 0

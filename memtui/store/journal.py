@@ -107,6 +107,15 @@ class Journal:
                 return entry
         return None
 
+    def latest(self, store: str) -> dict[str, dict[str, Any] | None]:
+        """Each memory of `store` as the journal last left it (None: removed), in first-seen order."""
+        state: dict[str, dict[str, Any] | None] = {}
+        for entry in self:
+            for change in entry.changes:
+                if change.store == store:
+                    state[change.id] = change.after
+        return state
+
     def last_snapshot(self, memory_id: str) -> tuple[str, dict[str, Any]] | None:
         """The newest non-empty snapshot of a memory (restores memories pruned from the store)."""
         found = None

@@ -155,21 +155,16 @@ class StateStore:
         return self._memories
 
     def _parse(self, payload: bytes) -> dict[str, Any]:
-        try:
-            data = json.loads(payload.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise self._corrupt(f"is not UTF-8 text (byte {exc.start})", payload) from exc
-        except json.JSONDecodeError as exc:
-            raise self._corrupt(f"is not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})", payload) from exc
-        if not isinstance(data, dict) or not isinstance(data.get("memories", []), list):
-            raise self._corrupt("does not hold an object with a `memories` list", payload)
-        for i, raw in enumerate(data.get("memories", [])):
-            if not isinstance(raw, dict) or "id" not in raw:
-                raise self._corrupt(f"has a memory without an id (entry {i + 1})", payload)
-        return data
+        data, problem = parse(payload)
+        if problem is not None:
+            raise self._corrupt(problem, payload)
+        return data  # type: ignore[return-value]
 
     def _corrupt(self, problem: str, payload: bytes) -> CorruptStore:
-        backup = self.path.with_name(f"{self.path.name}.corrupt-{utcnow().strftime('%Y%m%dT%H%M%S')}")
+        # One copy per distinct damaged content: a hook re-reading a broken file must not pile up copies.
+        copies = sorted(self.path.parent.glob(f"{self.path.name}.corrupt-*"))
+        same = next((c for c in copies if c.stat().st_size == len(payload) and c.read_bytes() == payload), None)
+        backup = same or self.path.with_name(f"{self.path.name}.corrupt-{utcnow().strftime('%Y%m%dT%H%M%S')}")
         if not backup.exists():
             backup.write_bytes(payload)
         return CorruptStore(
@@ -259,6 +254,22 @@ class StateStore:
         atomic_write(self.path, "\n".join(out))
         self._header.setdefault("memories", [])
         self._signature = _signature(self.path)
+
+
+def parse(payload: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """The state object, or None and what is wrong with it (a sentence fragment after the path)."""
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return None, f"is not UTF-8 text (byte {exc.start})"
+    except json.JSONDecodeError as exc:
+        return None, f"is not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+    if not isinstance(data, dict) or not isinstance(data.get("memories", []), list):
+        return None, "does not hold an object with a `memories` list"
+    for i, raw in enumerate(data.get("memories", [])):
+        if not isinstance(raw, dict) or "id" not in raw:
+            return None, f"has a memory without an id (entry {i + 1})"
+    return data, None
 
 
 def salvage(payload: bytes) -> list[dict[str, Any]]:
