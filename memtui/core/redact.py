@@ -29,8 +29,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("bearer-token", re.compile(r"(?<=\bBearer )[A-Za-z0-9._~+/-]{20,}=*")),
 )
 
-# user:password@ in URLs; the user name stays, the password goes.
-_URL_PASSWORD = re.compile(r"(?P<pre>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:)(?P<secret>[^\s@/]+)(?P<post>@)")
+# user:password@ in URLs (the user may be empty, as in redis://:pw@host); the user name stays, the password goes.
+_URL_PASSWORD = re.compile(r"(?P<pre>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)(?P<secret>[^\s@/]+)(?P<post>@)")
 
 _SECRET_NAME = (
     r"(?:[A-Za-z0-9]+[_-])*"
