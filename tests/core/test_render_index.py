@@ -1,0 +1,82 @@
+"""MEMORY.md: one line per memory, best first, cut at 200 lines / 25 KB with a hint line inside both limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtui.core.memory import Status
+from memtui.core.render_index import ENTRY_CHARS, MAX_BYTES, MAX_LINES, entry, hint, render
+
+
+def _memories(make, n, content_len=20, char="x"):
+    return [make(f"{i:04d} " + char * content_len, "feedback", name=f"entry {i:04d}", path=f"/m/feedback_{i:04d}.md")
+            for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("n", "content_len", "char", "cut"),
+    [
+        (0, 20, "x", False),
+        (10, 20, "x", False),
+        (200, 20, "x", False),  # exactly 200 lines fit
+        (201, 20, "x", True),
+        (500, 20, "x", True),
+        (199, 140, "x", True),  # under 200 lines but over 25 KB
+        (150, 140, "é", True),  # bytes count, not characters
+        (120, 140, "✓", True),
+    ],
+)
+def test_limits(make, now, n, content_len, char, cut):
+    memories = _memories(make, n, content_len, char)
+    rendered = render(memories, now)
+    text = rendered.text
+    lines = text.splitlines()
+    assert len(lines) <= MAX_LINES
+    assert len(text.encode("utf-8")) <= MAX_BYTES
+    assert len(rendered.shown) + len(rendered.cut) == n
+    if cut:
+        assert rendered.cut
+        assert lines[-1] == hint(len(rendered.cut))
+        assert f"…{len(rendered.cut)} more memories not listed" in lines[-1]
+        assert len(lines) == len(rendered.shown) + 1
+        # as much as fits: one more entry would break a limit
+        bigger = lines[:-1] + [entry(rendered.cut[0]), hint(len(rendered.cut) - 1)]
+        assert len(bigger) > MAX_LINES or len(("\n".join(bigger) + "\n").encode()) > MAX_BYTES
+    else:
+        assert not rendered.cut
+        assert len(lines) == n
+        assert "more memories not listed" not in text
+
+
+def test_best_ranked_first_and_inactive_left_out(make, now):
+    memories = [
+        make("rarely used", "feedback", name="rare", access_count=0),
+        make("often used", "feedback", name="often", access_count=8),
+        make("gone", "feedback", name="dropped", status=Status.ARCHIVED),
+        make("old", "feedback", name="replaced", status=Status.SUPERSEDED),
+    ]
+    text = render(memories, now).text
+    assert [line.split("]")[0] for line in text.splitlines()] == ["- [often", "- [rare"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "line"),
+    [
+        ({"name": "Small PRs", "description": "prefers small PRs", "path": "/x/feedback_small_prs.md"},
+         "- [Small PRs](feedback_small_prs.md) — prefers small PRs"),
+        ({"name": "Same", "description": "Same", "path": "/x/a.md"}, "- [Same](a.md)"),
+        ({"id_": "local/abc"}, "- [the content](abc.md)"),  # the title is the hook: not repeated
+    ],
+)
+def test_entry(make, fields, line):
+    assert entry(make("the content", "user", **fields)) == line
+
+
+def test_long_entry_is_cut_to_150_characters(make):
+    line = entry(make("w" * 400, "user", name="n", path="/x/n.md"))
+    assert len(line) == ENTRY_CHARS and line.endswith("…")
+
+
+def test_deterministic(make, now):
+    memories = _memories(make, 300)
+    assert render(memories, now).text == render(list(reversed(memories)), now).text
