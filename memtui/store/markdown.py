@@ -122,7 +122,7 @@ class MarkdownStore:
         return Memory(
             id=self.id_for(rel),
             type=type_,
-            content=doc.body.strip(),
+            content=doc.body.strip().replace("\r\n", "\n"),
             created=parse_ts(text("created"), updated) if text("created") else updated,
             updated=updated,
             name=text("name"),
@@ -169,20 +169,27 @@ class MarkdownStore:
             doc = frontmatter.Document([], "", True)
             stem = self.new_relpath(memory) if not memory.id.startswith(f"{self.scope}/") else memory.id.split("/", 1)[1] + ".md"
         old = self.decode(current["path"], doc, current["mtime"]) if current else None
-        for key, value in (("name", memory.name or memory.title[:80]), ("description", memory.description or None)):
-            frontmatter.set_value(doc, key, value)
-        frontmatter.set_value(doc, "type", memory.type)
-        frontmatter.set_value(doc, "tags", list(memory.tags) or None)
-        frontmatter.set_value(doc, "status", None if memory.active else memory.status.value)
-        frontmatter.set_value(doc, "supersedes", memory.supersedes)
-        frontmatter.set_value(doc, "merged_from", list(memory.merged_from) or None)
-        frontmatter.set_value(doc, "source_session", memory.source.session if memory.source else None)
-        frontmatter.set_value(doc, "source_event", memory.source.event if memory.source else None)
-        frontmatter.set_value(doc, "reviewed", None if memory.reviewed else False)
-        if old is None or old.created != memory.created:
-            frontmatter.set_value(doc, "created", format_ts(memory.created))
+        # Only fields that differ from what the file says are written: a touch must not add a `name:`
+        # or `type:` to a file that never had one (Claude Code's files often lack them).
+        source = memory.source or Source()
+        fields = (
+            ("name", lambda m: m.name, memory.name or memory.title[:80]),
+            ("description", lambda m: m.description, memory.description or None),
+            ("type", lambda m: m.type, memory.type),
+            ("tags", lambda m: m.tags, list(memory.tags) or None),
+            ("status", lambda m: m.status, None if memory.active else memory.status.value),
+            ("supersedes", lambda m: m.supersedes, memory.supersedes),
+            ("merged_from", lambda m: m.merged_from, list(memory.merged_from) or None),
+            ("source_session", lambda m: (m.source or Source()).session, source.session),
+            ("source_event", lambda m: (m.source or Source()).event, source.event),
+            ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
+            ("created", lambda m: m.created, format_ts(memory.created)),
+        )
+        for key, get, value in fields:
+            if old is None or get(old) != get(memory):
+                frontmatter.set_value(doc, key, value)
         if old is None or old.content != memory.content.strip():
-            doc.body = doc.newline + memory.content.strip() + doc.newline
+            doc.body = doc.newline + memory.content.strip().replace("\r\n", "\n").replace("\n", doc.newline) + doc.newline
         folder = "" if memory.active else ARCHIVE + "/"
         return {"path": folder + stem, "text": doc.text(), "mtime": memory.updated.timestamp()}
 
