@@ -1,0 +1,59 @@
+"""Store fixtures: the memory-mcp fixture copied into a project, Markdown directories, a controllable clock."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from storekit import STATE_FIXTURE
+
+
+@pytest.fixture
+def fixture_project(project):
+    """An initialised project whose state.json is memory-mcp's own file."""
+    shutil.copyfile(STATE_FIXTURE, project.path("state.json"))
+    return project
+
+
+@pytest.fixture
+def env(project, home):
+    """The environment a Bank should see (explicit, so tests never depend on the real one)."""
+    return {"HOME": str(home), "CLAUDE_PROJECT_DIR": str(project.root)}
+
+
+@pytest.fixture
+def local_dir(project) -> Path:
+    path = project.root / ".claude" / "memory"
+    path.mkdir(parents=True)
+    return path
+
+
+class Clock:
+    """A clock the test moves by hand; every Bank operation reads it."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 22, 12, 0, 0, 123000, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def open_bank(project, env, clock):
+    from memtui.store.bank import Bank
+
+    def open_bank():
+        return Bank(project, env=env, clock=clock)
+
+    return open_bank
