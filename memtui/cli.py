@@ -20,6 +20,9 @@ COMMAND_MODULES = (
     "memtui.commands.memories",
     "memtui.commands.render",
     "memtui.commands.demo",
+    "memtui.commands.hook",
+    "memtui.commands.setup",
+    "memtui.commands.mcp",
 )
 
 

@@ -1,0 +1,44 @@
+"""hook, worker: the Claude Code side (`memtui setup` installs the hook commands)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hook", help="handle a Claude Code hook event (JSON on standard input); always exits 0",
+                       description="Called by Claude Code, not by people. Events: SessionStart, UserPromptSubmit, "
+                                   "PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd. Problems are logged "
+                                   "to .memory/logs/hooks.log.")
+    p.add_argument("event")
+    p.set_defaults(func=cmd_hook)
+
+    p = sub.add_parser("worker", help="drain the capture spool (.memory/spool/) and exit when idle",
+                       description="Hooks start this in the background; run it by hand to process queued jobs now.")
+    p.add_argument("--idle", type=float, default=None, metavar="SECONDS",
+                   help="exit after this long without new jobs (default 2)")
+    p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_worker)
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    # Normally answered by the fast path in cli.main before argparse; kept so `-C DIR hook X` works too.
+    import os
+
+    from memtui.hooks.entry import main
+
+    if args.project:
+        os.environ["CLAUDE_PROJECT_DIR"] = os.path.abspath(os.path.expanduser(args.project))
+    return main([args.event])
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from memtui.commands.common import open_bank
+    from memtui.hooks import worker
+
+    project = open_bank(args).project
+    idle = worker.IDLE_SECONDS if args.idle is None else max(0.0, args.idle)
+    done = worker.run(project, lock_fd=args.lock_fd, idle=idle)
+    if args.lock_fd is None:
+        print(f"worker: {done} job(s) done")
+    return 0

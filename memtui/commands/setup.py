@@ -1,0 +1,196 @@
+"""setup: connect Claude Code to memtui (hooks, MCP server, tool approvals), or disconnect it.
+
+Project mode writes `.claude/settings.json` and `.mcp.json` in the project; `--global` writes
+`~/.claude/settings.json` and the user-scope server list in `~/.claude.json`, so every project
+gets the hooks (they do nothing where there is no `.memory/`). Each file is merged, never
+rewritten from scratch, backed up before it changes, and left alone when nothing would change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memtui.errors import UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("setup", help="install the Claude Code hooks and MCP server (merges with existing settings)",
+                       description="Writes memtui's hooks into .claude/settings.json and its MCP server into .mcp.json "
+                                   "(with --global: ~/.claude/settings.json and ~/.claude.json). Other entries are kept; "
+                                   "changed files are backed up first.")
+    p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
+    p.add_argument("--dry-run", action="store_true", help="print the changes as a diff and write nothing")
+    p.add_argument("--uninstall", action="store_true", help="remove memtui's entries (and nothing else)")
+    p.set_defaults(func=cmd_setup)
+
+
+@dataclass(frozen=True)
+class Target:
+    path: Path
+    label: str
+    change: Callable[[dict[str, Any], str], dict[str, Any]]
+
+
+def launcher() -> list[str]:
+    """The command that runs this very memtui, by absolute path (hooks run without our PATH)."""
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is not None and argv0.name in ("memtui", "memtui.exe") and argv0.exists():
+        return [str(argv0.absolute())]
+    beside = Path(sys.executable).parent / ("memtui.exe" if os.name == "nt" else "memtui")
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("memtui")
+    if found:
+        return [str(Path(found).absolute())]
+    return [sys.executable, "-m", "memtui"]
+
+
+def _claude_home() -> tuple[Path, Path]:
+    """(the directory of user settings.json, the user's .claude.json)."""
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        base = Path(configured).expanduser()
+        return base, base / ".claude.json"
+    home = Path.home()
+    return home / ".claude", home / ".claude.json"
+
+
+def _settings_change(uninstall: bool, line: str, approve_server: bool) -> Callable[[dict[str, Any], str], dict[str, Any]]:
+    from memtui.hooks import install
+
+    def change(doc: dict[str, Any], where: str) -> dict[str, Any]:
+        if uninstall:
+            return install.uninstall_approvals(install.uninstall_hooks(doc, where))
+        return install.install_approvals(install.install_hooks(doc, line, where), approve_server=approve_server, where=where)
+
+    return change
+
+
+def _server_change(uninstall: bool, command: list[str]) -> Callable[[dict[str, Any], str], dict[str, Any]]:
+    from memtui.hooks import install
+
+    def change(doc: dict[str, Any], where: str) -> dict[str, Any]:
+        return install.uninstall_server(doc, where) if uninstall else install.install_server(doc, command, where)
+
+    return change
+
+
+def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
+    line = " ".join(shlex.quote(part) for part in command)
+    servers = _server_change(args.uninstall, command)
+    if args.global_:
+        settings_dir, user_json = _claude_home()
+        # User-scope servers need no approval; only project (.mcp.json) servers do.
+        return [Target(settings_dir / "settings.json", "hooks", _settings_change(args.uninstall, line, False)),
+                Target(user_json, "MCP server (user scope)", servers)]
+    from memtui.commands.common import project_dir
+    from memtui.store.locations import find_project
+
+    project = find_project(project_dir(args))
+    if not project.initialised and not args.uninstall:
+        raise UsageError(f"no memtui project at {project.root}; run `memtui init` there first "
+                         "(or `memtui setup --global` to install for every project)")
+    return [Target(project.root / ".claude" / "settings.json", "hooks", _settings_change(args.uninstall, line, True)),
+            Target(project.root / ".mcp.json", "MCP server", servers)]
+
+
+def _read(path: Path) -> tuple[str | None, dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, {}
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text; fix it and run again") from exc
+    if not text.strip():
+        return text, {}
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
+    if not isinstance(doc, dict):
+        raise UsageError(f"{path} does not hold a JSON object; fix it and run again")
+    return text, doc
+
+
+def _indent(text: str | None) -> int:
+    """Keep the file's own indentation (Claude Code writes 2 spaces)."""
+    for line in (text or "").splitlines()[1:]:
+        stripped = line.lstrip(" ")
+        if stripped and len(stripped) < len(line):
+            return len(line) - len(stripped)
+    return 2
+
+
+def _render(doc: dict[str, Any], old: str | None) -> str:
+    return json.dumps(doc, indent=_indent(old), ensure_ascii=False) + "\n"
+
+
+def plan(target: Target) -> tuple[str | None, str | None]:
+    """(current text, new text); new is None when nothing would change."""
+    old, doc = _read(target.path)
+    changed = target.change(doc, str(target.path))
+    if changed == doc:
+        return old, None
+    if old is None and not changed:
+        return old, None  # uninstalling from a file that does not exist
+    return old, _render(changed, old)
+
+
+def write(path: Path, old: str | None, new: str) -> Path | None:
+    """Write `new` atomically, keeping a timestamped backup of `old`; returns the backup."""
+    from memtui.store.atomic import atomic_write
+
+    backup = None
+    if old is not None:
+        backup = path.with_name(f"{path.name}.memtui-backup-{time.strftime('%Y%m%dT%H%M%S')}")
+        n = 1
+        while backup.exists():
+            n += 1
+            backup = backup.with_name(f"{path.name}.memtui-backup-{time.strftime('%Y%m%dT%H%M%S')}-{n}")
+        shutil.copy2(path, backup)
+    atomic_write(path, new)
+    return backup
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    import difflib
+
+    command = launcher()
+    changes = []
+    for target in targets(args, command):
+        old, new = plan(target)
+        changes.append((target, old, new))
+    if args.dry_run:
+        for target, old, new in changes:
+            if new is None:
+                print(f"# {target.path}: no change")
+                continue
+            diff = difflib.unified_diff((old or "").splitlines(keepends=True), new.splitlines(keepends=True),
+                                        f"a/{target.path}", f"b/{target.path}")
+            print("".join(diff), end="")
+        return 0
+    for target, old, new in changes:
+        if new is None:
+            print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
+            continue
+        backup = write(target.path, old, new)
+        verb = "removed memtui's" if args.uninstall else "installed the"
+        print(f"{target.path}: {verb} {target.label}" + (f" (backup: {backup.name})" if backup else ""))
+    if not args.uninstall:
+        print(f"Hooks and MCP server run {' '.join(command)}.")
+        if args.global_:
+            print("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
+        else:
+            print("Start `claude` here: memories are recalled at session start and on each prompt, "
+                  "and captured when a turn ends. `memtui status` shows what is stored.")
+    return 0

@@ -1,0 +1,181 @@
+"""`memtui hook <event>`: read Claude Code's JSON on stdin, answer with at most one JSON object.
+
+The contract with Claude Code (see claude-code-contracts.md §1): stdout is only the JSON object,
+exit 0 always (a memory hook must never block a prompt, a stop or a compaction), problems go to
+`.memory/logs/hooks.log`. Nothing happens outside an initialised project, nothing happens inside
+our own headless model calls (`MEMTUI_HEADLESS`), and a watchdog ends any hook that overruns its
+budget, so a stuck lock or a slow disk costs the user seconds at most, never the session.
+
+Events and what they do:
+
+    SessionStart      briefing of the highest-ranked memories        (recall.briefing)
+    UserPromptSubmit  explicit "remember that …" saved; top matches  (recall.prompt)
+    Stop, SubagentStop, PreCompact, SessionEnd
+                      a capture job in the spool; a detached worker  (capture.enqueue)
+    PostToolUse       a memory file was written: reindex in the worker (capture.memory_file_changed)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+#: Set in the environment of our own headless model calls and of the worker: hooks do nothing.
+HEADLESS_ENV = "MEMTUI_HEADLESS"
+#: Seconds before the watchdog gives up on a hook; Claude Code's own timeout for us is larger.
+BUDGET_SECONDS = 5.0
+#: More stdin than this is not a real payload; the rest is drained and ignored.
+MAX_PAYLOAD = 64 * 1024 * 1024
+
+EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd")
+
+
+class Deadline(BaseException):
+    """Raised by the watchdog; a BaseException so library code catching Exception cannot swallow it."""
+
+
+def main(argv: Sequence[str]) -> int:
+    event = argv[0] if argv else ""
+    memory_dir: Path | None = None
+    try:
+        _arm_watchdog()
+        payload = _read_payload()
+        context = locate(event, payload, os.environ)
+        if context is not None:
+            memory_dir = context.project.memory_dir
+            answer = dispatch(context)
+            _disarm_watchdog()  # a half-written answer would be worse than none
+            _emit(answer)
+    except BaseException as exc:  # noqa: BLE001 - fail open, whatever it was (even Deadline or SystemExit)
+        if memory_dir is not None:
+            from memtui.hooks import log
+
+            log.write(memory_dir, event or "?", log.describe(exc))
+    finally:
+        _disarm_watchdog()
+    return 0
+
+
+class HookContext:
+    """What every handler needs: the event, its payload, the project and the hook settings."""
+
+    def __init__(self, event: str, payload: Mapping[str, Any], project: Any, env: Mapping[str, str]) -> None:
+        self.event = event
+        self.payload = payload
+        self.project = project
+        self.env = env
+        self._settings: Any = None
+
+    @property
+    def session_id(self) -> str:
+        value = self.payload.get("session_id")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def settings(self):
+        if self._settings is None:
+            from memtui.hooks.settings import HookSettings
+
+            self._settings = HookSettings.load(self.project)
+        return self._settings
+
+    def log(self, message: str) -> None:
+        from memtui.hooks import log
+
+        log.write(self.project.memory_dir, self.event, message)
+
+
+def locate(event: str, payload: Any, env: Mapping[str, str]) -> HookContext | None:
+    """The context for this call, or None when the hook has nothing to do here.
+
+    The project is `CLAUDE_PROJECT_DIR`, else the payload's `cwd`; from there the nearest
+    ancestor with `.memory/` wins (a monorepo's root memory serves its packages). No `.memory/`
+    means not ours: return without creating or logging anything.
+    """
+    if env.get(HEADLESS_ENV) or event not in EVENTS or not isinstance(payload, dict):
+        return None
+    base = env.get("CLAUDE_PROJECT_DIR") or payload.get("cwd")
+    if not isinstance(base, str) or not base:
+        base = os.getcwd()
+    from memtui.store.locations import find_project
+
+    scoped = {k: v for k, v in env.items() if k != "CLAUDE_PROJECT_DIR"}
+    project = find_project(Path(base), scoped)
+    if not project.initialised:
+        return None
+    return HookContext(event, payload, project, env)
+
+
+def dispatch(context: HookContext) -> dict[str, Any] | None:
+    event = context.event
+    if event == "UserPromptSubmit":
+        from memtui.hooks.recall import prompt
+
+        return prompt(context)
+    if event == "SessionStart":
+        from memtui.hooks.recall import briefing
+
+        return briefing(context)
+    if event == "PostToolUse":
+        from memtui.hooks.capture import memory_file_changed
+
+        memory_file_changed(context)
+        return None
+    from memtui.hooks.capture import enqueue
+
+    enqueue(context)
+    return None
+
+
+def _read_payload() -> Any:
+    """The JSON object on stdin, or None for anything else (empty, binary, not JSON, not an object)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        return None
+    data = stream.read(MAX_PAYLOAD)
+    if len(data) == MAX_PAYLOAD:
+        while stream.read(1 << 20):  # drain so Claude Code never blocks writing to us
+            pass
+        return None
+    try:
+        value = json.loads(data.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _emit(answer: dict[str, Any] | None) -> None:
+    if not answer:
+        return
+    data = json.dumps(answer, ensure_ascii=False).encode("utf-8")
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except (BrokenPipeError, OSError):
+        pass
+
+
+def _arm_watchdog() -> None:
+    try:
+        import signal
+
+        def expire(signum: int, frame: Any) -> None:
+            raise Deadline(f"hook overran its {BUDGET_SECONDS:.0f}s budget")
+
+        signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, BUDGET_SECONDS)
+    except (ImportError, AttributeError, ValueError):  # no SIGALRM (Windows) or not the main thread
+        pass
+
+
+def _disarm_watchdog() -> None:
+    try:
+        import signal
+
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    except (ImportError, AttributeError, ValueError):
+        pass

@@ -1,0 +1,164 @@
+"""Recall: the SessionStart briefing and the per-prompt injection (UserPromptSubmit).
+
+Both answer with `hookSpecificOutput.additionalContext`, fenced by `fence`. Per-prompt recall
+injects at most `recall_k` memories above the relevance threshold, each cut to `memory_bytes`,
+never one already surfaced in this session, and stops for good when the session has had
+`session_bytes`. Nothing relevant means no answer at all (an empty context costs tokens too).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memtui.hooks import fence
+from memtui.hooks.session import SessionState
+
+TASK_NOTIFICATION = "<task-notification>"
+#: The search sees this much of a long prompt (its start says what it is about).
+QUERY_CHARS = 4000
+#: Explicit "remember that …" detection reads this much of a prompt.
+EXPLICIT_CHARS = 20000
+
+
+def _answer(event: str, parts: list[str]) -> dict[str, Any] | None:
+    text = "\n\n".join(p for p in parts if p)
+    if not text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def prompt(context: Any) -> dict[str, Any] | None:
+    text = context.payload.get("prompt")
+    if not isinstance(text, str) or text.lstrip().startswith(TASK_NOTIFICATION):
+        return None
+    settings = context.settings
+    saved = _save_explicit(context, text)
+    notes = [_saved_note(saved)] if saved else []
+    if not settings.recall or len(text.strip()) < settings.min_prompt_chars:
+        return _answer(context.event, notes)
+
+    from memtui.core.clock import utcnow
+    from memtui.hooks import lookup
+
+    memory_dir = context.project.memory_dir
+    state = SessionState.load(memory_dir, context.session_id)
+    room = min(settings.session_bytes - state.injected,
+               settings.prompt_chars - sum(len(n) + 2 for n in notes)) - fence.overhead()
+    if room <= 0:
+        return _answer(context.event, notes)
+    skip = set(state.surfaced) | {m.id for m in saved}
+    # Ask for more than we show: some hits are already surfaced in this session.
+    wanted = settings.recall_k + min(len(skip), 4 * settings.recall_k)
+    matches = [m for m in lookup.search(context.project, text[:QUERY_CHARS], wanted) if m.memory.id not in skip]
+    now = utcnow()
+    chosen: list[str] = []
+    parts: list[str] = []
+    for match in matches[: settings.recall_k]:
+        part = fence.entry(match.memory, now, settings.memory_bytes)
+        size = len(part.encode("utf-8")) + 2
+        if size > room:
+            continue  # a smaller one further down may still fit
+        parts.append(part)
+        chosen.append(match.memory.id)
+        room -= size
+    if not parts:
+        return _answer(context.event, notes)
+    injected = fence.block(parts)
+    state.record(chosen, len(injected.encode("utf-8")))
+    state.save()
+    _note_access(context, chosen)
+    return _answer(context.event, [*notes, injected])
+
+
+def briefing(context: Any) -> dict[str, Any] | None:
+    """The highest-ranked memories the CLAUDE.md block does not already carry, within budget."""
+    memory_dir = context.project.memory_dir
+    state = SessionState.load(memory_dir, context.session_id)
+    if context.payload.get("source") in ("clear", "compact", "startup"):
+        state.reset()  # a new or emptied context holds none of what was injected before
+    settings = context.settings
+    if not settings.recall:
+        state.save()
+        return None
+
+    from memtui.core.clock import utcnow
+    from memtui.hooks import lookup
+
+    carried = _block_lines(context.project)
+    memories, total = lookup.ranked(context.project)
+    now = utcnow()
+    notice = (f"{fence.NOTICE} The project has {total} active memories; "
+              "the memory_search tool finds the rest.")
+    room = min(settings.briefing_bytes, settings.session_bytes - state.injected, settings.prompt_chars) - fence.overhead(notice)
+    lines: list[str] = []
+    whole: list[str] = []
+    shown: list[str] = []
+    for memory in memories:
+        if carried and _block_line(memory) in carried:
+            continue
+        text, complete = fence.line(memory, now)
+        size = len(text.encode("utf-8")) + 1
+        if size > room:
+            break
+        lines.append(text)
+        shown.append(memory.id)
+        if complete:
+            whole.append(memory.id)
+        room -= size
+    if not lines:
+        state.save()
+        return None
+    injected = fence.block(lines, notice, separator="\n")
+    # Only memories shown whole count as surfaced: a prompt that needs the rest of one still gets it.
+    state.record(whole, len(injected.encode("utf-8")))
+    state.save()
+    _note_access(context, shown)
+    return _answer(context.event, [injected])
+
+
+def _block_line(memory: Any) -> str:
+    from memtui.core.render_block import memory_line
+
+    return memory_line(memory)
+
+
+def _block_lines(project: Any) -> set[str]:
+    """The memory lines of the installed CLAUDE.md block (empty when no block is installed)."""
+    from memtui.config import Config
+    from memtui.core import render_block
+
+    try:
+        config = Config.load(project.path("config.toml"))
+        path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
+        current = render_block.current_block(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, Exception):  # noqa: BLE001 - no block readable means nothing to skip
+        return set()
+    return {line for line in (current or "").splitlines() if line.startswith("- ")}
+
+
+def _save_explicit(context: Any, text: str) -> list[Any]:
+    """Save what the user explicitly asked to remember, now, without a model."""
+    try:
+        from memtui.capture.explicit import explicit_memories
+    except ImportError:
+        return []
+    found = explicit_memories(text[:EXPLICIT_CHARS])
+    if not found:
+        return []
+    from memtui.core.memory import Source
+    from memtui.store.bank import Bank
+
+    bank = Bank(context.project)
+    source = Source(context.session_id or None, context.event)
+    return [bank.add(type_, content, source=source).memory for type_, content in found]
+
+
+def _saved_note(saved: list[Any]) -> str:
+    items = "; ".join(f"[{m.type}] {' '.join(m.content.split())[:200]} ({m.id})" for m in saved)
+    return f"memtui saved this to the project's memory as the user asked: {items}"
+
+
+def _note_access(context: Any, ids: list[str]) -> None:
+    from memtui.hooks import access
+
+    access.note(context.project.memory_dir, ids)

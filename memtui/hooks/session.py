@@ -1,0 +1,85 @@
+"""Per-session recall state in `.memory/sessions/<session>.json`: what was surfaced, how many bytes.
+
+This is what keeps recall from repeating a memory the model already has in its context and from
+growing the context past the session budget. It is bookkeeping, not data: a lost or corrupt file
+means at worst one repeated memory, so it is written with a plain rename (no fsync) to keep the
+prompt hook fast, and read leniently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+#: Session files untouched this long are removed by the worker.
+STALE_DAYS = 14
+
+
+def session_path(memory_dir: Path, session_id: str) -> Path:
+    name = _UNSAFE.sub("_", session_id)[:120].strip(".") or "unknown"
+    return memory_dir / "sessions" / f"{name}.json"
+
+
+@dataclass
+class SessionState:
+    path: Path
+    surfaced: list[str] = field(default_factory=list)
+    #: Bytes recall has injected into this session so far.
+    injected: int = 0
+
+    @classmethod
+    def load(cls, memory_dir: Path, session_id: str) -> SessionState:
+        path = session_path(memory_dir, session_id)
+        try:
+            data: Any = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls(path)
+        if not isinstance(data, dict):
+            return cls(path)
+        surfaced = [s for s in data.get("surfaced", []) if isinstance(s, str)]
+        injected = data.get("injected", 0)
+        return cls(path, surfaced, injected if isinstance(injected, int) and injected >= 0 else 0)
+
+    def seen(self, memory_id: str) -> bool:
+        return memory_id in self.surfaced
+
+    def record(self, ids: list[str], nbytes: int) -> None:
+        self.surfaced += [i for i in ids if i not in self.surfaced]
+        self.injected += nbytes
+
+    def reset(self) -> None:
+        """A cleared or compacted context no longer holds what was injected before."""
+        self.surfaced = []
+        self.injected = 0
+
+    def save(self) -> None:
+        self.path.parent.mkdir(exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"surfaced": self.surfaced, "injected": self.injected,
+                                   "updated": int(time.time())}), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+
+def prune(memory_dir: Path, older_than_days: float = STALE_DAYS) -> int:
+    """Remove session files of sessions long over; returns how many."""
+    cutoff = time.time() - older_than_days * 86400
+    removed = 0
+    directory = memory_dir / "sessions"
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return 0
+    for path in entries:
+        try:
+            if path.stat().st_mtime < cutoff:
+                path.unlink()
+                removed += 1
+        except OSError:
+            pass
+    return removed

@@ -1,0 +1,122 @@
+"""`.memory/spool/`: capture jobs written by hooks, drained by one detached worker.
+
+A job is one JSON file, written atomically (temp, fsync, rename) so a reader never sees half of
+one. The worker deletes a job only after it has been carried out, so a worker killed half-way
+loses nothing: the next worker finds the job again (extraction keeps a per-session cursor, so
+doing a job twice costs nothing twice). A job that keeps failing is moved to `spool/failed/`,
+kept rather than deleted, after `MAX_ATTEMPTS`.
+
+One worker at a time: whoever holds an exclusive flock on `spool/worker.lock` is the worker. A hook
+that finds the lock free takes it and hands that very lock to the worker it starts (an inherited
+file descriptor), so two hooks firing together can never start two workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memtui.store.atomic import atomic_write
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock; jobs still queue, a worker may double-run
+    fcntl = None  # type: ignore[assignment]
+
+MAX_ATTEMPTS = 3
+LOCK = "worker.lock"
+
+
+def spool_dir(memory_dir: Path) -> Path:
+    return memory_dir / "spool"
+
+
+@dataclass(frozen=True)
+class Job:
+    path: Path
+    data: Mapping[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return str(self.data.get("kind") or "capture")
+
+    @property
+    def attempts(self) -> int:
+        value = self.data.get("attempts", 0)
+        return value if isinstance(value, int) else 0
+
+
+def put(memory_dir: Path, data: Mapping[str, Any]) -> Path:
+    """Queue a job; file names sort in the order jobs were queued."""
+    name = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(3)}.json"
+    path = spool_dir(memory_dir) / name
+    atomic_write(path, json.dumps({**data, "queued": time.time()}, ensure_ascii=False))
+    return path
+
+
+def pending(memory_dir: Path) -> list[Job]:
+    directory = spool_dir(memory_dir)
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(".json") and not n.startswith("."))
+    except OSError:
+        return []
+    jobs = []
+    for name in names:
+        path = directory / name
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            data = {"kind": "unreadable"}
+        jobs.append(Job(path, data if isinstance(data, dict) else {"kind": "unreadable"}))
+    return jobs
+
+
+def done(job: Job) -> None:
+    try:
+        job.path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def failed(job: Job, error: str) -> bool:
+    """Count a failed attempt; after MAX_ATTEMPTS move the job aside. True when it was moved."""
+    attempts = job.attempts + 1
+    if attempts >= MAX_ATTEMPTS or job.kind == "unreadable":
+        target = job.path.parent / "failed" / job.path.name
+        target.parent.mkdir(exist_ok=True)
+        os.replace(job.path, target)
+        atomic_write(target.with_suffix(".error"), error)
+        return True
+    atomic_write(job.path, json.dumps({**job.data, "attempts": attempts, "error": error[:500]}, ensure_ascii=False))
+    return False
+
+
+def try_lock(memory_dir: Path) -> int | None:
+    """An fd holding the worker lock, or None when a worker already holds it."""
+    path = spool_dir(memory_dir) / LOCK
+    path.parent.mkdir(exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    if fcntl is None:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def worker_running(memory_dir: Path) -> bool:
+    fd = try_lock(memory_dir)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False

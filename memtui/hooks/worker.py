@@ -1,0 +1,135 @@
+"""`memtui worker`: drain the spool with the capture pipeline, then exit once idle.
+
+Started detached by a hook (see `capture.ensure_worker`), or by hand. It holds the worker lock for
+its whole life; after letting go of it, it looks at the spool once more, so a job queued while it
+was deciding to stop is never stranded (the hook that queued it saw the lock taken and started
+no worker). Progress and problems go to `.memory/logs/worker.log`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from memtui.hooks import log, spool
+
+#: Seconds without new jobs before the worker exits (hooks of one turn arrive within this).
+IDLE_SECONDS = 2.0
+POLL_SECONDS = 0.2
+
+
+def _log(project: Any, message: str) -> None:
+    log.write(project.memory_dir, "worker", message, name="worker.log")
+
+
+def run(project: Any, *, lock_fd: int | None = None, idle: float = IDLE_SECONDS) -> int:
+    """Work until the spool stays empty for `idle` seconds. Returns the number of jobs done."""
+    memory_dir = project.memory_dir
+    fd = lock_fd if lock_fd is not None else spool.try_lock(memory_dir)
+    if fd is None:
+        return 0  # another worker has it
+    total = 0
+    _log(project, f"started (pid {os.getpid()})")
+    while True:
+        try:
+            count, skipped = _drain(project, idle)
+            total += count
+        finally:
+            os.close(fd)  # releases the flock (the hook that started us closed its copy already)
+        if not [j for j in spool.pending(memory_dir) if j.path.name not in skipped]:
+            break
+        fd = spool.try_lock(memory_dir)
+        if fd is None:
+            break  # a newer worker took over
+    _log(project, f"exiting after {total} job(s)")
+    return total
+
+
+def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
+    from memtui.hooks import access, session
+    from memtui.store.bank import Bank
+
+    bank = Bank(project)
+    skipped: set[str] = set()  # tried and failed in this run: not again until the next worker
+    count = 0
+    quiet_since = time.monotonic()
+    while True:
+        jobs = [j for j in spool.pending(project.memory_dir) if j.path.name not in skipped]
+        for job in jobs:
+            if _run_job(project, bank, job):
+                count += 1
+            else:
+                skipped.add(job.path.name)
+        if jobs:
+            quiet_since = time.monotonic()
+            continue
+        try:
+            access.apply(bank)
+            session.prune(project.memory_dir)
+        except Exception as exc:  # noqa: BLE001 - bookkeeping must not stop capture
+            _log(project, f"bookkeeping failed: {log.describe(exc)}")
+        if time.monotonic() - quiet_since >= idle:
+            return count, skipped
+        time.sleep(POLL_SECONDS)
+
+
+def _run_job(project: Any, bank: Any, job: spool.Job) -> bool:
+    """Carry out one job; True when it is done (and removed from the spool)."""
+    try:
+        if job.kind == "capture":
+            ok = _capture(project, bank, job)
+        elif job.kind == "reindex":
+            ok = _reindex(project, bank)
+        else:
+            spool.failed(job, f"unknown job kind {job.kind!r}")
+            return False
+    except Exception as exc:  # noqa: BLE001 - one bad job must not stop the others
+        error = log.describe(exc)
+        moved = spool.failed(job, error)
+        _log(project, f"{job.path.name} failed{' for good (moved to spool/failed)' if moved else ''}: {error}")
+        return False
+    if ok:
+        spool.done(job)
+    return ok
+
+
+def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
+    transcript = Path(str(job.data.get("transcript_path") or ""))
+    if not transcript.is_file():
+        _log(project, f"{job.path.name}: transcript {transcript} is gone; nothing to capture")
+        return True
+    try:
+        from memtui.capture.pipeline import extract
+    except ImportError:
+        _log(project, f"{job.path.name}: the capture pipeline is not installed; the job stays queued")
+        return False
+    result = extract(bank, str(transcript), session_id=str(job.data.get("session_id") or ""),
+                     event=str(job.data.get("event") or "Stop"))
+    _log(project, f"{job.path.name}: {job.data.get('event')} {_summary(result)}")
+    return True
+
+
+def _reindex(project: Any, bank: Any) -> bool:
+    try:
+        from memtui.index import search as index
+    except ImportError:
+        return True  # no index in this build: nothing to bring up to date
+    refresh = getattr(index, "refresh", None)
+    if refresh is not None:
+        refresh(bank)
+    else:
+        index.search(bank, "", k=1)  # a search brings the index up to date before answering
+    return True
+
+
+def _summary(result: Any) -> str:
+    if result is None:
+        return "done"
+    parts = []
+    for name in ("saved", "added", "superseded", "reaffirmed", "skipped", "error"):
+        value = getattr(result, name, None)
+        if value:
+            parts.append(f"{name}={len(value) if isinstance(value, (list, tuple)) else value}")
+    return ", ".join(parts) or "done"

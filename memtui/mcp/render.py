@@ -1,0 +1,50 @@
+"""Compact, model-friendly text for tool results: one header line per memory, then its text.
+
+    mem_1732000000000_ab12cd · decision · 3d · confidence 0.95
+    We deploy with `make ship`.
+
+Old memories carry the same staleness warning the hooks use, so the model verifies before it
+asserts. Plain text costs a fraction of the tokens of the JSON objects it would otherwise read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from memtui.core import decay
+
+#: A result shows this much of each memory; memory_search with the id shows one in full.
+MAX_CHARS = 1500
+
+
+def header(memory: Any, now: datetime, registry: Any, score: float | None = None) -> str:
+    parts = [memory.id, memory.type, decay.age_label(memory, now),
+             f"confidence {decay.confidence(memory, now, registry):.2f}"]
+    if score is not None:
+        parts.append(f"match {score:.2f}")
+    if not memory.active:
+        parts.append(memory.status.value)
+    if memory.tags:
+        parts.append("tags: " + ", ".join(memory.tags))
+    stale = decay.freshness(memory, now)
+    if stale:
+        parts.append(stale)
+    return " · ".join(parts)
+
+
+def memory(m: Any, now: datetime, registry: Any, score: float | None = None, max_chars: int = MAX_CHARS) -> str:
+    text = m.content.strip()
+    if m.name and m.name not in text:
+        text = f"{m.name}: {text}"
+    if len(text) > max_chars:
+        text = text[: max_chars - 1] + "…"
+    return f"{header(m, now, registry, score)}\n{text}"
+
+
+def listing(title: str, items: Iterable[tuple[Any, float | None]], now: datetime, registry: Any) -> str:
+    blocks = [memory(m, now, registry, score) for m, score in items]
+    if not blocks:
+        return title
+    return title + "\n\n" + "\n\n".join(blocks)

@@ -1,0 +1,46 @@
+"""memory_ask: a short answer to a question, composed from the memories that bear on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memtui.mcp import render
+from memtui.mcp.workspace import tool_errors
+
+
+def register(server: Any, ws: Any) -> None:
+    from mcp.types import ToolAnnotations
+
+    @server.tool(name="memory_ask", title="Ask memory", structured_output=False,
+                 annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    @tool_errors
+    def memory_ask(question: str) -> str:
+        """Answer a question from this project's memory, citing the memory ids it used, e.g.
+        "why did we move off Celery?" or "how do we deploy?".
+
+        Prefer memory_search when you want the memories themselves. The answer is only as good
+        as what was recorded: treat it as a lead to verify, and say so if it matters.
+        """
+        if not question.strip():
+            raise ValueError("ask a question, e.g. \"how do we deploy?\"")
+        bank = ws.bank()
+        try:
+            from memtui.capture.ask import ask
+        except ImportError:
+            ask = None
+        if ask is None:
+            return _from_search(bank, question)
+        answer = ask(bank, question)
+        cited = ", ".join(answer.cited_ids) if getattr(answer, "cited_ids", None) else "none"
+        return f"{answer.text.strip()}\n\n(cited memories: {cited})"
+
+
+def _from_search(bank: Any, question: str) -> str:
+    """Without a model: the memories an answer would be built from."""
+    from memtui.hooks import lookup
+
+    matches = lookup.search(bank, question, 5, recall=False)
+    if not matches:
+        return "Nothing in memory bears on that question."
+    return render.listing("No model is available to compose an answer; these memories bear on the question:",
+                          [(m.memory, m.score) for m in matches], bank.clock(), bank.registry)

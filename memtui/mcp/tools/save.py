@@ -1,0 +1,44 @@
+"""memory_save: record a durable fact for future sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memtui.mcp.workspace import tool_errors
+
+
+def register(server: Any, ws: Any) -> None:
+    from mcp.types import ToolAnnotations
+
+    @server.tool(name="memory_save", title="Save to memory", structured_output=False,
+                 annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
+                                             idempotent_hint=True, open_world_hint=False))
+    @tool_errors
+    def memory_save(content: str, type: str = "context", tags: list[str] | None = None) -> str:
+        """Save one durable fact about this project so future sessions know it: a decision and
+        its reason, an architectural fact, a convention, a gotcha, the state of ongoing work, or
+        a preference the user stated. Save when the user asks you to remember something, or when
+        you learn something a future session would otherwise have to rediscover.
+
+        `content`: one self-contained statement (it will be read without this conversation).
+        `type`: architecture, decision, pattern, gotcha, progress (decays in 7 days), context
+        (30 days), user, feedback, project or reference. `tags`: a few lowercase topic words.
+
+        Saving a fact that is already stored re-affirms it instead of adding a copy; a newer
+        version of a stored fact supersedes the old one. Secrets are redacted before saving.
+        """
+        from memtui.core.memory import Source
+
+        bank = ws.bank()
+        result = bank.add(type or "context", content, tags=tags or (), source=Source(ws.session, "mcp"),
+                          reviewed=False)
+        m = result.memory
+        if result.reaffirmed:
+            line = f"Already known: re-affirmed {m.id} ({m.type})."
+        else:
+            line = f"Saved {m.id} ({m.type})."
+        for old in result.superseded:
+            line += f" It supersedes {old.id}."
+        if result.redacted:
+            line += f" Redacted before saving: {', '.join(sorted(set(result.redacted)))}."
+        return line

@@ -1,0 +1,53 @@
+"""memory_search: find memories by meaning and words; an id shows that memory in full."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memtui.mcp import render
+from memtui.mcp.workspace import tool_errors
+
+_ID = re.compile(r"^\s*(mem_\d+_[a-z0-9]+|md:[^\s]+)\s*$")
+
+
+def register(server: Any, ws: Any) -> None:
+    from mcp.types import ToolAnnotations
+
+    @server.tool(name="memory_search", title="Search memory", structured_output=False,
+                 annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False))
+    @tool_errors
+    def memory_search(query: str, k: int = 5, type: str | None = None) -> str:
+        """Search this project's long-term memory: decisions, architecture, conventions, gotchas,
+        progress and the user's preferences recorded in earlier sessions.
+
+        Call it before answering questions about why the code is the way it is, how things are
+        done here, or what was decided before. `query` is a few words or a question; `k` is the
+        number of results (1-20); `type` narrows to one kind (architecture, decision, pattern,
+        gotcha, progress, context, user, feedback, project, reference). Pass a memory id as the
+        query to read that memory in full.
+
+        Returns one block per memory, best match first: `id · type · age · confidence`, then the
+        text. Memories older than a day say so: verify them against the code before relying on them.
+        """
+        from memtui.hooks import access, lookup
+
+        bank = ws.bank()
+        now = bank.clock()
+        if _ID.match(query):
+            from memtui.errors import NotFound
+
+            try:
+                found = bank.resolve(query.strip())
+            except NotFound:
+                found = None
+            if found is not None:
+                return render.memory(found, now, bank.registry, max_chars=100_000)
+        k = max(1, min(int(k), 20))
+        matches = lookup.search(bank, query, k, types=[type.strip().lower()] if type else None, recall=False)
+        if not matches:
+            return (f"No memories match {query!r}" + (f" among type {type!r}" if type else "")
+                    + ". Try other words, or memory_status to see what is stored.")
+        access.note(bank.project.memory_dir, [m.memory.id for m in matches])
+        title = f"{len(matches)} memories for {query!r}, best first:"
+        return render.listing(title, [(m.memory, m.score) for m in matches], now, bank.registry)

@@ -1,0 +1,64 @@
+"""memory_status: what the memory holds and whether capture is healthy."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from memtui.mcp.workspace import tool_errors
+
+
+def register(server: Any, ws: Any) -> None:
+    from mcp.types import ToolAnnotations
+
+    @server.tool(name="memory_status", title="Memory status", structured_output=False,
+                 annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False))
+    @tool_errors
+    def memory_status() -> str:
+        """Summarise this project's memory: how many memories of each type, how many are stale
+        or not yet reviewed by the user, and whether automatic capture is working. Call it when
+        the user asks what you remember, or when recall seems to be missing things.
+        """
+        from memtui.core import decay
+
+        bank = ws.bank()
+        now = bank.clock()
+        memories = bank.memories()
+        active = [m for m in memories if m.active]
+        by_type = Counter(m.type for m in active)
+        lines = [f"Project {bank.project.root.name}: {len(active)} active memories "
+                 f"({len(memories) - len(active)} archived or superseded)."]
+        if by_type:
+            lines.append("By type: " + ", ".join(f"{t} {n}" for t, n in sorted(by_type.items())) + ".")
+        stale = sum(decay.age_days(m, now) >= 1 for m in active)
+        unreviewed = sum(not m.reviewed for m in active)
+        lines.append(f"{stale} older than a day (verify before relying on them); {unreviewed} captured "
+                     "automatically and not yet reviewed by the user.")
+        lines.append(_capture_health(bank))
+        pending = _pending_jobs(bank)
+        if pending:
+            lines.append(f"{pending} capture job(s) waiting in the spool.")
+        return "\n".join(lines)
+
+
+def _capture_health(bank: Any) -> str:
+    try:
+        from memtui.capture import health
+    except ImportError:
+        return "Automatic capture: not available in this build."
+    try:
+        data = health.read(bank.project)
+    except Exception as exc:  # noqa: BLE001 - status must answer even when health cannot be read
+        return f"Automatic capture: health unknown ({exc})."
+    if not data:
+        return "Automatic capture: no extraction has run yet."
+    error = data.get("last_error") or data.get("error")
+    state = f"last error: {error}" if error else "healthy"
+    last = data.get("last_run") or data.get("last_success") or data.get("updated")
+    return f"Automatic capture: {state}" + (f" (last run {last})" if last else "") + "."
+
+
+def _pending_jobs(bank: Any) -> int:
+    from memtui.hooks import spool
+
+    return len(spool.pending(bank.project.memory_dir))

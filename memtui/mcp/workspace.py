@@ -1,0 +1,76 @@
+"""The project a server session works in, opened on first use, and errors the model can act on.
+
+The server answers `initialize` before it touches the project: the Bank (and with it the stores)
+is opened by the first tool call, so a slow disk or a broken store never stops Claude Code from
+connecting; the tool that needs the store says what is wrong instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from memtui.errors import Ambiguous, CorruptStore, LockTimeout, MemtuiError, NotFound, NotInitialised
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Workspace:
+    def __init__(self, cwd: Path | None = None, env: Mapping[str, str] | None = None) -> None:
+        self.cwd = cwd
+        self.env = dict(os.environ if env is None else env)
+        self._bank: Any = None
+        self._lock = threading.Lock()  # sync tools run on worker threads
+
+    def bank(self) -> Any:
+        with self._lock:
+            if self._bank is None:
+                from memtui.store.bank import Bank
+                from memtui.store.locations import find_project
+
+                # As the hooks do: from CLAUDE_PROJECT_DIR (or -C, or the working directory) up to
+                # the nearest initialised ancestor, so a package of a monorepo uses the root memory.
+                base = self.cwd or Path(self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+                scoped = {k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"}
+                project = find_project(base, scoped).require()
+                self._bank = Bank(project, env=scoped)
+            return self._bank
+
+    @property
+    def session(self) -> str | None:
+        return self.env.get("CLAUDE_SESSION_ID") or None
+
+
+def advice(exc: BaseException) -> str:
+    """The message the model gets: what went wrong and what to do about it."""
+    if isinstance(exc, NotInitialised):
+        return (f"{exc}. memtui is not set up in this project: tell the user to run `memtui init` and "
+                "`memtui setup` in the project root; do not retry.")
+    if isinstance(exc, (NotFound, Ambiguous)):
+        return f"{exc}. Use memory_search to find the right id, then call again with it."
+    if isinstance(exc, LockTimeout):
+        return f"{exc}. Another memtui process is writing; retry once in a few seconds."
+    if isinstance(exc, CorruptStore):
+        return f"{exc}. Tell the user; do not retry until it is repaired."
+    return str(exc)
+
+
+def tool_errors(fn: F) -> F:
+    """Turn our errors into tool errors whose text says what to do (the SDK hides other exceptions)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        try:
+            return fn(*args, **kwargs)
+        except MemtuiError as exc:
+            raise ToolError(advice(exc)) from exc
+        except ValueError as exc:
+            raise ToolError(f"{exc}. Check the arguments and call again.") from exc
+
+    return wrapper  # type: ignore[return-value]
