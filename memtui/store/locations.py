@@ -77,8 +77,9 @@ def claude_config_dir(env: Mapping[str, str] | None = None) -> Path:
 def _simple_hash(text: str) -> str:
     """Claude Code's 32-bit string hash in base 36 (for directory names over 200 characters)."""
     h = 0
-    for ch in text:
-        h = ((h << 5) - h + ord(ch)) & 0xFFFFFFFF
+    data = text.encode("utf-16-le", "surrogatepass")  # JavaScript hashes UTF-16 code units, not code points
+    for i in range(0, len(data), 2):
+        h = ((h << 5) - h + int.from_bytes(data[i : i + 2], "little")) & 0xFFFFFFFF
     if h >= 0x80000000:
         h -= 0x100000000
     h = abs(h)
@@ -92,7 +93,8 @@ def _simple_hash(text: str) -> str:
 
 def sanitize(path: str) -> str:
     """Claude Code's project directory name: every non-alphanumeric character becomes `-`."""
-    name = _SANITIZE.sub("-", path)
+    # A character outside the BMP is two UTF-16 units in JavaScript, so two dashes there.
+    name = _SANITIZE.sub(lambda m: "-" * (2 if ord(m.group()) > 0xFFFF else 1), path)
     if len(name) <= _MAX_SANITIZED:
         return name
     return f"{name[:_MAX_SANITIZED]}-{_simple_hash(path)}"
