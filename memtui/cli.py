@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "memtui.commands.hook",
     "memtui.commands.setup",
     "memtui.commands.mcp",
+    "memtui.commands.tui",
 )
 
 

@@ -1,0 +1,220 @@
+"""The app: owns the Bank, reads the stores in workers, watches them, and runs every change.
+
+Data flows one way. Workers read the stores (under the project lock, so a read never sees a
+store half-way through one of our own writes) and post a `Loaded` snapshot; the app publishes it
+on `data`, and each screen redraws what changed. Changes run as `Op`s in a thread worker and are
+followed by a read in the same worker, so the screen shows the result at once; when the watcher
+then sees our own write, the re-read is identical and nothing repaints (no flicker).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.signal import Signal
+from textual.worker import Worker, WorkerState
+
+from memtui.errors import MemtuiError
+from memtui.store.bank import Bank
+from memtui.tui import keys
+from memtui.tui.commands import MemtuiCommands
+from memtui.tui.data import live
+from memtui.tui.data.rows import ListModel
+from memtui.tui.messages import Loaded, Op, OpFinished, Snapshot, StoresChanged
+
+
+class MemtuiApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "memtui"
+    COMMANDS = App.COMMANDS | {MemtuiCommands}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit", tooltip="Quit memtui"),
+        Binding("f1", "help", "Help", id="app.help", tooltip="Help for the focused part of the screen"),
+        Binding("u", "undo", "Undo", show=False, id="app.undo", tooltip="Undo the last change (from the journal)"),
+    ]
+
+    def __init__(self, bank: Bank, *, watch: bool = True, clock: Callable[[], datetime] | None = None,
+                 theme: str | None = None) -> None:
+        super().__init__()
+        self.bank = bank
+        self.clock = clock or bank.clock
+        self.watching = watch
+        self.model = ListModel(bank.registry, self.clock)
+        self.snapshot = Snapshot(0, ())
+        self.load_error: str | None = None
+        #: False until the first read has landed.
+        self.loaded = False
+        #: Published with every snapshot that differs from the last one.
+        self.data: Signal[Snapshot] = Signal(self, "data")
+        self.settings = bank.config.section("tui")
+        self._theme_name = theme or self.settings.get("theme")
+        self._seq = itertools.count(1)
+        self._applied = 0
+        self._watched: tuple[Path, ...] = ()
+
+    @property
+    def project_name(self) -> str:
+        return str(self.bank.state.header.get("project") or self.bank.project.name)
+
+    @property
+    def store_files(self) -> dict[str, Path]:
+        """store key → the file or directory that holds it (for the detail pane)."""
+        return {key: getattr(store, "path") for key, store in self.bank.stores().items()}
+
+    def on_mount(self) -> None:
+        from memtui.tui.screens import all_screen_classes
+        from memtui.tui.screens.main import MainScreen
+
+        if self._theme_name and self._theme_name in self.available_themes:
+            self.theme = str(self._theme_name)
+        keymap, problems = keys.load_keymap(self.settings, keys.binding_ids([type(self), *all_screen_classes()]))
+        self.set_keymap(keymap)
+        for problem in problems:
+            self.notify(problem, severity="warning", timeout=8)
+        self.push_screen(MainScreen())
+        self.reload("initial")  # the screen paints at once ("loading…"); the rows follow
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def _read(self, reason: str) -> Snapshot:
+        """Read every store (call from a worker, or once at start-up)."""
+        seq = 0
+        try:
+            with self.bank.lock:
+                seq = next(self._seq)
+                memories = tuple(self.bank.memories())
+                problems = tuple(self.bank.problems)
+        except MemtuiError as exc:
+            return Snapshot(seq or next(self._seq), self.snapshot.memories, (), reason, error=str(exc))
+        return Snapshot(seq, memories, problems, reason)
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def reload(self, reason: str = "external") -> None:
+        self.post_message(Loaded(self._read(reason)))
+
+    def on_loaded(self, message: Loaded) -> None:
+        snap = message.snapshot
+        if snap.seq <= self._applied:
+            return  # a slower read that started before one already shown
+        self._applied = snap.seq
+        if snap.error:
+            if snap.error != self.load_error:
+                self.notify(snap.error, severity="error", timeout=15)
+            self.load_error = snap.error
+        elif (self.loaded and self.load_error is None and snap.memories == self.snapshot.memories
+              and snap.problems == self.snapshot.problems):
+            return  # e.g. the watcher seeing our own write: nothing to repaint
+        else:
+            self.load_error = None
+        self.loaded = True
+        self.snapshot = snap
+        self.model.load(snap.memories)
+        self.data.publish(snap)
+        if self.watching:
+            self._rewatch()
+
+    # -- watching ------------------------------------------------------------------------------
+
+    def _rewatch(self) -> None:
+        """(Re)start the watcher when the set of existing store directories changed."""
+        paths = tuple(live.watch_paths(self.bank.project.memory_dir, [s.path for s in self.bank.markdown]))
+        if paths != self._watched:
+            self._watched = paths
+            self.watch_stores(paths)
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def watch_stores(self, paths: tuple[Path, ...]) -> None:
+        from watchfiles import awatch
+
+        if not paths:
+            return
+        async for changes in awatch(*paths, watch_filter=live.relevant, step=live.STEP_MS,
+                                    debounce=live.DEBOUNCE_MS, ignore_permission_denied=True):
+            self.post_message(StoresChanged(frozenset(path for _, path in changes)))
+
+    def on_stores_changed(self, _message: StoresChanged) -> None:
+        self.reload("external")
+
+    # -- changing ------------------------------------------------------------------------------
+
+    def run_op(self, op: Op) -> None:
+        self._op_worker(op)
+
+    @work(thread=True, group="write", exit_on_error=False)
+    def _op_worker(self, op: Op) -> None:
+        try:
+            with self.bank.lock:
+                result = op.run(self.bank)
+                snap = self._read("own")
+        except Exception as exc:  # shown to the user; a failed change must not take the app down
+            self.post_message(OpFinished(op, error=exc))
+            self.reload("own")
+            return
+        self.post_message(Loaded(snap))
+        self.post_message(OpFinished(op, result))
+
+    def on_op_finished(self, message: OpFinished) -> None:
+        op = message.op
+        if message.error is not None:
+            if op.on_error is not None and op.on_error(message.error):
+                return
+            text = str(message.error) if isinstance(message.error, MemtuiError) else f"{type(message.error).__name__}: {message.error}"
+            self.notify(text, title=f"{op.label} failed", severity="error", timeout=10)
+            return
+        if op.done:
+            self.notify(op.done, timeout=4)
+        if op.on_done is not None:
+            op.on_done(message.result)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """One place where a worker that died shows up, instead of failing silently."""
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            error = event.worker.error
+            self.notify(f"{type(error).__name__}: {error}", title=f"{event.worker.group} failed", severity="error", timeout=10)
+
+    # -- shared actions ------------------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        self.run_op(Op("Undo", lambda bank: bank.undo(),
+                       on_done=lambda entry: self.notify(f"Undid #{entry.seq}: {entry.summary}", timeout=5)))
+
+    def action_help(self) -> None:
+        from memtui.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.focused))
+
+    def open_screen(self, name: str) -> None:
+        """Push one of the panels by name, unless it is already on top."""
+        from memtui.tui.screens import panel
+
+        screen_cls = panel(name)
+        if not isinstance(self.screen, screen_cls):
+            self.push_screen(screen_cls())
+
+    def jump_to(self, memory_id: str) -> None:
+        """Back to the main screen with the cursor on a memory (from search, ask, review…)."""
+        from memtui.tui.screens.main import MainScreen
+
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, MainScreen):
+            self.pop_screen()
+        if isinstance(self.screen, MainScreen):
+            self.screen.reveal(memory_id)
+
+
+def run_bank(bank: Bank, *, watch: bool = True) -> int:
+    app = MemtuiApp(bank, watch=watch and not os.environ.get("MEMTUI_NO_WATCH"))
+    app.run()
+    return app.return_code or 0
+
+
+def run(root: Path | None = None) -> int:
+    """Open the TUI on the project at `root` (or the one found from the working directory)."""
+    return run_bank(Bank.open(root))

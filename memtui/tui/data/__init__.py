@@ -1,0 +1,1 @@
+"""View logic for the TUI that does not import Textual."""

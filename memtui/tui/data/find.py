@@ -1,0 +1,86 @@
+"""Search results as the search panel shows them, from the ranked index or, until that exists,
+from a fuzzy match over the loaded memories (no Textual)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from memtui.core.memory import Memory
+
+
+@dataclass(frozen=True)
+class Found:
+    memory: Memory
+    score: float
+    why: str
+    #: Words to highlight in what is shown.
+    terms: tuple[str, ...]
+
+
+def terms_of(query: str, highlights: object = None) -> tuple[str, ...]:
+    """The words to mark: the engine's highlights when they are strings, else the query's words."""
+    words: list[str] = []
+    if isinstance(highlights, (list, tuple)):
+        for h in highlights:
+            if isinstance(h, str):
+                words += re.findall(r"\w[\w.-]*", h)
+    words += query.split()
+    seen: dict[str, None] = {}
+    for w in words:
+        w = w.strip().lower()
+        if len(w) >= 2:
+            seen.setdefault(w, None)
+    return tuple(seen)
+
+
+def spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Where any term occurs in `text`, case-insensitively, merged and in order."""
+    lower = text.lower()
+    found: list[tuple[int, int]] = []
+    for term in terms:
+        start = lower.find(term)
+        while start != -1:
+            found.append((start, start + len(term)))
+            start = lower.find(term, start + len(term))
+    found.sort()
+    merged: list[tuple[int, int]] = []
+    for s, e in found:
+        if merged and s <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def snippet(text: str, terms: Sequence[str], width: int = 110) -> str:
+    """One line of the text around the first match (or its start)."""
+    flat = " ".join(text.split())
+    where = spans(flat, terms)
+    start = max(0, where[0][0] - width // 3) if where else 0
+    piece = flat[start:start + width]
+    return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
+
+
+def from_hits(hits: Iterable[object], query: str) -> list[Found]:
+    """Adapt the index's `Hit(memory, score, why, highlights)` values."""
+    out = []
+    for hit in hits:
+        memory = getattr(hit, "memory", None)
+        if memory is None:
+            continue
+        out.append(Found(memory, float(getattr(hit, "score", 0.0) or 0.0), str(getattr(hit, "why", "") or ""),
+                         terms_of(query, getattr(hit, "highlights", None))))
+    return out
+
+
+def local(memories: Iterable[Memory], query: str, k: int = 30) -> list[Found]:
+    """Fuzzy ranking over the loaded memories: a stand-in until the ranked index is available."""
+    from rapidfuzz import fuzz, process
+
+    pool = [m for m in memories if m.active]
+    texts = [f"{m.name} {m.description} {m.content} {' '.join(m.tags)}".lower() for m in pool]
+    terms = terms_of(query)
+    results = process.extract(query.lower(), texts, scorer=fuzz.WRatio, limit=k, score_cutoff=50)
+    return [Found(pool[i], score / 100.0, "fuzzy text match", terms) for _, score, i in results]

@@ -1,0 +1,188 @@
+"""The memory list as a value: filter, sort and group the loaded memories into rows.
+
+Nothing here imports Textual, so the list logic is tested and benchmarked without a terminal.
+Speed matters (10k memories, a filter per keystroke): each sort order is computed once per load
+and kept; filtering walks that order and keeps matches, so a keystroke never sorts. When the new
+filter text extends the previous one, only the previous matches are searched again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from memtui.core import decay
+from memtui.core.memory import Memory
+from memtui.core.types import TypeRegistry
+
+SORTS = ("rank", "age", "confidence")
+#: Below this many characters a fuzzy fallback only adds noise.
+FUZZY_MIN = 3
+FUZZY_CUTOFF = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A memory with what the list needs precomputed for the current clock."""
+
+    memory: Memory
+    confidence: float
+    rank: float
+    #: Lower-cased text the filter searches: type, tags (#tag), id, name, description, content.
+    hay: str
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    type: str
+    title: str
+    count: int
+
+
+Row = Entry | Header
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    text: str = ""
+    type: str | None = None
+    store: str | None = None
+    #: "unreviewed" shows only memories waiting for review.
+    only: str | None = None
+    sort: str = "rank"
+    group: bool = True
+    #: False lists active memories; True lists archived and superseded ones (the trash).
+    inactive: bool = False
+
+    def base(self) -> Query:
+        return replace(self, text="")
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    total: int
+    by_type: dict[str, int]
+    by_store: dict[str, int]
+    unreviewed: int
+    inactive: int
+
+
+def entry(memory: Memory, now: datetime, registry: TypeRegistry) -> Entry:
+    tags = " ".join(f"#{t}" for t in memory.tags)
+    hay = f"{memory.type} {tags} {memory.id} {memory.name} {memory.description} {memory.content}".lower()
+    return Entry(memory, decay.confidence(memory, now, registry), decay.rank(memory, now, registry), hay)
+
+
+def matches(hay: str, tokens: Iterable[str]) -> bool:
+    return all(t in hay for t in tokens)
+
+
+class ListModel:
+    def __init__(self, registry: TypeRegistry, clock: Callable[[], datetime]) -> None:
+        self.registry = registry
+        self.clock = clock
+        self.entries: list[Entry] = []
+        self.by_id: dict[str, Entry] = {}
+        self._orders: dict[tuple[str, bool, bool], list[Entry]] = {}
+        #: (base query, text, matches) of the last filter, to narrow from when the text grows.
+        self._last: tuple[Query, str, list[Entry]] | None = None
+        #: True when the last rows came from the fuzzy fallback (no exact substring match).
+        self.fuzzy = False
+        self._counts: Counts | None = None
+
+    def load(self, memories: Iterable[Memory]) -> None:
+        now = self.clock()
+        self.entries = [entry(m, now, self.registry) for m in memories]
+        self.by_id = {e.memory.id: e for e in self.entries}
+        self._orders.clear()
+        self._last = None
+        self._counts = None
+
+    def counts(self) -> Counts:
+        if self._counts is None:
+            self._counts = self._count()
+        return self._counts
+
+    def _count(self) -> Counts:
+        active = [e.memory for e in self.entries if e.memory.active]
+        return Counts(len(active), dict(Counter(m.type for m in active)), dict(Counter(m.store for m in active)),
+                      sum(1 for m in active if not m.reviewed), len(self.entries) - len(active))
+
+    def types(self) -> list[str]:
+        return self.registry.order({e.memory.type for e in self.entries if e.memory.active})
+
+    def _ordered(self, sort: str, group: bool, inactive: bool) -> list[Entry]:
+        key = (sort, group, inactive)
+        cached = self._orders.get(key)
+        if cached is not None:
+            return cached
+        pool = [e for e in self.entries if e.memory.active != inactive]
+        if sort == "age":
+            pool.sort(key=lambda e: (-e.memory.updated.timestamp(), e.memory.id))
+        elif sort == "confidence":
+            pool.sort(key=lambda e: (-e.confidence, -e.memory.updated.timestamp(), e.memory.id))
+        else:
+            pool.sort(key=lambda e: (-e.rank, -e.memory.updated.timestamp(), e.memory.id))
+        if group:
+            position = {t: i for i, t in enumerate(self.registry.order({e.memory.type for e in pool}))}
+            pool.sort(key=lambda e: position[e.memory.type])  # stable: keeps the order within a type
+        self._orders[key] = pool
+        return pool
+
+    def select(self, query: Query) -> list[Entry]:
+        """The memories the query shows, in display order (without group headers)."""
+        base = query.base()
+        text = " ".join(query.text.lower().split())
+        self.fuzzy = False
+        if self._last is not None and self._last[0] == base and text.startswith(self._last[1]):
+            pool = self._last[2]  # the text grew: only the previous matches can still match
+        else:
+            pool = [e for e in self._ordered(query.sort, query.group, query.inactive) if _keep(e, base)]
+            if not text:
+                self._last = (base, "", pool)
+                return pool
+        tokens = text.split()
+        found = [e for e in pool if matches(e.hay, tokens)] if tokens else pool
+        if not found and len(text) >= FUZZY_MIN:
+            found = self._fuzzy(text, [e for e in self._ordered(query.sort, query.group, query.inactive) if _keep(e, base)])
+            self.fuzzy = bool(found)
+            self._last = None  # fuzzy results are no base to narrow from
+            return found
+        self._last = (base, text, found)
+        return found
+
+    def _fuzzy(self, text: str, pool: list[Entry]) -> list[Entry]:
+        """Typo-tolerant fallback (rapidfuzz), kept in display order."""
+        from rapidfuzz import fuzz, process
+
+        hits = process.extract(text, [e.hay for e in pool], scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF,
+                               limit=None)
+        keep = {index for _, _, index in hits}
+        return [e for i, e in enumerate(pool) if i in keep]
+
+    def rows(self, query: Query) -> list[Row]:
+        found = self.select(query)
+        if not query.group:
+            return list(found)
+        per_type = Counter(e.memory.type for e in found)
+        rows: list[Row] = []
+        current = None
+        for e in found:
+            if e.memory.type != current:
+                current = e.memory.type
+                rows.append(Header(current, self.registry[current].title, per_type[current]))
+            rows.append(e)
+        return rows
+
+
+def _keep(e: Entry, q: Query) -> bool:
+    m = e.memory
+    if q.type is not None and m.type != q.type:
+        return False
+    if q.store is not None and m.store != q.store:
+        return False
+    if q.only == "unreviewed" and m.reviewed:
+        return False
+    return True

@@ -1,0 +1,102 @@
+"""Small text helpers for the list and detail views: bars, badges, ages, paths (no Textual)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+
+from memtui.core import decay
+from memtui.core.memory import Memory, Status
+from memtui.core.types import TypeRegistry
+
+_PARTS = "▏▎▍▌▋▊▉"
+#: At or above: fresh. Under HIDE (0.3): faded (left out of CLAUDE.md).
+STALE_BELOW = 0.6
+
+
+def bar(value: float, width: int = 5) -> str:
+    """A meter in eighth-blocks, padded with dots so it reads without colour (NO_COLOR)."""
+    value = max(0.0, min(1.0, value))
+    cells = value * width
+    full = int(cells)
+    out = "█" * full
+    if full < width:
+        eighths = int((cells - full) * 8)
+        out += _PARTS[eighths - 1] if eighths else "·"
+        out += "·" * (width - full - 1)
+    return out
+
+
+def level(confidence: float) -> str:
+    """'good', 'warn' or 'bad': which colour a confidence bar gets."""
+    if confidence < decay.HIDE_BELOW:
+        return "bad"
+    return "warn" if confidence < STALE_BELOW else "good"
+
+
+def badge(memory: Memory, confidence: float, registry: TypeRegistry) -> str:
+    """One word for the list: not reviewed, replaced/archived, faded (out of CLAUDE.md) or stale."""
+    if memory.status is Status.SUPERSEDED:
+        return "superseded"
+    if memory.status is Status.ARCHIVED:
+        return "archived"
+    if not memory.reviewed:
+        return "new"
+    if confidence < decay.HIDE_BELOW:
+        return "faded"
+    if registry[memory.type].lifetime_days is not None and confidence < STALE_BELOW:
+        return "stale"
+    return ""
+
+
+def show_path(path: str | Path | None, root: Path, home: Path | None = None) -> str:
+    """A path as a person reads it: relative to the project, else to the home directory."""
+    if not path:
+        return ""
+    p = Path(path)
+    for base, prefix in ((root, "./"), (home or Path.home(), "~/")):
+        try:
+            return prefix + p.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(p)
+
+
+def store_file(memory: Memory, stores: Mapping[str, Path]) -> Path | None:
+    """The file that holds a memory: its own Markdown file, or the store's file (state.json)."""
+    if memory.path:
+        return Path(memory.path)
+    return stores.get(memory.store)
+
+
+def lifetime(memory: Memory, registry: TypeRegistry) -> str:
+    days = registry[memory.type].lifetime_days
+    return "permanent" if days is None else f"decays over {days:g} days"
+
+
+def when(memory_time: datetime, now: datetime) -> str:
+    probe = Memory(id="", type="", content="", created=memory_time, updated=memory_time)
+    label = decay.age_label(probe, now)
+    return "just now" if label == "0m" else f"{label} ago"
+
+
+def successors(memory: Memory, everything: Iterable[Memory]) -> list[Memory]:
+    """Memories that replaced this one: by supersede or by merging it in."""
+    return [m for m in everything if m.id != memory.id and (m.supersedes == memory.id or memory.id in m.merged_from)]
+
+
+def first_line(text: str, limit: int = 200) -> str:
+    stripped = text.strip()
+    line = stripped.splitlines()[0] if stripped else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def same_fields(a: Memory, b: Memory) -> bool:
+    """What an editor cares about: the fields a person edits, and whether it is still active."""
+    return (a.type, a.content, a.tags, a.name, a.description, a.status) == (
+        b.type, b.content, b.tags, b.name, b.description, b.status)
+
+
+def split_tags(text: str) -> list[str]:
+    return [t for t in (part.strip().lstrip("#") for part in text.replace(",", " ").split()) if t]

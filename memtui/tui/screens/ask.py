@@ -1,0 +1,101 @@
+"""Ask panel: a question, an answer streamed from the model, and the memories it cites (enter
+jumps to one). Without an API key it says how to set one."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memtui.tui.data import services
+from memtui.tui.widgets.topbar import TopBar
+
+
+class AskScreen(Screen[None]):
+    HELP = """\
+## Ask
+
+Ask a question about the project; the model answers from the memories and cites the ones it
+used (listed under the answer — `tab` to them, `enter` jumps to one). Needs an Anthropic API
+key (`ANTHROPIC_API_KEY`).
+"""
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="ask.back")]
+
+    def compose(self) -> ComposeResult:
+        yield TopBar("ask")
+        yield Input(placeholder="ask a question about this project…", id="ask-input")
+        yield Static("", id="ask-note", classes="panel-note")
+        yield Markdown("", id="ask-answer")
+        yield OptionList(id="ask-cited")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#ask-cited").display = False
+        self.engine = services.ask()
+        note = self.query_one("#ask-note", Static)
+        if isinstance(self.engine, services.Missing):
+            note.update(self.engine.message)
+        elif not services.has_api_key():
+            self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
+        else:
+            note.update("enter asks; the answer streams below with the memories it cites.")
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        question = event.value.strip()
+        if not question:
+            return
+        if isinstance(self.engine, services.Missing):
+            self.notify(self.engine.message, severity="warning", timeout=5)
+            return
+        if not services.has_api_key():
+            self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
+            return
+        self.query_one("#ask-answer", Markdown).update("")
+        self.query_one("#ask-cited").display = False
+        self.query_one("#ask-note", Static).update("Thinking…")
+        self.run_ask(question)
+
+    @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
+    def run_ask(self, question: str) -> None:
+        app = self.app
+        try:
+            answer = self.engine(app.bank, question,  # type: ignore[attr-defined, operator]
+                                 on_text=lambda text: app.call_from_thread(self._chunk, text))
+        except Exception as exc:  # a network or API error is an answer too: show it, keep the panel
+            app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
+            return
+        app.call_from_thread(self._done, answer)
+
+    async def _chunk(self, text: str) -> None:
+        await self.query_one("#ask-answer", Markdown).append(text)
+
+    def _failed(self, message: str) -> None:
+        self.query_one("#ask-note", Static).update(Content.assemble(("Ask failed: ", "$error bold"), message))
+
+    def _done(self, answer: object) -> None:
+        text = str(getattr(answer, "text", "") or "")
+        if text:
+            self.query_one("#ask-answer", Markdown).update(text)  # the whole answer, in case chunks were partial
+        cited = [str(i) for i in getattr(answer, "cited_ids", ()) or ()]
+        by_id = self.app.model.by_id  # type: ignore[attr-defined]
+        options = []
+        for mid in cited:
+            entry = by_id.get(mid)
+            title = entry.memory.title[:90] if entry else "(not in the stores any more)"
+            kind = entry.memory.type if entry else "?"
+            options.append(Option(Content.assemble(("↪ ", "$accent"), (f"{kind:<12}", "$secondary"), title), id=mid))
+        cited_list = self.query_one("#ask-cited", OptionList)
+        cited_list.set_options(options)
+        cited_list.display = bool(options)
+        self.query_one("#ask-note", Static).update(
+            f"Cites {len(options)} memor{'y' if len(options) == 1 else 'ies'} · tab, then enter jumps to one" if options
+            else "The answer cites no memory.")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.app.jump_to(event.option.id)  # type: ignore[attr-defined]

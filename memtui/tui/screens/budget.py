@@ -1,0 +1,173 @@
+"""Budget preview: the CLAUDE.md block as it would be written, one bar per type, what was cut and
+why, the diff against the file on disk (written only on confirm), and each Markdown store's
+MEMORY.md against the 200-line / 25 KB load limit."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from memtui.core import render_index
+from memtui.core.render_block import MarkerError
+from memtui.errors import MemtuiError
+from memtui.tui.data import budget
+from memtui.tui.data.text import bar, show_path
+from memtui.tui.messages import Op, Snapshot
+from memtui.tui.widgets.topbar import TopBar
+
+BAR = 20
+
+
+def block_view(p: budget.Preview) -> Content:
+    parts: list[tuple[str, str] | str] = [
+        ("CLAUDE.md block", "bold"), f"  {p.lines} lines · ",
+        (("changes pending — w writes it" if p.changed else "up to date with the file on disk"),
+         "$warning" if p.changed else "$success"), "\n\n"]
+    for u in p.uses:
+        ratio = u.shown / u.budget if u.budget else 0.0
+        style = "$warning" if u.over else "$success" if u.shown else "$text-muted"
+        parts += [f"{u.title[:24]:<24} ", (bar(min(ratio, 1.0), BAR), style), f" {u.shown:>3}/{u.budget:<3}"]
+        if u.borrowed:
+            parts.append((f" +{u.borrowed} borrowed", "$text-muted"))
+        if u.over:
+            parts.append((f" {u.over} over budget", "$warning"))
+        if u.faded:
+            parts.append((f" {u.faded} faded", "$error"))
+        parts.append("\n")
+    parts.append("\n")
+    if p.cuts:
+        parts += [("Left out of the block", "bold"), f" ({len(p.cuts)})\n"]
+        for c in p.cuts:
+            parts += [("  ✂ ", "$warning"), f"{c.memory.title[:70]}\n", (f"     {c.reason}\n", "$text-muted")]
+    else:
+        parts.append(("Every active memory fits in the block.", "$success"))
+    return Content.assemble(*parts)
+
+
+def diff_view(p: budget.Preview) -> Content:
+    if not p.diff:
+        return Content("No difference: CLAUDE.md on disk already holds this block.")
+    parts: list[tuple[str, str]] = []
+    for line in p.diff:
+        style = ("$text-muted" if line.startswith(("---", "+++", "@@")) else "$success" if line.startswith("+")
+                 else "$error" if line.startswith("-") else "")
+        parts.append((line + "\n", style))
+    return Content.assemble(*parts)
+
+
+def meters_view(p: budget.Preview) -> Content:
+    if not p.meters:
+        return Content("No Markdown memory directory exists for this project, so there is no MEMORY.md to load.")
+    parts: list[tuple[str, str] | str] = []
+    for m in p.meters:
+        full = max(m.line_ratio, m.byte_ratio) >= 1.0 or bool(m.cut)
+        style = "$error" if full else "$warning" if max(m.line_ratio, m.byte_ratio) > 0.8 else "$success"
+        parts += [(f"{m.store}", "bold"), f"  {m.path}", ("  (differs on disk)" if m.stale else "", "$warning"), "\n"]
+        parts += ["  lines ", (bar(min(m.line_ratio, 1.0), BAR), style), f" {m.lines:>4}/{render_index.MAX_LINES}\n"]
+        parts += ["  size  ", (bar(min(m.byte_ratio, 1.0), BAR), style), f" {m.bytes / 1024:>4.1f}/{render_index.MAX_BYTES // 1024} KB\n"]
+        parts.append(f"  {m.entries} entries load at session start")
+        if m.cut:
+            parts += [("  ── cut-off ──", "$error"), f" {len(m.cut)} fall beyond it:\n"]
+            for memory in m.cut[:50]:
+                parts.append((f"    · {memory.title[:70]}\n", "$text-muted"))
+            if len(m.cut) > 50:
+                parts.append((f"    … and {len(m.cut) - 50} more\n", "$text-muted"))
+        else:
+            parts.append(("; nothing is cut\n", "$success"))
+        parts.append("\n")
+    return Content.assemble(*parts)
+
+
+class BudgetScreen(Screen[None]):
+    HELP = """\
+## Budget preview
+
+**Block**: the memory block memtui keeps in CLAUDE.md, one bar per type: lines used of its
+budget; budgets a type does not use are lent to types that overflow (*borrowed*). A memory is
+left out when its type is over budget (lowest rank first) or it has *faded* (confidence under
+0.3). **Diff**: what writing would change in CLAUDE.md (`w` writes, after asking).
+**MEMORY.md**: Claude Code loads only the first 200 lines / 25 KB of each Markdown store's index.
+"""
+    BINDINGS = [
+        Binding("w", "write", "Write", id="budget.write", tooltip="Write CLAUDE.md and MEMORY.md (asks first)"),
+        Binding("1", "tab('tab-block')", "Block", show=False, id="budget.tab_block"),
+        Binding("2", "tab('tab-diff')", "Diff", show=False, id="budget.tab_diff"),
+        Binding("3", "tab('tab-index')", "MEMORY.md", show=False, id="budget.tab_index"),
+        Binding("escape", "app.pop_screen", "Back", id="budget.back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.preview: budget.Preview | None = None
+
+    def compose(self) -> ComposeResult:
+        yield TopBar("budget preview")
+        with TabbedContent(id="budget-tabs"):
+            for tab_id, title, body_id in (("tab-block", "Block (1)", "budget-block"), ("tab-diff", "Diff (2)", "budget-diff"),
+                                           ("tab-index", "MEMORY.md (3)", "budget-index")):
+                with TabPane(title, id=tab_id):
+                    with VerticalScroll():
+                        yield Static("Computing…", id=body_id)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        self.plan()
+
+    def _on_data(self, _snap: Snapshot) -> None:
+        self.query_one(TopBar).sync()
+        self.plan()
+
+    @work(thread=True, exclusive=True, group="budget", exit_on_error=False)
+    def plan(self) -> None:
+        app = self.app
+        bank = app.bank  # type: ignore[attr-defined]
+        try:
+            with bank.lock:
+                plan = bank.render_plan()
+            result = budget.preview(plan, app.clock(), bank.registry,  # type: ignore[attr-defined]
+                                    lambda p: show_path(p, bank.project.root))
+        except (MarkerError, MemtuiError) as exc:
+            app.call_from_thread(self._failed, str(exc))
+            return
+        app.call_from_thread(self._show, result)
+
+    def _failed(self, message: str) -> None:
+        self.query_one("#budget-block", Static).update(Content.assemble(("Cannot render the block: ", "$error bold"), message))
+
+    def _show(self, p: budget.Preview) -> None:
+        self.preview = p
+        self.query_one("#budget-block", Static).update(block_view(p))
+        self.query_one("#budget-diff", Static).update(diff_view(p))
+        self.query_one("#budget-index", Static).update(meters_view(p))
+
+    def action_tab(self, tab_id: str) -> None:
+        self.query_one(TabbedContent).active = tab_id
+
+    def action_write(self) -> None:
+        p = self.preview
+        if p is None:
+            return
+        stale = [m.store for m in p.meters if m.stale]
+        if not p.changed and not stale:
+            self.notify("CLAUDE.md and every MEMORY.md are already up to date.", timeout=4)
+            return
+        from memtui.tui.screens.confirm import ConfirmScreen
+
+        what = (["CLAUDE.md (the memory block only; the rest of the file is kept)"] if p.changed else []) + \
+               [f"MEMORY.md of {s}" for s in stale]
+
+        def answer(ok: bool | None) -> None:
+            if ok:
+                self.app.run_op(Op("Write", lambda bank: bank.write_render(), done="Written.",  # type: ignore[attr-defined]
+                                   on_done=lambda _plan: self.plan()))
+
+        self.app.push_screen(ConfirmScreen("Write these files?", "\n".join(f"• {w}" for w in what), yes="Write"), answer)
+
+    def palette_commands(self) -> list:
+        return [("budget: Write CLAUDE.md and MEMORY.md", self.action_write, "Asks first (w)")]

@@ -1,0 +1,196 @@
+"""The curate verbs, shared by the main, detail, review and trash screens.
+
+Each one asks what it must (a confirmation, a type, a store), then hands an `Op` to the app,
+which runs it through the Bank in a worker and reloads; none of them touches a file itself.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from textual.screen import Screen
+
+from memtui.core.memory import Memory
+from memtui.tui.data.text import split_tags
+from memtui.tui.messages import Op
+
+
+def _titles(memories: Sequence[Memory], limit: int = 3) -> str:
+    names = [f"“{m.title[:60]}”" for m in memories[:limit]]
+    more = f" and {len(memories) - limit} more" if len(memories) > limit else ""
+    return ", ".join(names) + more
+
+
+def _need(screen: Screen, memory: Memory | None) -> bool:
+    if memory is None:
+        screen.notify("No memory selected.", severity="warning", timeout=3)
+        return False
+    return True
+
+
+def edit(screen: Screen, memory: Memory | None) -> None:
+    if not _need(screen, memory):
+        return
+    from memtui.tui.screens.edit import EditScreen
+
+    screen.app.push_screen(EditScreen(memory))  # type: ignore[arg-type]
+
+
+def edit_external(screen: Screen, memory: Memory | None) -> None:
+    """$EDITOR with the app suspended: the real file of a Markdown memory, else a temp copy of the text."""
+    if not _need(screen, memory):
+        return
+    assert memory is not None
+    app = screen.app
+    editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+    if memory.path:
+        try:
+            with app.suspend():
+                subprocess.run([*editor, memory.path], check=False)
+        except Exception as exc:  # SuspendNotSupported (headless, some terminals) or no such editor
+            screen.notify(f"Could not run {editor[0]}: {exc}", severity="error", timeout=6)
+        app.reload("own")  # type: ignore[attr-defined]
+        return
+    with tempfile.TemporaryDirectory(prefix="memtui-edit-") as tmp:
+        file = Path(tmp) / f"{memory.type}.md"
+        file.write_text(memory.content + "\n", encoding="utf-8")
+        try:
+            with app.suspend():
+                subprocess.run([*editor, str(file)], check=False)
+        except Exception as exc:
+            screen.notify(f"Could not run {editor[0]}: {exc}", severity="error", timeout=6)
+            return
+        text = file.read_text(encoding="utf-8")
+    if text.strip() == memory.content.strip():
+        screen.notify("No change.", timeout=3)
+        return
+    from memtui.tui.screens.edit import EditScreen
+
+    # Why through the editor screen: its save checks for a conflicting change on disk.
+    app.push_screen(EditScreen(memory, text=text, save=True))
+
+
+def add(screen: Screen) -> None:
+    from memtui.tui.screens.add import AddScreen
+
+    def added(memory_id: str | None) -> None:
+        if memory_id:
+            screen.app.jump_to(memory_id)  # type: ignore[attr-defined]
+
+    screen.app.push_screen(AddScreen(), added)
+
+
+def merge(screen: Screen, memories: Sequence[Memory], on_done: Callable[[str], None] | None = None) -> None:
+    if len(memories) < 2:
+        screen.notify("Mark two or more memories with space, then m merges them.", severity="warning", timeout=5)
+        return
+    if len({m.store for m in memories}) > 1:
+        screen.notify("These memories live in different stores; promote them into one store first (p).",
+                      severity="warning", timeout=6)
+        return
+    from memtui.tui.screens.merge import MergeScreen
+
+    def merged(memory_id: str | None) -> None:
+        if memory_id:
+            if on_done:
+                on_done(memory_id)
+            screen.app.jump_to(memory_id)  # type: ignore[attr-defined]
+
+    screen.app.push_screen(MergeScreen(list(memories)), merged)
+
+
+def touch(screen: Screen, memories: Sequence[Memory]) -> None:
+    if not memories:
+        return _need(screen, None) and None
+    ids = [m.id for m in memories]
+    screen.app.run_op(Op("Touch", lambda bank: bank.touch(*ids), done=f"Touched {_titles(memories)}."))  # type: ignore[attr-defined]
+
+
+def drop(screen: Screen, memories: Sequence[Memory], on_done: Callable[[], None] | None = None) -> None:
+    if not memories:
+        return _need(screen, None) and None
+    from memtui.tui.screens.confirm import ConfirmScreen
+
+    ids = [m.id for m in memories]
+    what = "this memory" if len(ids) == 1 else f"these {len(ids)} memories"
+
+    def answer(ok: bool | None) -> None:
+        if ok:
+            screen.app.run_op(Op("Drop", lambda bank: bank.drop(*ids),  # type: ignore[attr-defined]
+                                 done=f"Dropped {_titles(memories)}. u undoes; x shows the trash.",
+                                 on_done=lambda _r: on_done() if on_done else None))
+
+    screen.app.push_screen(ConfirmScreen(f"Drop {what}?", f"{_titles(memories)}\n\nIt moves to the trash (x) and can be "
+                                         "restored there or with u (undo).", yes="Drop"), answer)
+
+
+def restore(screen: Screen, memories: Sequence[Memory]) -> None:
+    if not memories:
+        return _need(screen, None) and None
+    ids = [m.id for m in memories]
+    screen.app.run_op(Op("Restore", lambda bank: bank.restore(*ids), done=f"Restored {_titles(memories)}."))  # type: ignore[attr-defined]
+
+
+def review(screen: Screen, memories: Sequence[Memory], on_done: Callable[[object], None] | None = None) -> None:
+    ids = [m.id for m in memories]
+    screen.app.run_op(Op("Accept", lambda bank: bank.review(*ids), done=f"Accepted {_titles(memories)}.",  # type: ignore[attr-defined]
+                         on_done=on_done))
+
+
+def retype(screen: Screen, memory: Memory | None) -> None:
+    if not _need(screen, memory):
+        return
+    assert memory is not None
+    from memtui.tui.screens.pick import PickScreen
+
+    registry = screen.app.bank.registry  # type: ignore[attr-defined]
+    names = registry.order(set(registry.names()) | {memory.type})
+    choices = [(n, f"{n:<14} {registry[n].title}") for n in names]
+
+    def chosen(type_: str | None) -> None:
+        if type_ and type_ != memory.type:
+            screen.app.run_op(Op("Retype", lambda bank: bank.update(memory.id, expected=memory, type_=type_),  # type: ignore[attr-defined]
+                                 done=f"Now a {type_}."))
+
+    screen.app.push_screen(PickScreen(f"Type of “{memory.title[:50]}”", choices, current=memory.type), chosen)
+
+
+def retag(screen: Screen, memory: Memory | None) -> None:
+    if not _need(screen, memory):
+        return
+    assert memory is not None
+    from memtui.tui.screens.prompt import PromptScreen
+
+    def entered(text: str | None) -> None:
+        if text is not None:
+            tags = split_tags(text)
+            screen.app.run_op(Op("Retag", lambda bank: bank.update(memory.id, expected=memory, tags=tags),  # type: ignore[attr-defined]
+                                 done="Tags saved." if tags else "Tags cleared."))
+
+    screen.app.push_screen(PromptScreen(f"Tags of “{memory.title[:50]}”", " ".join(memory.tags),
+                                        note="Space or comma separated; empty clears them."), entered)
+
+
+def promote(screen: Screen, memory: Memory | None) -> None:
+    if not _need(screen, memory):
+        return
+    assert memory is not None
+    from memtui.tui.screens.pick import PickScreen
+
+    bank = screen.app.bank  # type: ignore[attr-defined]
+    where = {"state": ".memory/state.json — shared through git, memory-mcp format"}
+    for store in bank.markdown:
+        where[store.key] = f"{store.path} — Claude Code {store.scope} memory"
+    choices = [(key, f"{key:<12} {text}") for key, text in where.items() if key != memory.store]
+
+    def chosen(key: str | None) -> None:
+        if key:
+            screen.app.run_op(Op("Promote", lambda bank: bank.promote(memory.id, key),  # type: ignore[attr-defined]
+                                 done=f"Moved to {key}.", on_done=lambda m: screen.app.jump_to(m.id)))  # type: ignore[attr-defined]
+
+    screen.app.push_screen(PickScreen(f"Move “{memory.title[:50]}” to", choices), chosen)

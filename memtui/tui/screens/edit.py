@@ -1,0 +1,170 @@
+"""The inline editor. It remembers what it started from: a save is `Bank.update(expected=…)`, so a
+memory that changed on disk meanwhile is never silently overwritten — the person is told as soon
+as the watcher sees the change, and chooses when saving."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, Static, TextArea
+
+from memtui.core.memory import Memory
+from memtui.errors import Conflict, NotFound
+from memtui.tui.data.text import same_fields, split_tags
+from memtui.tui.messages import Op, Snapshot
+from memtui.tui.widgets.topbar import TopBar
+
+
+class EditScreen(Screen[str | None]):
+    HELP = """\
+## Edit
+
+Change the text, name, one-line description or tags (space or comma separated) and save with
+`ctrl+s`. If the memory changes on disk while you edit (a hook, another editor), a warning
+appears; saving then asks whether to overwrite it, take the disk version, or keep editing.
+`ctrl+r` loads the disk version now. `escape` leaves (asking first if you changed anything).
+"""
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="edit.save"),
+        Binding("ctrl+r", "take_theirs", "Load disk version", id="edit.reload"),
+        Binding("escape", "leave", "Cancel", id="edit.cancel"),
+    ]
+
+    def __init__(self, memory: Memory, *, text: str | None = None, save: bool = False, review: bool = False) -> None:
+        """`text` starts the editor with other text (from $EDITOR); `save` saves it at once;
+        `review` marks the memory reviewed when saved (editing it from the review queue)."""
+        super().__init__()
+        self.review = review
+        self.original = memory
+        self.text = memory.content if text is None else text
+        self.save_now = save
+        self.changed_on_disk: Memory | None = None
+        self.gone = False
+
+    def compose(self) -> ComposeResult:
+        m = self.original
+        yield TopBar(f"edit · {self.original.type} · {self.original.id}")
+        with Vertical(id="edit-form"):
+            yield Static("", id="edit-warning", markup=False)
+            with Horizontal(classes="field"):
+                yield Label("name", classes="field-label")
+                yield Input(m.name, placeholder="a short title (optional)", id="edit-name", compact=True)
+            with Horizontal(classes="field"):
+                yield Label("about", classes="field-label")
+                yield Input(m.description, placeholder="a one-line description (optional)", id="edit-description", compact=True)
+            with Horizontal(classes="field"):
+                yield Label("tags", classes="field-label")
+                yield Input(" ".join(m.tags), placeholder="tags, space or comma separated", id="edit-tags", compact=True)
+            yield TextArea(self.text, soft_wrap=True, id="edit-content")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app = self.app
+        self.query_one("#edit-warning").display = False
+        self.query_one("#edit-content", TextArea).focus()
+        app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        if self.save_now:
+            self.action_save()
+
+    # -- the form ------------------------------------------------------------------------------
+
+    def values(self) -> dict[str, object]:
+        return {
+            "content": self.query_one("#edit-content", TextArea).text,
+            "name": self.query_one("#edit-name", Input).value.strip(),
+            "description": self.query_one("#edit-description", Input).value.strip(),
+            "tags": tuple(split_tags(self.query_one("#edit-tags", Input).value)),
+        }
+
+    @property
+    def dirty(self) -> bool:
+        v = self.values()
+        m = self.original
+        return (str(v["content"]).strip(), v["name"], v["description"], v["tags"]) != (m.content.strip(), m.name, m.description, m.tags)
+
+    def _fill(self, memory: Memory) -> None:
+        self.query_one("#edit-content", TextArea).text = memory.content
+        self.query_one("#edit-name", Input).value = memory.name
+        self.query_one("#edit-description", Input).value = memory.description
+        self.query_one("#edit-tags", Input).value = " ".join(memory.tags)
+
+    # -- live conflict detection ---------------------------------------------------------------
+
+    def _on_data(self, snap: Snapshot) -> None:
+        self.query_one(TopBar).sync()
+        disk = snap.get(self.original.id)
+        warning = self.query_one("#edit-warning", Static)
+        if disk is None:
+            self.gone = True
+            warning.update("⚠ This memory was removed on disk. Saving will fail; copy your text if you need it.")
+        elif not same_fields(disk, self.original):
+            self.changed_on_disk = disk
+            warning.update("⚠ Changed on disk since you opened it. ctrl+s asks what to do; ctrl+r loads the disk version.")
+        else:
+            self.changed_on_disk = None
+            self.gone = False
+            warning.display = False
+            return
+        if not warning.display:
+            self.notify("The memory you are editing changed on disk.", severity="warning", timeout=6)
+        warning.display = True
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def action_save(self, expected: Memory | None = None) -> None:
+        expected = expected or self.original
+        values = self.values()
+        memory_id = self.original.id
+
+        def save(bank):
+            try:
+                return "saved", bank.update(memory_id, expected=expected, content=values["content"],
+                                            name=values["name"], description=values["description"], tags=values["tags"],
+                                            reviewed=True if self.review else None)
+            except Conflict:
+                try:
+                    return "conflict", bank.get(memory_id)
+                except NotFound:
+                    return "conflict", None
+
+        self.app.run_op(Op("Save", save, on_done=self._saved))  # type: ignore[attr-defined]
+
+    def _saved(self, result: tuple[str, Memory | None]) -> None:
+        outcome, memory = result
+        if outcome == "saved" and memory is not None:
+            self.notify("Saved.", timeout=3)
+            self.dismiss(memory.id)
+            return
+        from memtui.tui.screens.conflict import ConflictScreen
+
+        def chosen(choice: str | None) -> None:
+            if choice == "overwrite" and memory is not None:
+                self.action_save(expected=memory)
+            elif choice == "theirs" and memory is not None:
+                self._take(memory)
+
+        self.app.push_screen(ConflictScreen(memory, str(self.values()["content"])), chosen)
+
+    def _take(self, memory: Memory) -> None:
+        self.original = memory
+        self.changed_on_disk = None
+        self._fill(memory)
+        self.query_one("#edit-warning").display = False
+        self.notify("Loaded the version on disk.", timeout=3)
+
+    def action_take_theirs(self) -> None:
+        if self.changed_on_disk is not None:
+            self._take(self.changed_on_disk)
+        else:
+            self.notify("The disk version is the one you started from.", timeout=3)
+
+    def action_leave(self) -> None:
+        if not self.dirty:
+            self.dismiss(None)
+            return
+        from memtui.tui.screens.confirm import ConfirmScreen
+
+        self.app.push_screen(ConfirmScreen("Discard your changes?", "Your edit has not been saved.", yes="Discard", no="Keep editing"),
+                             lambda ok: self.dismiss(None) if ok else None)

@@ -1,0 +1,270 @@
+"""The main screen: sidebar of types and stores, the memory list, and the memory in detail."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+
+from memtui.core.memory import Memory
+from memtui.tui.data.rows import SORTS, Query
+from memtui.tui.messages import Snapshot
+from memtui.tui.screens import curate
+from memtui.tui.widgets.detail import MemoryDetail
+from memtui.tui.widgets.memory_list import MemoryList
+from memtui.tui.widgets.sidebar import Sidebar
+from memtui.tui.widgets.topbar import TopBar
+
+#: From this width the detail pane sits beside the list instead of under it.
+WIDE = 150
+
+
+class MainScreen(Screen[None]):
+    HELP = """\
+## memtui
+
+What your coding agent remembers about this project, live: changes made by hooks or other
+editors appear within half a second.
+
+`/` filters the list as you type (words must all match; `#tag` matches a tag), `s` changes the
+sort (rank, age, confidence), `v` groups by type or not. The sidebar (`tab`) narrows to a type
+or a store.
+"""
+    BINDINGS = [
+        Binding("slash", "filter", "Filter", id="main.filter", tooltip="Filter the list as you type"),
+        Binding("e", "edit", "Edit", id="main.edit", tooltip="Edit the memory here"),
+        Binding("E", "edit_external", "$EDITOR", show=False, id="main.edit_external", tooltip="Edit in $EDITOR (the real file for Markdown memories)"),
+        Binding("n", "add", "New", show=False, id="main.add", tooltip="Add a memory"),
+        Binding("m", "merge", "Merge", show=False, id="main.merge", tooltip="Merge the marked memories into one"),
+        Binding("t", "touch", "Touch", show=False, id="main.touch", tooltip="Re-affirm: confidence back to full"),
+        Binding("d", "drop", "Drop", id="main.drop", tooltip="Move to the trash (asks first)"),
+        Binding("y", "retype", "Retype", show=False, id="main.retype", tooltip="Change the type"),
+        Binding("number_sign", "retag", "Tags", show=False, id="main.retag", key_display="#", tooltip="Change the tags"),
+        Binding("p", "promote", "Promote", show=False, id="main.promote", tooltip="Move to another store"),
+        Binding("s", "sort", "Sort", show=False, id="main.sort", tooltip="Sort by rank, age or confidence"),
+        Binding("v", "group", "Group", show=False, id="main.group", tooltip="Group by type on/off"),
+        Binding("R", "go('review')", "Review", id="main.review", tooltip="Step through unreviewed memories"),
+        Binding("b", "go('budget')", "Budget", id="main.budget", tooltip="Preview the CLAUDE.md block and MEMORY.md budgets"),
+        Binding("x", "go('trash')", "Trash", show=False, id="main.trash", tooltip="Archived and superseded memories"),
+        Binding("c", "go('consolidate')", "Consolidate", show=False, id="main.consolidate"),
+        Binding("f", "go('search')", "Search", id="main.search", tooltip="Ranked search"),
+        Binding("a", "go('ask')", "Ask", id="main.ask", tooltip="Ask a question of the memories"),
+        Binding("H", "go('health')", "Health", show=False, id="main.health"),
+        Binding("escape", "back", "Clear filter", show=False, id="main.back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.query_state = Query()
+        self._wide = False
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        yield TopBar("")
+        with Horizontal(id="body"):
+            yield Sidebar(id="sidebar")
+            with Vertical(id="center"):
+                yield Input(placeholder="filter: words, #tag …  (enter: list, esc: clear)", id="filter", compact=True)
+                yield Static("Loading memories…", id="list-status")
+                with Vertical(id="panes"):
+                    yield MemoryList(app.bank.registry, app.clock, id="list")  # type: ignore[attr-defined]
+                    yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
+                                       lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#filter").display = False
+        self.query_one(MemoryList).focus()
+        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        if self.app.loaded:  # type: ignore[attr-defined]
+            self._on_data(self.app.snapshot)  # type: ignore[attr-defined]
+
+    def on_resize(self) -> None:
+        wide = self.size.width >= WIDE
+        if wide != self._wide:
+            self._wide = wide
+            self.set_class(wide, "-wide")
+
+    # -- data ----------------------------------------------------------------------------------
+
+    @property
+    def memory_list(self) -> MemoryList:
+        return self.query_one(MemoryList)
+
+    @property
+    def current(self) -> Memory | None:
+        return self.memory_list.current
+
+    def _on_data(self, snap: Snapshot) -> None:
+        model = self.app.model  # type: ignore[attr-defined]
+        stores = sorted({m.store for m in snap.memories if m.active} | {"state"})
+        self.query_one(Sidebar).update_counts(model.counts(), model.types(), stores)
+        present = {m.id for m in snap.memories if m.active}
+        self.memory_list.marked &= present
+        self.refresh_rows()
+        self.query_one(TopBar).sync("")
+
+    def refresh_rows(self) -> None:
+        model = self.app.model  # type: ignore[attr-defined]
+        rows = model.rows(self.query_state)
+        memory_list = self.memory_list
+        memory_list.set_rows(rows, show_type=not self.query_state.group)
+        shown = len(memory_list.memory_ids)
+        q = self.query_state
+        scope = q.type or (q.store and f"store {q.store}") or ("to review" if q.only else "all")
+        parts = [f"{shown} of {model.counts().total}" if shown != model.counts().total else f"{shown} memories",
+                 scope, f"by {q.sort}"]
+        if q.text:
+            parts.append(f"filter “{q.text}”" + (" (fuzzy)" if model.fuzzy else ""))
+        if memory_list.marked:
+            parts.append(f"{len(memory_list.marked)} marked")
+        self.query_one("#list-status", Static).update(" · ".join(parts))
+        self.query_one(MemoryDetail).show(memory_list.current)
+
+    def reveal(self, memory_id: str) -> None:
+        """Put the cursor on a memory, clearing filters that hide it."""
+        if not self.memory_list.select_id(memory_id):
+            memory = self.app.model.by_id.get(memory_id)  # type: ignore[attr-defined]
+            self.query_state = Query(sort=self.query_state.sort, group=self.query_state.group)
+            self.query_one("#filter", Input).value = ""
+            self.refresh_rows()
+            if not self.memory_list.select_id(memory_id) and memory is not None and not memory.active:
+                self.notify("That memory is in the trash (x).", timeout=4)
+        self.memory_list.focus()
+
+    # -- events --------------------------------------------------------------------------------
+
+    def on_memory_list_highlighted(self, event: MemoryList.Highlighted) -> None:
+        self.query_one(MemoryDetail).show(event.memory)
+
+    def on_memory_list_opened(self, event: MemoryList.Opened) -> None:
+        from memtui.tui.screens.detail import DetailScreen
+
+        self.app.push_screen(DetailScreen(event.memory.id))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            self.query_state = replace(self.query_state, text=event.value)
+            self.refresh_rows()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            self.memory_list.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        option = event.option.id or "all"
+        if option == "trash":
+            self.app.open_screen("trash")  # type: ignore[attr-defined]
+            return
+        kind, _, value = option.partition(":")
+        q = replace(self.query_state, type=None, store=None, only=None)
+        if kind == "type":
+            q = replace(q, type=value)
+        elif kind == "store":
+            q = replace(q, store=value)
+        elif kind == "review":
+            q = replace(q, only="unreviewed")
+        self.query_state = q
+        self.refresh_rows()
+        self.memory_list.focus()
+
+    # -- view actions --------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        field = self.query_one("#filter", Input)
+        field.display = True
+        field.focus()
+
+    def action_back(self) -> None:
+        field = self.query_one("#filter", Input)
+        if field.has_focus and field.value:
+            field.value = ""
+            return
+        if field.value or self.query_state != Query(sort=self.query_state.sort, group=self.query_state.group):
+            field.value = ""
+            self.query_state = Query(sort=self.query_state.sort, group=self.query_state.group)
+            self.query_one(Sidebar).highlighted = 0
+            self.refresh_rows()
+        elif self.memory_list.marked:
+            self.memory_list.marked.clear()
+            self.refresh_rows()
+        field.display = False
+        self.memory_list.focus()
+
+    def action_sort(self) -> None:
+        nxt = SORTS[(SORTS.index(self.query_state.sort) + 1) % len(SORTS)]
+        self.set_sort(nxt)
+
+    def set_sort(self, sort: str) -> None:
+        self.query_state = replace(self.query_state, sort=sort)
+        self.refresh_rows()
+
+    def action_group(self) -> None:
+        self.query_state = replace(self.query_state, group=not self.query_state.group)
+        self.refresh_rows()
+
+    def action_go(self, name: str) -> None:
+        self.app.open_screen(name)  # type: ignore[attr-defined]
+
+    # -- curate actions (the work is in screens/curate.py, shared with the detail screen) ------
+
+    def targets(self) -> list[Memory]:
+        """The marked memories, else the one under the cursor."""
+        by_id = self.app.model.by_id  # type: ignore[attr-defined]
+        marked = [by_id[i].memory for i in self.memory_list.memory_ids if i in self.memory_list.marked and i in by_id]
+        if marked:
+            return marked
+        return [self.current] if self.current is not None else []
+
+    def action_edit(self) -> None:
+        curate.edit(self, self.current)
+
+    def action_edit_external(self) -> None:
+        curate.edit_external(self, self.current)
+
+    def action_add(self) -> None:
+        curate.add(self)
+
+    def action_merge(self) -> None:
+        curate.merge(self, self.targets(), on_done=lambda _id: self.memory_list.marked.clear())
+
+    def action_touch(self) -> None:
+        curate.touch(self, self.targets())
+
+    def action_drop(self) -> None:
+        curate.drop(self, self.targets(), on_done=lambda: self.memory_list.marked.clear())
+
+    def action_retype(self) -> None:
+        curate.retype(self, self.current)
+
+    def action_retag(self) -> None:
+        curate.retag(self, self.current)
+
+    def action_promote(self) -> None:
+        curate.promote(self, self.current)
+
+    def palette_commands(self) -> list:
+        out = []
+        memory = self.current
+        if memory is not None:
+            out += [
+                ("memory: Edit", self.action_edit, f"Edit {memory.id} here (e)"),
+                ("memory: Edit in $EDITOR", self.action_edit_external, "Open the real file in your editor (E)"),
+                ("memory: Touch", self.action_touch, "Re-affirm: confidence back to full (t)"),
+                ("memory: Drop", self.action_drop, "Move to the trash; asks first (d)"),
+                ("memory: Retype", self.action_retype, "Change the type (y)"),
+                ("memory: Retag", self.action_retag, "Change the tags (#)"),
+                ("memory: Promote to another store", self.action_promote, "Move between state.json and Markdown scopes (p)"),
+            ]
+        if len(self.targets()) >= 2:
+            out.append(("memory: Merge marked", self.action_merge, "Merge the marked memories into one (m)"))
+        out.append(("memory: Add", self.action_add, "Write a new memory (n)"))
+        out += [(f"view: Sort by {s}", lambda s=s: self.set_sort(s), f"Order the list by {s}")
+                for s in SORTS if s != self.query_state.sort]
+        out.append(("view: Ungroup" if self.query_state.group else "view: Group by type", self.action_group, "v"))
+        out.append(("view: Filter", self.action_filter, "Filter as you type (/)"))
+        return out

@@ -1,0 +1,148 @@
+"""The review queue: memories the hooks captured on their own, one at a time, oldest first."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from memtui.core.memory import Memory
+from memtui.core.similarity import jaccard, tokenize
+from memtui.tui.messages import Op, Snapshot
+from memtui.tui.screens import curate
+from memtui.tui.widgets.detail import MemoryDetail
+from memtui.tui.widgets.topbar import TopBar
+
+#: How many merge targets to offer (the most similar first).
+CANDIDATES = 12
+
+
+def queue(memories: tuple[Memory, ...]) -> list[Memory]:
+    return sorted((m for m in memories if m.active and not m.reviewed), key=lambda m: (m.created, m.id))
+
+
+def merge_candidates(memory: Memory, memories: tuple[Memory, ...]) -> list[Memory]:
+    """Active memories in the same store, most similar first (same type breaks ties)."""
+    words = tokenize(memory.content)
+    pool = [m for m in memories if m.active and m.id != memory.id and m.store == memory.store]
+    pool.sort(key=lambda m: (-jaccard(words, tokenize(m.content)), m.type != memory.type, m.id))
+    return pool[:CANDIDATES]
+
+
+class ReviewScreen(Screen[None]):
+    HELP = """\
+## Review
+
+Memories captured automatically from your sessions wait here until a person looks at them.
+For each: `a` accept it as it is, `e` edit it (saving accepts it), `m` merge it into a memory
+that already says something similar, `d` reject it (it goes to the trash; `u` undoes).
+`n`/`j` skip to the next, `p`/`k` go back.
+"""
+    BINDINGS = [
+        Binding("a", "accept", "Accept", id="review.accept"),
+        Binding("e", "edit", "Edit", id="review.edit"),
+        Binding("m", "merge", "Merge into…", id="review.merge"),
+        Binding("d", "reject", "Reject", id="review.reject"),
+        Binding("n,j,down", "step(1)", "Next", id="review.next"),
+        Binding("p,k,up", "step(-1)", "Previous", show=False, id="review.previous"),
+        Binding("escape", "app.pop_screen", "Back", id="review.back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: list[Memory] = []
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        yield TopBar("review")
+        yield Static("", id="list-status")
+        yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
+                           lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(MemoryDetail).focus()
+        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        self._on_data(self.app.snapshot)  # type: ignore[attr-defined]
+
+    @property
+    def current(self) -> Memory | None:
+        return self.items[self.index] if 0 <= self.index < len(self.items) else None
+
+    def _on_data(self, snap: Snapshot) -> None:
+        keep = self.current.id if self.current else None
+        self.items = queue(snap.memories)
+        ids = [m.id for m in self.items]
+        if keep in ids:
+            self.index = ids.index(keep)
+        self.index = max(0, min(self.index, len(self.items) - 1))
+        self._show()
+
+    def _show(self) -> None:
+        status = self.query_one("#list-status", Static)
+        memory = self.current
+        if memory is None:
+            status.update("Nothing to review. Memories the hooks capture on their own wait here until you look at them.")
+        else:
+            source = f" · from session {memory.source.session}" if memory.source and memory.source.session else ""
+            status.update(f"Review {self.index + 1} of {len(self.items)}{source} · a accept · e edit · m merge · d reject")
+        self.query_one(TopBar).sync("review")
+        self.query_one(MemoryDetail).show(memory)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("accept", "edit", "merge", "reject", "step"):
+            return self.current is not None
+        return True
+
+    def action_step(self, delta: int) -> None:
+        if self.items:
+            self.index = (self.index + delta) % len(self.items)
+            self._show()
+
+    def action_accept(self) -> None:
+        if self.current is not None:
+            curate.review(self, [self.current])
+
+    def action_reject(self) -> None:
+        memory = self.current
+        if memory is not None:
+            # No confirmation here: rejecting is the point of the queue, and u brings it back.
+            self.app.run_op(Op("Reject", lambda bank: bank.drop(memory.id),  # type: ignore[attr-defined]
+                               done="Rejected (moved to the trash); u undoes."))
+
+    def action_edit(self) -> None:
+        if self.current is not None:
+            from memtui.tui.screens.edit import EditScreen
+
+            self.app.push_screen(EditScreen(self.current, review=True))
+
+    def action_merge(self) -> None:
+        memory = self.current
+        if memory is None:
+            return
+        candidates = merge_candidates(memory, self.app.snapshot.memories)  # type: ignore[attr-defined]
+        if not candidates:
+            self.notify("No other memory in this store to merge into.", severity="warning", timeout=4)
+            return
+        from memtui.tui.screens.merge import MergeScreen
+        from memtui.tui.screens.pick import PickScreen
+
+        choices = [(m.id, f"{m.type:<12} {m.title[:80]}") for m in candidates]
+
+        def chosen(target_id: str | None) -> None:
+            target = next((m for m in candidates if m.id == target_id), None)
+            if target is not None:
+                self.app.push_screen(MergeScreen([target, memory]))
+
+        self.app.push_screen(PickScreen("Merge into which memory? (most similar first)", choices), chosen)
+
+    def palette_commands(self) -> list:
+        if self.current is None:
+            return []
+        return [("review: Accept", self.action_accept, "Keep it as it is (a)"),
+                ("review: Edit", self.action_edit, "Edit, then accept (e)"),
+                ("review: Merge into…", self.action_merge, "Merge into a similar memory (m)"),
+                ("review: Reject", self.action_reject, "Move it to the trash (d)")]

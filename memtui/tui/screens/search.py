@@ -1,0 +1,113 @@
+"""Search panel: ranked results as you type, with scores and the matches highlighted; `enter`
+jumps to the memory in the list."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memtui.tui.data import find, services
+from memtui.tui.widgets.topbar import TopBar
+
+K = 30
+
+
+def marked(text: str, terms: tuple[str, ...], base: str = "") -> Content:
+    """`text` with every term highlighted."""
+    parts: list[tuple[str, str]] = []
+    at = 0
+    for s, e in find.spans(text, terms):
+        parts += [(text[at:s], base), (text[s:e], "bold $accent underline")]
+        at = e
+    parts.append((text[at:], base))
+    return Content.assemble(*parts)
+
+
+def option(f: find.Found) -> Option:
+    m = f.memory
+    head = Content.assemble((f"{f.score:4.2f} ", "$success bold"), (f"{m.type:<12}", "$secondary"))
+    title = marked(m.title[:100], f.terms, "bold")
+    body = marked(find.snippet(m.content, f.terms), f.terms, "$text-muted")
+    why = Content.assemble(("     " + " " * 12, ""), (f.why, "$text-muted italic")) if f.why else Content("")
+    return Option(Content.assemble(head, title, "\n", ("     " + " " * 12, ""), body, "\n", why), id=m.id)
+
+
+class SearchScreen(Screen[None]):
+    HELP = """\
+## Search
+
+Type to search every memory; results are ranked (score 0–1) with why they matched and the
+matching words highlighted. `↓` moves into the results, `enter` jumps to the memory in the list,
+`escape` goes back.
+"""
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="search.back"),
+        Binding("down", "results", "Results", show=False, id="search.results"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield TopBar("search")
+        yield Input(placeholder="search memories…", id="search-input")
+        yield Static("", id="search-note", classes="panel-note")
+        yield OptionList(id="search-results")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.engine = services.search()
+        note = self.query_one("#search-note", Static)
+        if isinstance(self.engine, services.Missing):
+            note.update(f"{self.engine.message} Showing a fuzzy match over the loaded memories instead.")
+        else:
+            note.update("Ranked search over every memory.")
+        self.query_one(Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        query = event.value.strip()
+        if not query:
+            self.query_one(OptionList).clear_options()
+            return
+        self.run_search(query)
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self.action_results()
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def run_search(self, query: str) -> None:
+        app = self.app
+        engine = self.engine
+        try:
+            if isinstance(engine, services.Missing):
+                found = find.local(app.snapshot.memories, query, K)  # type: ignore[attr-defined]
+            else:
+                found = find.from_hits(engine(app.bank, query, k=K), query)  # type: ignore[attr-defined]
+        except Exception as exc:  # the index may be rebuilding or broken: say so, keep the panel alive
+            app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
+            return
+        app.call_from_thread(self._show, query, found)
+
+    def _failed(self, message: str) -> None:
+        self.query_one("#search-note", Static).update(Content.assemble(("Search failed: ", "$error bold"), message))
+
+    def _show(self, query: str, found: list[find.Found]) -> None:
+        if self.query_one(Input).value.strip() != query:
+            return  # typed on since; a newer search is on its way
+        results = self.query_one(OptionList)
+        results.set_options([option(f) for f in found])
+        if found:
+            results.highlighted = 0
+        self.query_one("#search-note", Static).update(
+            f"{len(found)} result{'s' if len(found) != 1 else ''} · enter jumps to the memory" if found else "No match.")
+
+    def action_results(self) -> None:
+        results = self.query_one(OptionList)
+        if results.option_count:
+            results.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.app.jump_to(event.option.id)  # type: ignore[attr-defined]

@@ -1,0 +1,70 @@
+"""The trash: archived (dropped) and superseded (replaced or merged) memories, restorable."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from memtui.tui.data.rows import Query
+from memtui.tui.messages import Snapshot
+from memtui.tui.screens import curate
+from memtui.tui.widgets.detail import MemoryDetail
+from memtui.tui.widgets.memory_list import MemoryList
+from memtui.tui.widgets.topbar import TopBar
+
+QUERY = Query(sort="age", group=False, inactive=True)
+
+
+class TrashScreen(Screen[None]):
+    HELP = """\
+## Trash
+
+Dropped memories are **archived**; memories replaced by a newer one or merged into another are
+**superseded**. Nothing here reaches CLAUDE.md or MEMORY.md. `r` restores the memory under the
+cursor (or the marked ones); `u` undoes the last change wherever it was made.
+"""
+    BINDINGS = [
+        Binding("r", "restore", "Restore", id="trash.restore"),
+        Binding("escape", "app.pop_screen", "Back", id="trash.back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        yield TopBar("trash")
+        with Vertical(id="panes"):
+            yield Static("", id="list-status")
+            yield MemoryList(app.bank.registry, app.clock, badge_width=10, id="list")  # type: ignore[attr-defined]
+            yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
+                               lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(MemoryList).focus()
+        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        self._on_data(self.app.snapshot)  # type: ignore[attr-defined]
+
+    def _on_data(self, _snap: Snapshot) -> None:
+        memory_list = self.query_one(MemoryList)
+        memory_list.set_rows(self.app.model.rows(QUERY))  # type: ignore[attr-defined]
+        n = len(memory_list.memory_ids)
+        self.query_one("#list-status", Static).update(
+            f"{n} in the trash · newest first · r restores" if n else "The trash is empty.")
+        self.query_one(TopBar).sync("trash")
+        self.query_one(MemoryDetail).show(memory_list.current)
+
+    def on_memory_list_highlighted(self, event: MemoryList.Highlighted) -> None:
+        self.query_one(MemoryDetail).show(event.memory)
+
+    def action_restore(self) -> None:
+        memory_list = self.query_one(MemoryList)
+        by_id = self.app.model.by_id  # type: ignore[attr-defined]
+        marked = [by_id[i].memory for i in memory_list.memory_ids if i in memory_list.marked]
+        targets = marked or ([memory_list.current] if memory_list.current else [])
+        memory_list.marked.clear()
+        curate.restore(self, targets)
+
+    def palette_commands(self) -> list:
+        return [("trash: Restore", self.action_restore, "Bring the memory back (r)")]

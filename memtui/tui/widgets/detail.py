@@ -1,0 +1,138 @@
+"""The detail pane: one memory in full — the text as Markdown, then what it is and where it lives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Markdown, Static
+
+from memtui.core import decay
+from memtui.core.memory import Memory
+from memtui.core.types import TypeRegistry
+from memtui.tui.data.text import bar, level, lifetime, show_path, store_file, successors, when
+
+_LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
+
+
+class MemoryDetail(VerticalScroll, can_focus=True):
+    HELP = """\
+## Memory detail
+
+The memory in full: its text, then type and lifetime, confidence and rank (how it competes for a
+line in CLAUDE.md), tags, lineage (what it replaced or was merged from, and what replaced it),
+the session that captured it, and the store and file that hold it.
+
+`e` edits it here, `E` opens the real file in `$EDITOR`.
+"""
+
+    DEFAULT_CSS = """
+    MemoryDetail {
+        padding: 0 1;
+        & > #detail-title { text-style: bold; color: $text; }
+        & > #detail-meta { color: $text-muted; }
+        & > Markdown { margin: 0; padding: 0; background: transparent; }
+        & > #detail-facts { color: $text-muted; margin-top: 1; }
+        & > #detail-empty { color: $text-muted; }
+    }
+    """
+
+    def __init__(self, registry: TypeRegistry, clock: Callable[[], datetime], root: Path,
+                 stores: Mapping[str, Path], lookup: Callable[[], Iterable[Memory]], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.registry = registry
+        self.clock = clock
+        self.root = root
+        self.stores = stores
+        self.lookup = lookup
+        self.memory: Memory | None = None
+        self._shown: tuple[Memory | None, str | None] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("Nothing selected.", id="detail-empty")
+        yield Static(id="detail-title", markup=False)
+        yield Static(id="detail-meta")
+        yield Markdown(id="detail-body")
+        yield Static(id="detail-facts")
+
+    def show(self, memory: Memory | None) -> None:
+        """Render a memory; a no-op when it is the one already shown (a reload that changed nothing)."""
+        key = (memory, memory.path if memory else None)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.memory = memory
+        empty = memory is None
+        self.query_one("#detail-empty").display = empty
+        for selector in ("#detail-title", "#detail-meta", "#detail-body", "#detail-facts"):
+            self.query_one(selector).display = not empty
+        if memory is None:
+            return
+        title = self.query_one("#detail-title", Static)
+        title.display = bool(memory.name)  # without a name the title is the text's first line: shown below
+        title.update(memory.name)
+        self.query_one("#detail-meta", Static).update(self._meta(memory))
+        self.query_one("#detail-body", Markdown).update(memory.content)
+        self.query_one("#detail-facts", Static).update(self._facts(memory))
+        self.scroll_home(animate=False)
+
+    def _meta(self, memory: Memory) -> Content:
+        now = self.clock()
+        conf = decay.confidence(memory, now, self.registry)
+        parts: list[tuple[str, str] | str] = [
+            (memory.type, "$secondary bold"), f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}\n",
+            (bar(conf, 10), _LEVEL_STYLE[level(conf)]),
+            f" confidence {conf:.2f} · rank {decay.rank(memory, now, self.registry):.2f}",
+        ]
+        if memory.access_count:
+            parts.append(f" · recalled {memory.access_count}×")
+        if conf < decay.HIDE_BELOW and memory.active:
+            parts.append(("  left out of CLAUDE.md (under 0.3)", "$error"))
+        parts.append("\n")
+        if memory.active:
+            parts.append(("reviewed ✓", "$success") if memory.reviewed else ("not reviewed — captured automatically; R reviews", "$warning bold"))
+        else:
+            parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
+        if memory.tags:
+            parts.append("\n")
+            parts.append((" ".join(f"#{t}" for t in memory.tags), "$accent"))
+        stale = decay.freshness(memory, now)
+        if stale and memory.path:
+            parts.append("\n")
+            parts.append((f"⚠ {stale}", "$warning"))
+        return Content.assemble(*parts)
+
+    def _facts(self, memory: Memory) -> Content:
+        everything = list(self.lookup())
+        titles = {m.id: m.title for m in everything}
+
+        def named(mid: str) -> str:
+            title = titles.get(mid)
+            return f"{mid} ({title[:50]})" if title else mid
+
+        lines: list[tuple[str, str]] = []
+        if memory.name and memory.description:
+            lines.append(("about", memory.description))
+        if memory.supersedes:
+            lines.append(("replaces", named(memory.supersedes)))
+        for mid in memory.merged_from:
+            lines.append(("merged from", named(mid)))
+        for m in successors(memory, everything):
+            lines.append(("replaced by", named(m.id)))
+        if memory.source and (memory.source.session or memory.source.event):
+            lines.append(("captured", " · ".join(p for p in (f"session {memory.source.session}" if memory.source.session else "",
+                                                               memory.source.event or "") if p)))
+        file = store_file(memory, self.stores)
+        lines.append(("store", f"{memory.store} ({memory.scope} scope)"))
+        if file is not None:
+            lines.append(("file", show_path(file, self.root)))
+        lines.append(("id", memory.id))
+        lines.append(("created", f"{memory.created:%Y-%m-%d %H:%M} UTC"))
+        out: list[tuple[str, str] | str] = []
+        for i, (label, value) in enumerate(lines):
+            out += [(f"{label:<12}", "$text-muted bold"), value + ("\n" if i < len(lines) - 1 else "")]
+        return Content.assemble(*out)

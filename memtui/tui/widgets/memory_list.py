@@ -1,0 +1,305 @@
+"""The memory list: a virtual list (Line API) that draws only the rows on screen.
+
+With 10k memories a widget per row (ListView) or a table rebuild per keystroke (DataTable) is too
+slow (see bench/tui.py); here `set_rows` swaps a Python list and repaints the visible lines. The
+cursor follows the memory, not the row number, so a reload or a filter keeps the selection, and
+the scroll offset is kept unless the cursor would leave the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from memtui.core import decay
+from memtui.core.memory import Memory
+from memtui.core.types import TypeRegistry
+from memtui.tui.data.rows import Entry, Header, Row
+from memtui.tui.data.text import badge, bar, first_line, level
+
+TYPE_WIDTH = 12
+BAR_WIDTH = 5
+
+
+class MemoryList(ScrollView, can_focus=True):
+    HELP = """\
+## Memory list
+
+Each row: a **confidence bar** (how much the memory can still be trusted; types like *progress*
+decay over days), the **age** since it was last updated or touched, a **badge** and the first line.
+
+Badges: **new** — captured automatically, not reviewed yet (`R` to review); **stale** — a decaying
+memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left out of CLAUDE.md;
+**archived** / **superseded** — in the trash.
+
+`space` marks rows for merge, drop or touch; `enter` opens the memory in full.
+"""
+
+    BINDINGS = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("home,g", "first", "First", show=False, id="list.first"),
+        Binding("end,G", "last", "Last", show=False, id="list.last"),
+        Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
+        Binding("space", "toggle_mark", "Mark", show=False, id="list.mark", tooltip="Mark for merge, drop or touch"),
+        Binding("enter", "open", "Open", show=False, id="list.open"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "memory-list--cursor",
+        "memory-list--cursor-blurred",
+        "memory-list--header",
+        "memory-list--type",
+        "memory-list--dim",
+        "memory-list--good",
+        "memory-list--warn",
+        "memory-list--bad",
+        "memory-list--badge",
+        "memory-list--mark",
+    }
+
+    DEFAULT_CSS = """
+    MemoryList {
+        background: $surface;
+        & > .memory-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold; }
+        & > .memory-list--cursor-blurred { background: $block-cursor-blurred-background; }
+        & > .memory-list--header { color: $accent; text-style: bold; }
+        & > .memory-list--type { color: $secondary; }
+        & > .memory-list--dim { color: $text-muted; }
+        & > .memory-list--good { color: $success; }
+        & > .memory-list--warn { color: $warning; }
+        & > .memory-list--bad { color: $error; }
+        & > .memory-list--badge { color: $warning; text-style: bold; }
+        & > .memory-list--mark { color: $accent; text-style: bold; }
+    }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to another memory (or the list became empty)."""
+
+        def __init__(self, memory_list: MemoryList, memory: Memory | None) -> None:
+            super().__init__()
+            self.memory_list = memory_list
+            self.memory = memory
+
+        @property
+        def control(self) -> MemoryList:
+            return self.memory_list
+
+    class Opened(Message):
+        def __init__(self, memory_list: MemoryList, memory: Memory) -> None:
+            super().__init__()
+            self.memory_list = memory_list
+            self.memory = memory
+
+        @property
+        def control(self) -> MemoryList:
+            return self.memory_list
+
+    def __init__(self, registry: TypeRegistry, clock: Callable[[], datetime], *, show_type: bool = True,
+                 badge_width: int = 6, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.registry = registry
+        self.clock = clock
+        self.show_type = show_type
+        self.badge_width = badge_width
+        self.rows: list[Row] = []
+        self.cursor = -1
+        self.marked: set[str] = set()
+        self._index: dict[str, int] = {}
+        self._announced: Memory | None = None
+
+    # -- data ----------------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Memory | None:
+        if 0 <= self.cursor < len(self.rows):
+            row = self.rows[self.cursor]
+            if isinstance(row, Entry):
+                return row.memory
+        return None
+
+    @property
+    def memory_ids(self) -> list[str]:
+        return list(self._index)
+
+    def set_rows(self, rows: Sequence[Row], *, show_type: bool | None = None) -> None:
+        """Replace the rows, keeping the cursor on the same memory and the scroll where it was."""
+        keep = self.current.id if self.current else None
+        old_cursor = self.cursor
+        self.rows = list(rows)
+        if show_type is not None:
+            self.show_type = show_type
+        self._index = {row.memory.id: i for i, row in enumerate(self.rows) if isinstance(row, Entry)}
+        self.virtual_size = Size(self.size.width, len(self.rows))
+        if keep is not None and keep in self._index:
+            self.cursor = self._index[keep]
+        else:
+            self.cursor = self._nearest(max(0, old_cursor))
+        self._follow()
+        self.refresh()
+        self._announce()
+
+    def select_id(self, memory_id: str) -> bool:
+        """Move the cursor to a memory; False when it is not in the list (filtered out)."""
+        index = self._index.get(memory_id)
+        if index is None:
+            return False
+        self._move(index)
+        return True
+
+    def _nearest(self, index: int) -> int:
+        """The closest memory row at or after `index`, else before it; -1 when there is none."""
+        if not self.rows:
+            return -1
+        index = min(index, len(self.rows) - 1)
+        for i in range(index, len(self.rows)):
+            if isinstance(self.rows[i], Entry):
+                return i
+        for i in range(index, -1, -1):
+            if isinstance(self.rows[i], Entry):
+                return i
+        return -1
+
+    def _step(self, delta: int) -> None:
+        i = self.cursor + delta
+        while 0 <= i < len(self.rows) and not isinstance(self.rows[i], Entry):
+            i += 1 if delta > 0 else -1
+        if 0 <= i < len(self.rows):
+            self._move(i)
+
+    def _move(self, index: int) -> None:
+        if index == self.cursor:
+            return
+        self.cursor = index
+        self._follow()
+        self.refresh()
+        self._announce()
+
+    def _follow(self) -> None:
+        """Scroll just enough to show the cursor (and its group header when it is the first row)."""
+        if self.cursor < 0:
+            return
+        height = max(1, self.scrollable_content_region.height)
+        top = int(self.scroll_y)
+        first = self.cursor - 1 if self.cursor > 0 and isinstance(self.rows[self.cursor - 1], Header) else self.cursor
+        if first < top:
+            self.scroll_to(y=first, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def _announce(self) -> None:
+        memory = self.current
+        if memory is self._announced or (memory is not None and memory == self._announced
+                                         and memory.path == getattr(self._announced, "path", None)):
+            return
+        self._announced = memory
+        self.post_message(self.Highlighted(self, memory))
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.rows))
+        self._follow()
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_first(self) -> None:
+        self._move(self._nearest(0))
+        self.scroll_to(y=0, animate=False, immediate=True)
+
+    def action_last(self) -> None:
+        self._move(self._nearest(len(self.rows) - 1))
+
+    def action_page_up(self) -> None:
+        self._move(self._nearest(max(0, self.cursor - self.scrollable_content_region.height)))
+
+    def action_page_down(self) -> None:
+        target = min(len(self.rows) - 1, self.cursor + self.scrollable_content_region.height)
+        i = target
+        while i > self.cursor and not isinstance(self.rows[i], Entry):
+            i -= 1
+        self._move(i if i > self.cursor else self._nearest(target))
+
+    def action_toggle_mark(self) -> None:
+        memory = self.current
+        if memory is None:
+            return
+        self.marked ^= {memory.id}
+        self.refresh()
+        self._step(1)
+
+    def action_open(self) -> None:
+        if self.current is not None:
+            self.post_message(self.Opened(self, self.current))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = int(self.scroll_y) + offset.y
+        if 0 <= index < len(self.rows) and isinstance(self.rows[index], Entry):
+            self._move(index)
+            if event.chain >= 2:
+                self.action_open()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_y) + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, base)
+        row = self.rows[index]
+        if isinstance(row, Header):
+            text = self._header_text(row, width)
+        else:
+            text = self._entry_text(row, index == self.cursor)
+        text.truncate(width, overflow="ellipsis", pad=True)
+        segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(self.app.console)]
+        return Strip(segments, width).crop_extend(0, width, base)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"memory-list--{name}", partial=True)
+
+    def _header_text(self, row: Header, width: int) -> Text:
+        label = f" {row.title} · {row.count} "
+        return Text("──" + label + "─" * max(0, width - len(label) - 2), style=self._style("header"))
+
+    def _entry_text(self, entry: Entry, is_cursor: bool) -> Text:
+        memory = entry.memory
+        now = self.clock()
+        text = Text(no_wrap=True)
+        text.append("● " if memory.id in self.marked else "  ", self._style("mark"))
+        if self.show_type:
+            text.append(f"{memory.type[:TYPE_WIDTH - 1]:<{TYPE_WIDTH}}", self._style("type"))
+        text.append(bar(entry.confidence, BAR_WIDTH), self._style(level(entry.confidence)))
+        text.append(f" {decay.age_label(memory, now):>4} ", self._style("dim"))
+        word = badge(memory, entry.confidence, self.registry)
+        text.append(f"{word[:self.badge_width]:<{self.badge_width}} ", self._style("badge" if word == "new" else "dim"))
+        text.append(first_line(memory.title))
+        if is_cursor:
+            text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))
+        return text

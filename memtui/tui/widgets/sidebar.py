@@ -1,0 +1,61 @@
+"""The sidebar: memory types and stores with their counts; choosing one filters the list."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from memtui.tui.data.rows import Counts
+
+WIDTH = 20
+
+
+def _line(label: str, count: int, style: str = "") -> Content:
+    label = label if len(label) <= WIDTH - 6 else label[: WIDTH - 7] + "…"
+    return Content.assemble((f"{label:<{WIDTH - 6}}", style), (f"{count:>4}", "$text-muted"))
+
+
+class Sidebar(OptionList):
+    HELP = """\
+## Sidebar
+
+Types and stores with how many active memories each holds. `enter` filters the list to one;
+**All** clears it. **To review** lists automatically captured memories (`R` steps through them),
+**Trash** opens archived and superseded memories (`x`).
+
+Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:project`,
+`md:user` and `md:agent:…` are Claude Code's Markdown memory directories.
+"""
+
+    BINDINGS = [
+        Binding("k", "cursor_up", "Up", show=False, id="sidebar.up"),
+        Binding("j", "cursor_down", "Down", show=False, id="sidebar.down"),
+        Binding("g", "first", "First", show=False, id="sidebar.first"),
+        Binding("G", "last", "Last", show=False, id="sidebar.last"),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._signature: tuple | None = None
+
+    def update_counts(self, counts: Counts, types: list[str], stores: list[str]) -> None:
+        """Rebuild the options, keeping the highlighted one (by id) when it still exists."""
+        signature = (counts, tuple(types), tuple(stores))
+        if signature == self._signature:
+            return
+        self._signature = signature
+        keep = self.highlighted_option.id if self.highlighted_option is not None else "all"
+        options: list[Option | None] = [Option(_line("All memories", counts.total, "bold"), id="all"), None]
+        options += [Option(_line(t, counts.by_type.get(t, 0)), id=f"type:{t}") for t in types]
+        options.append(None)
+        options += [Option(_line(s, counts.by_store.get(s, 0)), id=f"store:{s}") for s in stores]
+        options.append(None)
+        options.append(Option(_line("To review", counts.unreviewed, "$warning" if counts.unreviewed else ""), id="review"))
+        options.append(Option(_line("Trash", counts.inactive), id="trash"))
+        self.set_options(options)
+        try:
+            self.highlighted = self.get_option_index(keep or "all")
+        except Exception:  # the type or store it was on is gone
+            self.highlighted = 0
