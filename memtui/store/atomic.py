@@ -46,6 +46,47 @@ def atomic_write(path: Path, data: str | bytes, *, mtime: float | None = None) -
     fsync_dir(path.parent)
 
 
+#: A temp file is only swept when its writer is gone and it is at least this old (seconds), so a
+#: writer in another PID namespace sharing the directory is never robbed of its file mid-write.
+STALE_AFTER = 60.0
+
+
+def sweep(directory: Path, now: float | None = None) -> list[Path]:
+    """Remove temp files left by killed writers (`.<name>.<pid>.<hex>.tmp`); returns what was removed."""
+    import time
+
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not (entry.name.startswith(".") and entry.name.endswith(".tmp")):
+            continue
+        parts = entry.name.rsplit(".", 3)
+        if len(parts) != 4 or not parts[1].isdigit():
+            continue
+        try:
+            if now - entry.stat().st_mtime < STALE_AFTER or _alive(int(parts[1])):
+                continue
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
 def fsync_dir(directory: Path) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)

@@ -21,7 +21,7 @@ from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
 from memtui.core.memory import Memory, Source, Status
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.store import frontmatter
-from memtui.store.atomic import atomic_write, fsync_dir
+from memtui.store.atomic import atomic_write, fsync_dir, sweep
 from memtui.store.locations import MarkdownDir
 
 INDEX = "MEMORY.md"
@@ -49,6 +49,7 @@ class MarkdownStore:
         self.problems: list[str] = []
         self._memories: dict[str, Memory] = {}
         self._files: dict[str, Path] = {}
+        self._swept = False
 
     @property
     def exists(self) -> bool:
@@ -196,6 +197,10 @@ class MarkdownStore:
     def apply(self, snapshots: Mapping[str, dict[str, Any] | None], now: datetime | None = None,
               header: Mapping[str, Any] | None = None) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
+        if not self._swept:  # once per process: temp files of writers killed mid-write
+            sweep(self.path)
+            sweep(self.path / ARCHIVE)
+            self._swept = True
         for memory_id, snap in snapshots.items():
             old_file = self._files.get(memory_id)
             if snap is None:

@@ -24,7 +24,7 @@ from memtui.core.clock import format_ts, parse_ts, utcnow
 from memtui.core.memory import Memory, Source, Status
 from memtui.core.similarity import Shortlist, tokenize
 from memtui.errors import CorruptStore
-from memtui.store.atomic import atomic_write
+from memtui.store.atomic import atomic_write, sweep
 
 STATUS_TAGS = {Status.SUPERSEDED.value: Status.SUPERSEDED, Status.ARCHIVED.value: Status.ARCHIVED}
 KEY = "state"
@@ -134,6 +134,7 @@ class StateStore:
         self._fragments: dict[str, str] = {}
         self._memories: dict[str, Memory] = {}
         self._shortlist: Shortlist | None = None
+        self._swept = False
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -234,6 +235,9 @@ class StateStore:
         self._write()
 
     def _write(self) -> None:
+        if not self._swept:  # once per process: temp files of writers killed mid-write
+            sweep(self.path.parent)
+            self._swept = True
         parts = []
         for mid, raw in self._raws.items():
             fragment = self._fragments.get(mid)
