@@ -17,6 +17,7 @@ from datetime import datetime
 from memtui.core import decay
 from memtui.core.memory import Memory
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
+from memtui.errors import MemtuiError
 
 START = "<!-- MEMORY:START -->"
 END = "<!-- MEMORY:END -->"
@@ -121,8 +122,10 @@ def render(
     return Block("\n".join(lines), tuple(sections))
 
 
-class MarkerError(ValueError):
-    """CLAUDE.md has a broken marker pair; we refuse to guess which text is ours."""
+class MarkerError(MemtuiError, ValueError):
+    """CLAUDE.md has a broken marker pair; we refuse to guess which text is ours.
+
+    A MemtuiError so the CLI reports it in one line (exit 1) instead of a traceback."""
 
 
 _BLOCK = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
