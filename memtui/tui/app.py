@@ -41,8 +41,12 @@ class MemtuiApp(App[int]):
     ]
 
     def __init__(self, bank: Bank, *, watch: bool = True, clock: Callable[[], datetime] | None = None,
-                 theme: str | None = None) -> None:
+                 theme: str | None = None, blink: bool = True, engines: dict[str, object] | None = None) -> None:
+        """`watch`, `clock` and `blink` are what a snapshot pins: no watcher, a fixed now, a steady cursor."""
         super().__init__()
+        self.blink = blink
+        #: Stand-ins for the optional engines (search, ask, consolidate, health), by name.
+        self.engines = dict(engines or {})
         self.bank = bank
         self.clock = clock or bank.clock
         self.watching = watch
@@ -190,6 +194,22 @@ class MemtuiApp(App[int]):
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.focused))
+
+    def engine(self, name: str):  # type: ignore[no-untyped-def]
+        """The engine behind a panel: a stand-in given to the app, else the real one (or `Missing`)."""
+        from memtui.tui.data import services
+
+        return self.engines[name] if name in self.engines else getattr(services, name)()
+
+    def push_screen(self, screen, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        result = super().push_screen(screen, *args, **kwargs)
+        if not self.blink and not isinstance(screen, str):
+            screen.call_after_refresh(self._steady_cursors, screen)
+        return result
+
+    def _steady_cursors(self, screen) -> None:  # type: ignore[no-untyped-def]
+        for widget in screen.query("Input, TextArea"):
+            widget.cursor_blink = False  # type: ignore[attr-defined]
 
     def open_screen(self, name: str) -> None:
         """Push one of the panels by name, unless it is already on top."""

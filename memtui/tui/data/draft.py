@@ -12,12 +12,11 @@ from typing import Any
 from memtui.core.memory import Memory
 from memtui.tui.data import services
 
-#: Where a model-written merge may come from, tried in order: (module, function). Each takes
-#: (bank, memories) and returns the merged text.
-MODEL_DRAFTERS = (
-    ("memtui.capture.consolidate", "draft_merge"),
-    ("memtui.llm", "merge_draft"),
-)
+MERGE_SYSTEM = """\
+You merge notes that a coding agent keeps about one software project. Write ONE note that keeps
+every distinct fact from the notes given (names, paths, numbers, decisions and their reasons),
+drops repetition, and reads as a single plain statement. When notes disagree, keep the newest
+(they are listed oldest first). Answer with the merged note only: no preamble, no headings."""
 
 
 def concatenate(memories: Sequence[Memory]) -> str:
@@ -40,15 +39,24 @@ def union_tags(memories: Sequence[Memory]) -> list[str]:
     return list(seen)
 
 
+def merge_prompt(memories: Sequence[Memory]) -> str:
+    ordered = sorted(memories, key=lambda m: m.updated)
+    notes = "\n\n".join(f"<note type=\"{m.type}\" updated=\"{m.updated:%Y-%m-%d}\">\n{m.content.strip()}\n</note>"
+                         for m in ordered)
+    return f"Merge these {len(ordered)} notes into one:\n\n{notes}"
+
+
 def model_drafter() -> Callable[[Any, Sequence[Memory]], str] | services.Missing:
-    """A function that asks the model for a merged text, when a key and an implementation exist."""
-    last: services.Missing = services.Missing("Model-written merges", "no merge drafter in memtui.llm or memtui.capture")
-    for module, name in MODEL_DRAFTERS:
-        found = services._lookup(module, name, "Model-written merges")
-        if isinstance(found, services.Missing):
-            last = found
-            continue
-        if not services.has_api_key():
-            return services.Missing("Model-written merges", "no API key is set")
-        return found
-    return last
+    """A function (bank, memories) -> merged text written by the model, when a key and the llm layer exist."""
+    client_cls = services._lookup("memtui.llm.client", "Client", "Model-written merges")
+    if isinstance(client_cls, services.Missing):
+        return client_cls
+    if not services.has_api_key():
+        return services.Missing("Model-written merges", "no API key is set")
+
+    def draft(bank: Any, memories: Sequence[Memory]) -> str:
+        client = client_cls.for_project(bank.project.memory_dir, bank.config.section("llm"))
+        text = client.stream_text(system=MERGE_SYSTEM, prompt=merge_prompt(memories), purpose="merge", max_tokens=1024)
+        return str(text).strip()
+
+    return draft

@@ -1,8 +1,8 @@
 """A consolidation plan as rows a person can accept or reject one by one (no Textual).
 
-The plan comes from `memtui.capture.consolidate.plan`; its items are read by duck typing so the
-panel keeps working while that module settles (merges carry source ids and a merged text, drops
-carry an id; both may carry a reason).
+The plan comes from `memtui.capture.consolidate.plan`: `Plan.items`, each an `Item(key, action
+"merge" | "drop", ids, type, content, tags, reason)`. Items are read by duck typing (separate
+`merges` / `drops` lists are understood too) so the panel survives that module changing shape.
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ def _ids(value: Any) -> tuple[str, ...]:
 
 def items(plan: Any) -> list[Item]:
     out: list[Item] = []
+    for item in _get(plan, "items", default=()) or ():  # memtui.capture.consolidate.Plan
+        kind = str(_get(item, "action", "kind", default="merge"))
+        out.append(Item(kind, _ids(_get(item, "ids")), str(_get(item, "content", default="") or ""),
+                        str(_get(item, "reason", default="") or ""), item))
     for merge in _get(plan, "merges", default=()) or ():
         ids = _ids(_get(merge, "ids", "sources", "source_ids", "merged_from"))
         out.append(Item("merge", ids, str(_get(merge, "content", "text", "merged", default="") or ""),

@@ -71,14 +71,14 @@ KEY_FILES = ("~/.memory-mcp/config.json", "~/.config/anthropic/api_key", "~/.ant
 
 
 def has_api_key(env: Mapping[str, str] | None = None) -> bool:
-    """True when a model can be called; asks the llm layer when it offers a check."""
-    env = os.environ if env is None else env
-    check = _lookup("memtui.llm", "has_api_key", "LLM")
-    if not isinstance(check, Missing):
+    """True when a model can be called: the llm layer's key lookup when present, else the usual places."""
+    resolve = _lookup("memtui.llm.keys", "resolve", "LLM")
+    if not isinstance(resolve, Missing):
         try:
-            return bool(check())
+            return resolve(env) is not None
         except Exception:
             pass
+    env = os.environ if env is None else env
     if env.get("ANTHROPIC_API_KEY"):
         return True
     return any(Path(p).expanduser().is_file() for p in KEY_FILES)

@@ -35,11 +35,13 @@ key (`ANTHROPIC_API_KEY`).
 
     def on_mount(self) -> None:
         self.query_one("#ask-cited").display = False
-        self.engine = services.ask()
+        self.engine = self.app.engine("ask")  # type: ignore[attr-defined]
+        #: A stand-in engine (screenshots) needs no key; the real one does.
+        self.keyed = "ask" in self.app.engines  # type: ignore[attr-defined]
         note = self.query_one("#ask-note", Static)
         if isinstance(self.engine, services.Missing):
             note.update(self.engine.message)
-        elif not services.has_api_key():
+        elif not (self.keyed or services.has_api_key()):
             self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
         else:
             note.update("enter asks; the answer streams below with the memories it cites.")
@@ -52,7 +54,7 @@ key (`ANTHROPIC_API_KEY`).
         if isinstance(self.engine, services.Missing):
             self.notify(self.engine.message, severity="warning", timeout=5)
             return
-        if not services.has_api_key():
+        if not (self.keyed or services.has_api_key()):
             self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
             return
         self.query_one("#ask-answer", Markdown).update("")
@@ -79,9 +81,14 @@ key (`ANTHROPIC_API_KEY`).
 
     def _done(self, answer: object) -> None:
         text = str(getattr(answer, "text", "") or "")
+        error = getattr(answer, "error", None)
+        fix = getattr(answer, "fix", None)
         if text:
             self.query_one("#ask-answer", Markdown).update(text)  # the whole answer, in case chunks were partial
         cited = [str(i) for i in getattr(answer, "cited_ids", ()) or ()]
+        closest = not cited and bool(error)
+        if closest:  # no answer from the model: offer the memories that matched instead
+            cited = [m.id for m in (getattr(h, "memory", None) for h in getattr(answer, "matches", ()) or ()) if m is not None]
         by_id = self.app.model.by_id  # type: ignore[attr-defined]
         options = []
         for mid in cited:
@@ -92,9 +99,15 @@ key (`ANTHROPIC_API_KEY`).
         cited_list = self.query_one("#ask-cited", OptionList)
         cited_list.set_options(options)
         cited_list.display = bool(options)
-        self.query_one("#ask-note", Static).update(
-            f"Cites {len(options)} memor{'y' if len(options) == 1 else 'ies'} · tab, then enter jumps to one" if options
-            else "The answer cites no memory.")
+        note = self.query_one("#ask-note", Static)
+        if error and error not in ("no-matches", "empty"):
+            note.update(Content.assemble(("No answer from the model", "$warning bold"),
+                                         f" ({error}). {fix or ''}".rstrip() + (" The closest memories are listed." if options else "")))
+        elif options:
+            note.update(f"{'Closest' if closest else 'Cites'} {len(options)} memor{'y' if len(options) == 1 else 'ies'}"
+                        " · tab, then enter jumps to one")
+        else:
+            note.update("The answer cites no memory.")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:

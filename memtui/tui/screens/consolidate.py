@@ -19,16 +19,29 @@ from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
 
 
-def describe(item: plan_rows.Item, titles: dict[str, str]) -> Content:
-    names = [titles.get(i, i)[:60] for i in item.ids]
+def headline(item: plan_rows.Item, titles: dict[str, str]) -> Content:
+    """One line per suggestion in the list."""
     if item.kind == "merge":
-        parts: list[tuple[str, str] | str] = [("merge ", "$accent bold"), f"{len(names)} → 1: ", (item.text[:90] or " + ".join(names), "bold")]
-        for n in names:
-            parts += ["\n      ◦ ", (n, "$text-muted")]
+        return Content.assemble(("merge ", "$accent bold"), (f"{len(item.ids)}→1  ", "$text-muted"),
+                                " ".join((item.text or " + ".join(titles.get(i, i) for i in item.ids)).split())[:110])
+    first = item.ids[0] if item.ids else "?"
+    return Content.assemble(("drop  ", "$warning bold"), ("      ", ""), titles.get(first, first)[:110])
+
+
+def details(item: plan_rows.Item, titles: dict[str, str]) -> Content:
+    """The suggestion under the cursor in full: what it merges or drops, into what, and why."""
+    parts: list[tuple[str, str] | str] = []
+    if item.kind == "merge":
+        parts += [("Merges\n", "bold")]
+        for i in item.ids:
+            parts += [("  ◦ ", "$accent"), f"{titles.get(i, i)[:110]}\n"]
+        parts += [("into\n", "bold"), f"  {item.text}\n"]
     else:
-        parts = [("drop  ", "$warning bold"), (names[0] if names else "?", "bold")]
+        parts += [("Drops (archives)\n", "bold")]
+        for i in item.ids:
+            parts += [("  ◦ ", "$warning"), f"{titles.get(i, i)[:110]}\n"]
     if item.reason:
-        parts += ["\n      ", (item.reason, "$text-muted italic")]
+        parts += [("why  ", "bold"), (item.reason, "$text-muted italic")]
     return Content.assemble(*parts)
 
 
@@ -50,16 +63,18 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         super().__init__()
         self.plan: Any = None
         self.items: list[plan_rows.Item] = []
+        self.titles: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield TopBar("consolidate")
         yield Static("", id="consolidate-note", classes="panel-note")
         yield ProgressBar(total=None, show_eta=False, id="consolidate-progress")
         yield SelectionList[int](id="consolidate-items")
+        yield Static("", id="consolidate-detail", classes="panel-note")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.engine = services.consolidate()
+        self.engine = self.app.engine("consolidate")  # type: ignore[attr-defined]
         if isinstance(self.engine, services.Missing):
             self._idle(self.engine.message + " Until then, merge by hand: mark memories with space, then m.")
             return
@@ -94,12 +109,20 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         titles = {m.id: m.title for m in self.app.snapshot.memories}  # type: ignore[attr-defined]
         selections = self.query_one(SelectionList)
         selections.clear_options()
-        selections.add_options([Selection(describe(item, titles), i, True) for i, item in enumerate(self.items)])
+        self.titles = titles
+        selections.add_options([Selection(headline(item, titles), i, True) for i, item in enumerate(self.items)])
+        problems = list(getattr(result, "problems", ()) or ())
+        extra = f" · {len(problems)} suggestion(s) were discarded as invalid: {problems[0]}" if problems else ""
         if self.items:
             selections.focus()
-            self._idle(f"{len(self.items)} suggestion(s), all accepted · space rejects one · enter applies the accepted ones")
+            self._idle(f"{len(self.items)} suggestion(s), all accepted · space rejects one · enter applies the accepted ones{extra}")
         else:
-            self._idle("Nothing to consolidate: no duplicates or outdated memories found.")
+            self._idle(f"Nothing to consolidate: no duplicates or outdated memories found.{extra}")
+
+    def on_selection_list_selection_highlighted(self, event: SelectionList.SelectionHighlighted) -> None:
+        index = event.selection.value
+        if isinstance(index, int) and 0 <= index < len(self.items):
+            self.query_one("#consolidate-detail", Static).update(details(self.items[index], self.titles))
 
     def action_apply(self) -> None:
         if self.plan is None or isinstance(self.engine, services.Missing):
@@ -117,6 +140,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         self.plan = None
         self.items = []
         self.query_one(SelectionList).clear_options()
+        self.query_one("#consolidate-detail", Static).update("")
         self._idle("Applied. r plans again; u undoes.")
 
     def palette_commands(self) -> list:

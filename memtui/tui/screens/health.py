@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from memtui.tui.data import services
+from memtui.tui.data.text import bar
 from memtui.tui.messages import Snapshot
 from memtui.tui.widgets.topbar import TopBar
 
@@ -36,6 +37,54 @@ def render_value(value: Any, indent: int = 0) -> list[tuple[str, str] | str]:
             out += [pad, "· "] + (render_value(v, indent + 1) if isinstance(v, (dict, list)) else [f"{v}\n"])
         return out
     return [pad, f"{value}\n"]
+
+
+def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
+    """memtui.capture.health.read()'s dict, laid out for a person; unknown keys are listed at the end."""
+    def row(label: str, value: Any, style: str = "") -> list[tuple[str, str] | str]:
+        return [(f"  {label:<14}", "$text-muted"), (f"{value}\n", style)]
+
+    out: list[tuple[str, str] | str] = [("Capture\n", "bold $accent")]
+    run = h.get("last_run") or {}
+    if run:
+        what = (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok") else "failed") \
+            if not run.get("skipped") else f"skipped: {run['skipped']}"
+        out += row("last run", f"{run.get('at', '?')} ({run.get('event') or '-'}): {what}",
+                   "" if run.get("ok") or run.get("skipped") else "$error")
+    else:
+        out += row("last run", "none yet: capture runs from the Claude Code hooks (`memtui setup`)", "$text-muted")
+    if h.get("last_success"):
+        out += row("last success", h["last_success"])
+    error = h.get("last_error")
+    if error:
+        resolved = h.get("error_resolved")
+        out += row("last error", f"{error.get('at', '?')}: {error.get('error', error)}" + (" (resolved since)" if resolved else ""),
+                   "$text-muted" if resolved else "$error")
+    if h.get("paused"):
+        out += row("paused", h.get("paused_reason") or "yes", "$warning bold")
+    if h.get("pending_bytes"):
+        out += row("pending", f"{h['pending_bytes']} transcript bytes in {h.get('pending_sessions', '?')} session(s)")
+    if h.get("fix"):
+        out += row("fix", h["fix"], "$warning")
+    out += ["\n", ("Model\n", "bold $accent")]
+    out += row("model", h.get("model", "?"))
+    out += row("API key", h.get("api_key") or "none — export ANTHROPIC_API_KEY=… to enable capture and ask",
+               "" if h.get("api_key") else "$warning")
+    today = h.get("today") or {}
+    budget = float(h.get("budget_usd") or 0)
+    cost = float(today.get("cost_usd") or 0)
+    out += ["\n", ("Today\n", "bold $accent")]
+    out += row("calls", today.get("calls", 0))
+    out += row("tokens", f"{today.get('input_tokens', 0)} in · {today.get('output_tokens', 0)} out")
+    ratio = cost / budget if budget else 0.0
+    out += [(f"  {'cost':<14}", "$text-muted"), (bar(min(ratio, 1.0), 20), "$error" if ratio >= 1 else "$warning" if ratio > 0.8 else "$success"),
+            f" ${cost:.4f} of ${budget:.2f} daily budget\n"]
+    known = {"last_run", "last_success", "last_error", "error_resolved", "fix", "paused", "paused_reason", "pending_bytes",
+             "pending_sessions", "today", "budget_usd", "model", "api_key"}
+    rest = {k: v for k, v in h.items() if k not in known and v not in (None, {}, [])}
+    if rest:
+        out += ["\n", ("More\n", "bold $accent")] + render_value(rest, 1)
+    return out
 
 
 class HealthScreen(Screen[None]):
@@ -71,7 +120,7 @@ spent today against the daily budget. `r` reads it again.
     def read(self) -> None:
         app = self.app
         project = app.bank.project  # type: ignore[attr-defined]
-        engine = services.health()
+        engine = self.app.engine("health")  # type: ignore[attr-defined]
         if isinstance(engine, services.Missing):
             raw = None
             try:
@@ -82,6 +131,8 @@ spent today against the daily budget. `r` reads it again.
             return
         try:
             data = engine(project)
+            if not isinstance(data, dict):
+                raise TypeError(f"expected a dict, got {type(data).__name__}")
         except Exception as exc:
             app.call_from_thread(self._show, None, f"Reading health failed: {type(exc).__name__}: {exc}", None)
             return
@@ -94,7 +145,7 @@ spent today against the daily budget. `r` reads it again.
         if raw is not None:
             parts += [("status.json\n", "bold")] + render_value(raw, 1)
         if data is not None:
-            parts += render_value(data) if data else ["No capture has run yet in this project.\n"]
+            parts += health_view(data)
         if not parts:
             parts = ["Nothing recorded yet."]
         self.query_one("#health-body", Static).update(Content.assemble(*parts))

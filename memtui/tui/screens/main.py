@@ -128,11 +128,11 @@ or a store.
     def reveal(self, memory_id: str) -> None:
         """Put the cursor on a memory, clearing filters that hide it."""
         if not self.memory_list.select_id(memory_id):
-            memory = self.app.model.by_id.get(memory_id)  # type: ignore[attr-defined]
+            entry = self.app.model.by_id.get(memory_id)  # type: ignore[attr-defined]
             self.query_state = Query(sort=self.query_state.sort, group=self.query_state.group)
             self.query_one("#filter", Input).value = ""
             self.refresh_rows()
-            if not self.memory_list.select_id(memory_id) and memory is not None and not memory.active:
+            if not self.memory_list.select_id(memory_id) and entry is not None and not entry.memory.active:
                 self.notify("That memory is in the trash (x).", timeout=4)
         self.memory_list.focus()
 

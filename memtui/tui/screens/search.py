@@ -28,13 +28,18 @@ def marked(text: str, terms: tuple[str, ...], base: str = "") -> Content:
     return Content.assemble(*parts)
 
 
-def option(f: find.Found) -> Option:
+def option(f: find.Found, width: int) -> Option:
+    """Score, type and title on the first line; a snippet when the title is a name; why it matched."""
     m = f.memory
-    head = Content.assemble((f"{f.score:4.2f} ", "$success bold"), (f"{m.type:<12}", "$secondary"))
-    title = marked(m.title[:100], f.terms, "bold")
-    body = marked(find.snippet(m.content, f.terms), f.terms, "$text-muted")
-    why = Content.assemble(("     " + " " * 12, ""), (f.why, "$text-muted italic")) if f.why else Content("")
-    return Option(Content.assemble(head, title, "\n", ("     " + " " * 12, ""), body, "\n", why), id=m.id)
+    room = max(20, width - 19)
+    pad = " " * 18
+    head = Content.assemble((f"{f.score:4.2f} ", "$success bold"), (f"{m.type[:12]:<13}", "$secondary"))
+    lines = [Content.assemble(head, marked(" ".join(m.title.split())[:room], f.terms, "bold"))]
+    if m.name:
+        lines.append(Content.assemble(pad, marked(find.snippet(m.content, f.terms, room), f.terms, "$text-muted")))
+    if f.why:
+        lines.append(Content.assemble(pad, (f.why[:room], "$text-muted italic")))
+    return Option(Content("\n").join(lines), id=m.id)
 
 
 class SearchScreen(Screen[None]):
@@ -58,7 +63,7 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
         yield Footer()
 
     def on_mount(self) -> None:
-        self.engine = services.search()
+        self.engine = self.app.engine("search")  # type: ignore[attr-defined]
         note = self.query_one("#search-note", Static)
         if isinstance(self.engine, services.Missing):
             note.update(f"{self.engine.message} Showing a fuzzy match over the loaded memories instead.")
@@ -97,7 +102,8 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
         if self.query_one(Input).value.strip() != query:
             return  # typed on since; a newer search is on its way
         results = self.query_one(OptionList)
-        results.set_options([option(f) for f in found])
+        width = results.scrollable_content_region.width or self.size.width
+        results.set_options([option(f, width) for f in found])
         if found:
             results.highlighted = 0
         self.query_one("#search-note", Static).update(
