@@ -1,0 +1,139 @@
+"""The main screen against a real demo project: list, detail, filter, sort, group, sidebar, keys."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from memtui.tui.screens.detail import DetailScreen
+from memtui.tui.screens.main import MainScreen
+from memtui.tui.widgets.memory_list import MemoryList
+from tuikit import make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_opens_on_the_project_with_every_active_memory_grouped(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        memory_list = app.screen.query_one(MemoryList)
+        active = [m for m in demo.memories() if m.active]
+        assert sorted(memory_list.memory_ids) == sorted(m.id for m in active)
+        assert memory_list.current is not None
+        detail_text = str(app.screen.query_one("#detail-facts").render())
+        assert memory_list.current.id in detail_text
+
+
+async def test_vim_keys_move_and_g_G_jump(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        memory_list = app.screen.query_one(MemoryList)
+        ids = memory_list.memory_ids
+        await pilot.press("j", "j")
+        assert memory_list.current.id == ids[2]
+        await pilot.press("k")
+        assert memory_list.current.id == ids[1]
+        await pilot.press("G")
+        assert memory_list.current.id == ids[-1]
+        await pilot.press("g")
+        assert memory_list.current.id == ids[0]
+
+
+async def test_filter_as_you_type_then_escape_clears(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        memory_list = app.screen.query_one(MemoryList)
+        everything = len(memory_list.memory_ids)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"weasy")
+        await settle(pilot)
+        shown = [app.model.by_id[i].memory for i in memory_list.memory_ids]
+        assert shown and all("weasy" in m.content.lower() for m in shown)
+        await pilot.press("enter")
+        assert app.focused is memory_list
+        await pilot.press("escape")
+        assert len(memory_list.memory_ids) == everything
+
+
+async def test_sort_and_group_toggle(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("s")
+        assert screen.query_state.sort == "age"
+        await pilot.press("v")
+        ordered = [app.model.by_id[i].memory for i in screen.query_one(MemoryList).memory_ids]
+        assert [m.updated for m in ordered] == sorted((m.updated for m in ordered), reverse=True)
+        await pilot.press("s", "s")
+        assert screen.query_state.sort == "rank"
+
+
+async def test_sidebar_narrows_to_a_type_and_a_store(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        sidebar = app.screen.query_one("#sidebar")
+        sidebar.focus()
+        sidebar.highlighted = sidebar.get_option_index("type:gotcha")
+        await pilot.press("enter")
+        memory_list = app.screen.query_one(MemoryList)
+        assert {app.model.by_id[i].memory.type for i in memory_list.memory_ids} == {"gotcha"}
+        sidebar.highlighted = sidebar.get_option_index("store:md:local")
+        sidebar.focus()
+        await pilot.press("enter")
+        assert {app.model.by_id[i].memory.store for i in memory_list.memory_ids} == {"md:local"}
+
+
+async def test_enter_opens_the_detail_screen_and_escape_returns(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        current = app.screen.query_one(MemoryList).current
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen) and app.screen.memory_id == current.id
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_f1_help_describes_the_focused_widget_and_lists_binding_ids(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        from memtui.tui.screens.help import HelpScreen
+
+        assert isinstance(app.screen, HelpScreen)
+        assert "Memory list" in app.screen.text
+        assert ("d", "Drop", "main.drop") in app.screen.bindings
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_palette_offers_context_sensitive_namespaced_commands(demo):
+    from memtui.tui.commands import MemtuiCommands
+
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        titles = [t for t, _, _ in MemtuiCommands(app.screen).commands()]
+        assert "memory: Drop" in titles and "go: Budget preview" in titles and "app: Undo last change" in titles
+        assert "memory: Merge marked" not in titles
+        assert all(": " in t for t in titles)
+        await pilot.press("space", "space")
+        titles = [t for t, _, _ in MemtuiCommands(app.screen).commands()]
+        assert "memory: Merge marked" in titles
+
+
+async def test_works_at_80x24_and_in_light_theme(demo):
+    app = make_app(demo, theme="textual-light")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.theme == "textual-light"
+        memory_list = app.screen.query_one(MemoryList)
+        assert memory_list.size.height >= 5 and memory_list.size.width >= 50
