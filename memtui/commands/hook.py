@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("worker", help="drain the capture spool (.memory/spool/) and exit when idle",
                        description="Hooks start this in the background; run it by hand to process queued jobs now.")
     p.add_argument("--idle", type=float, default=None, metavar="SECONDS",
-                   help="exit after this long without new jobs (default 2)")
+                   help="exit after this long without new jobs (default: [hooks] worker_idle, 2)")
     p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_worker)
 
@@ -35,9 +35,10 @@ def cmd_hook(args: argparse.Namespace) -> int:
 def cmd_worker(args: argparse.Namespace) -> int:
     from memtui.commands.common import open_bank
     from memtui.hooks import worker
+    from memtui.hooks.settings import HookSettings
 
     project = open_bank(args).project
-    idle = worker.IDLE_SECONDS if args.idle is None else max(0.0, args.idle)
+    idle = HookSettings.load(project).worker_idle if args.idle is None else max(0.0, args.idle)
     done = worker.run(project, lock_fd=args.lock_fd, idle=idle)
     if args.lock_fd is None:
         print(f"worker: {done} job(s) done")

@@ -176,7 +176,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
                 print(f"# {target.path}: no change")
                 continue
             diff = difflib.unified_diff((old or "").splitlines(keepends=True), new.splitlines(keepends=True),
-                                        f"a/{target.path}", f"b/{target.path}")
+                                        str(target.path), f"{target.path} (after setup)")
             print("".join(diff), end="")
         return 0
     for target, old, new in changes:

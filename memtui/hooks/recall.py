@@ -138,6 +138,8 @@ def _block_lines(project: Any) -> set[str]:
 
 def _save_explicit(context: Any, text: str) -> list[Any]:
     """Save what the user explicitly asked to remember, now, without a model."""
+    if "remember" not in text[:EXPLICIT_CHARS].lower():
+        return []  # the common case, decided without importing the detector
     try:
         from memtui.capture.explicit import explicit_memories
     except ImportError:

@@ -10,6 +10,7 @@ session_bytes = 61440     # all recall injections of one session together
 briefing_bytes = 6144     # the SessionStart briefing
 recall = true             # false: no SessionStart/UserPromptSubmit injection
 capture = true            # false: Stop/PreCompact/SessionEnd queue nothing
+worker_idle = 2.0         # seconds the capture worker waits for more jobs before it exits
 ```
 """
 
@@ -36,6 +37,8 @@ class HookSettings:
     briefing_bytes: int = 6144
     recall: bool = True
     capture: bool = True
+    #: Seconds the worker waits for more jobs before exiting (the hooks of one turn come together).
+    worker_idle: float = 2.0
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> HookSettings:
@@ -46,8 +49,8 @@ class HookSettings:
             if isinstance(default, bool):
                 if isinstance(value, bool):
                     values[f.name] = value
-            elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-                values[f.name] = value
+            elif isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+                values[f.name] = type(default)(value)
         return cls(**values)
 
     @classmethod

@@ -105,10 +105,18 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
     except ImportError:
         _log(project, f"{job.path.name}: the capture pipeline is not installed; the job stays queued")
         return False
-    result = extract(bank, str(transcript), session_id=str(job.data.get("session_id") or ""),
+    result = extract(bank, str(transcript), session_id=str(job.data.get("session_id") or "") or None,
                      event=str(job.data.get("event") or "Stop"))
     _log(project, f"{job.path.name}: {job.data.get('event')} {_summary(result)}")
+    if getattr(result, "error", None):
+        # The pipeline left its cursor where it was; keeping the job retries the span on the next
+        # worker run (a SessionEnd has no later Stop to do it), and MAX_ATTEMPTS bounds the retries.
+        raise JobFailed(f"{result.error} ({getattr(result, 'fix', None) or 'see memtui status'})")
     return True
+
+
+class JobFailed(Exception):
+    """The job ran and reported a failure it can recover from later."""
 
 
 def _reindex(project: Any, bank: Any) -> bool:
@@ -125,11 +133,12 @@ def _reindex(project: Any, bank: Any) -> bool:
 
 
 def _summary(result: Any) -> str:
+    """`saved=2, superseded=1` or `skipped=…` or `error=…`, for the worker log."""
     if result is None:
         return "done"
     parts = []
-    for name in ("saved", "added", "superseded", "reaffirmed", "skipped", "error"):
+    for name in ("saved", "superseded", "reaffirmed", "skipped", "error"):
         value = getattr(result, name, None)
         if value:
             parts.append(f"{name}={len(value) if isinstance(value, (list, tuple)) else value}")
-    return ", ".join(parts) or "done"
+    return ", ".join(parts) or "nothing new"

@@ -31,7 +31,11 @@ def register(server: Any, ws: Any) -> None:
         if ask is None:
             return _from_search(bank, question)
         answer = ask(bank, question)
-        cited = ", ".join(answer.cited_ids) if getattr(answer, "cited_ids", None) else "none"
+        if getattr(answer, "error", None):
+            # No model answer (no key, API down, nothing matched): the memories themselves still help.
+            matches = [(getattr(h, "memory", h), getattr(h, "score", None)) for h in answer.matches[:5]]
+            return render.listing(answer.text.strip(), matches, bank.clock(), bank.registry)
+        cited = ", ".join(answer.cited_ids) if answer.cited_ids else "none"
         return f"{answer.text.strip()}\n\n(cited memories: {cited})"
 
 

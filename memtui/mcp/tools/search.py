@@ -8,7 +8,8 @@ from typing import Any
 from memtui.mcp import render
 from memtui.mcp.workspace import tool_errors
 
-_ID = re.compile(r"^\s*(mem_\d+_[a-z0-9]+|md:[^\s]+)\s*$")
+#: A state.json id (`mem_<ms>_<6>`) or a Markdown one (`<scope>/<file stem>`, `agent:<name>/<stem>`).
+_ID = re.compile(r"^\s*(mem_\d+_[a-z0-9]+|(?:local|project|user|agent:[\w.-]+)/[\w.-]+)\s*$")
 
 
 def register(server: Any, ws: Any) -> None:

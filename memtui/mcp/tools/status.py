@@ -47,15 +47,10 @@ def _capture_health(bank: Any) -> str:
     except ImportError:
         return "Automatic capture: not available in this build."
     try:
-        data = health.read(bank.project)
+        summary = health.lines(health.read(bank.project))
     except Exception as exc:  # noqa: BLE001 - status must answer even when health cannot be read
         return f"Automatic capture: health unknown ({exc})."
-    if not data:
-        return "Automatic capture: no extraction has run yet."
-    error = data.get("last_error") or data.get("error")
-    state = f"last error: {error}" if error else "healthy"
-    last = data.get("last_run") or data.get("last_success") or data.get("updated")
-    return f"Automatic capture: {state}" + (f" (last run {last})" if last else "") + "."
+    return "Automatic capture:\n" + "\n".join("  " + " ".join(line.split()) for line in summary)
 
 
 def _pending_jobs(bank: Any) -> int:

@@ -1,0 +1,93 @@
+"""Hooks run as Claude Code runs them: a fresh `python -m memtui hook <Event>` fed JSON on stdin.
+
+`payload()` builds the shapes captured from Claude Code 2.1.330 (claude-code-contracts.md §1.2);
+`hook()` runs one and checks the contract every hook keeps whatever it was fed: exit 0, stdout
+empty or exactly one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+TRANSCRIPT = SHARED / "data" / "transcripts" / "captured-2.1.330.jsonl"
+SESSION = "83173cbb-9f0e-4a51-8a34-0c1d2e3f4a5b"
+
+
+def payload(event: str, root: Path, *, session: str = SESSION, transcript: str | None = None, **extra: Any) -> dict:
+    base: dict[str, Any] = {"session_id": session,
+                            "transcript_path": transcript or f"/nonexistent/.claude/projects/x/{session}.jsonl",
+                            "cwd": str(root), "hook_event_name": event}
+    shapes: dict[str, dict[str, Any]] = {
+        "SessionStart": {"source": "startup"},
+        "UserPromptSubmit": {"prompt_id": "22f8d364-1111-2222-3333-444455556666", "permission_mode": "default",
+                             "prompt": "Say hello and remember that I prefer uv"},
+        "PostToolUse": {"permission_mode": "default", "effort": {"level": "medium"}, "tool_name": "Bash",
+                        "tool_input": {"command": "echo hello-from-tool", "description": "Print a greeting"},
+                        "tool_response": {"stdout": "hello-from-tool", "stderr": "", "interrupted": False,
+                                          "isImage": False, "noOutputExpected": False},
+                        "tool_use_id": "toolu_0e8b", "duration_ms": 36},
+        "Stop": {"effort": {"level": "medium"}, "stop_hook_active": False,
+                 "last_assistant_message": "Hello from the fake API.", "background_tasks": [], "session_crons": []},
+        "SubagentStop": {"agent_id": "a7ce6e7cb53e678ec", "agent_type": "Explore", "stop_hook_active": False,
+                         "agent_transcript_path": f"/nonexistent/{session}/subagents/agent-a7ce6e7cb53e678ec.jsonl",
+                         "last_assistant_message": "…", "background_tasks": [], "session_crons": []},
+        "PreCompact": {"prompt_id": "2257b24a-0000", "trigger": "manual", "custom_instructions": "keep the uv preference"},
+        "SessionEnd": {"prompt_id": "2257b24a-0000", "reason": "other"},
+    }
+    return {**base, **shapes.get(event, {}), **extra}
+
+
+def hook_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
+    env["HOME"] = str(home)
+    if root is not None:
+        env["CLAUDE_PROJECT_DIR"] = str(root)
+    env.update(extra)
+    return env
+
+
+def run_hook(event: str, data: Any, *, root: Path | None, home: Path, env: dict[str, str] | None = None,
+             cwd: Path | None = None, timeout: float = 30) -> dict | None:
+    """Run one hook; assert the contract; return the JSON answer or None."""
+    if isinstance(data, (dict, list)):
+        stdin = json.dumps(data).encode()
+    elif isinstance(data, str):
+        stdin = data.encode()
+    else:
+        stdin = data
+    proc = subprocess.run([sys.executable, "-m", "memtui", "hook", event], input=stdin, capture_output=True,
+                          env={**hook_env(root, home), **(env or {})}, cwd=cwd or root or home, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.decode("utf-8")
+    if not out.strip():
+        assert out == "", f"whitespace on stdout: {out!r}"
+        return None
+    answer = json.loads(out)  # exactly one JSON value, or this raises
+    assert isinstance(answer, dict)
+    return answer
+
+
+def context_of(answer: dict | None) -> str:
+    if not answer:
+        return ""
+    return answer["hookSpecificOutput"]["additionalContext"]
+
+
+def wait_for_worker(memory_dir: Path, timeout: float = 20) -> None:
+    """Until no worker holds the spool lock (hooks start workers that outlive them)."""
+    from memtui.hooks import spool
+
+    deadline = time.monotonic() + timeout
+    time.sleep(0.1)
+    while spool.worker_running(memory_dir):
+        if time.monotonic() > deadline:
+            raise AssertionError("the worker did not exit")
+        time.sleep(0.05)

@@ -1,0 +1,217 @@
+"""`memtui setup` against real settings files: merge, idempotence, backups, dry run, uninstall, global."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memtui.hooks import install
+
+THEIRS = {
+    "model": "claude-opus-5-5",
+    "env": {"FOO": "1"},
+    "permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Read(./.env)"]},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "python3 other_memory.py", "timeout": 3}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+    "statusLine": {"type": "command", "command": "echo hi"},
+}
+THEIR_SERVERS = {"mcpServers": {"github": {"type": "http", "url": "https://api.example.com/mcp"},
+                                "db": {"command": "uvx", "args": ["db-mcp"], "env": {"DB": "x"}}}}
+
+
+def write(path, doc, indent=2):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=indent) + "\n", encoding="utf-8")
+
+
+def ours(settings: dict) -> dict[str, list[str]]:
+    found = {event: [h["command"] for g in groups for h in g["hooks"] if install.is_our_hook(h)]
+             for event, groups in settings.get("hooks", {}).items()}
+    return {event: commands for event, commands in found.items() if commands}
+
+
+def backups(directory):
+    return sorted(p.name for p in directory.iterdir() if ".memtui-backup-" in p.name)
+
+
+def test_fresh_install(project, cli):
+    result = cli("setup", cwd=project.root)
+    assert result.returncode == 0, result.stderr
+    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    commands = ours(settings)
+    assert set(commands) == set(install.EVENTS)
+    for event, found in commands.items():
+        assert len(found) == 1 and found[0].endswith(f" hook {event}")
+        assert found[0].split()[0].startswith("/")  # an absolute path: hooks do not get our PATH
+    assert settings["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
+    assert settings["hooks"]["PostToolUse"][0]["hooks"][0]["async"] is True
+    assert settings["enabledMcpjsonServers"] == ["memtui"]
+    assert "mcp__memtui__memory_search" in settings["permissions"]["allow"]
+    assert "mcp__memtui__memory_forget" not in settings["permissions"]["allow"]
+    server = json.loads((project.root / ".mcp.json").read_text())["mcpServers"]["memtui"]
+    assert server["alwaysLoad"] is True and server["args"][-1] == "mcp" and server["command"].startswith("/")
+    assert backups(project.root / ".claude") == []  # nothing existed, nothing to back up
+
+
+def test_merge_keeps_everything_else_in_order(project, cli):
+    settings_path = project.root / ".claude" / "settings.json"
+    write(settings_path, THEIRS, indent=4)
+    write(project.root / ".mcp.json", THEIR_SERVERS)
+    original = settings_path.read_text()
+    assert cli("setup", cwd=project.root).returncode == 0
+    merged = json.loads(settings_path.read_text())
+    assert list(merged)[:5] == list(THEIRS)  # their keys first, in their order
+    assert merged["model"] == THEIRS["model"] and merged["env"] == THEIRS["env"]
+    assert merged["statusLine"] == THEIRS["statusLine"]
+    assert merged["permissions"]["deny"] == THEIRS["permissions"]["deny"]
+    assert merged["permissions"]["allow"][0] == "Bash(npm test:*)"
+    assert merged["hooks"]["PreToolUse"] == THEIRS["hooks"]["PreToolUse"]
+    assert merged["hooks"]["UserPromptSubmit"][0] == THEIRS["hooks"]["UserPromptSubmit"][0]  # theirs stays first
+    assert merged["hooks"]["Stop"][0] == THEIRS["hooks"]["Stop"][0]
+    assert settings_path.read_text().startswith('{\n    "model"')  # their indentation kept
+    servers = json.loads((project.root / ".mcp.json").read_text())["mcpServers"]
+    assert list(servers) == ["github", "db", "memtui"]
+    assert servers["db"] == THEIR_SERVERS["mcpServers"]["db"]
+    [backup] = backups(project.root / ".claude")
+    assert (project.root / ".claude" / backup).read_text() == original
+
+
+def test_idempotent(project, cli):
+    write(project.root / ".claude" / "settings.json", THEIRS)
+    assert cli("setup", cwd=project.root).returncode == 0
+    first = {p: p.read_bytes() for p in (project.root / ".claude" / "settings.json", project.root / ".mcp.json")}
+    again = cli("setup", cwd=project.root)
+    assert again.returncode == 0 and b"already up to date" in again.stdout
+    assert {p: p.read_bytes() for p in first} == first
+    assert len(backups(project.root / ".claude")) == 1  # only the first change was backed up
+
+
+def test_moved_install_is_updated_in_place(project, cli):
+    stale = install.install_hooks(THEIRS, "/old/venv/bin/memtui")
+    stale["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": "echo after-us"}]})
+    write(project.root / ".claude" / "settings.json", stale)
+    assert cli("setup", cwd=project.root).returncode == 0
+    merged = json.loads((project.root / ".claude" / "settings.json").read_text())
+    for event, commands in ours(merged).items():
+        assert len(commands) == 1 and not commands[0].startswith("/old/")
+    assert merged["hooks"]["Stop"][-1]["hooks"][0]["command"] == "echo after-us"  # order kept
+    assert [g["hooks"][0]["command"] for g in merged["hooks"]["Stop"]][0] == "notify-send done"
+
+
+def test_dry_run_prints_a_diff_and_writes_nothing(project, cli):
+    write(project.root / ".claude" / "settings.json", THEIRS)
+    before = (project.root / ".claude" / "settings.json").read_text()
+    result = cli("setup", "--dry-run", cwd=project.root)
+    assert result.returncode == 0
+    out = result.stdout.decode()
+    path = project.root / ".claude" / "settings.json"
+    assert f"--- {path}\n+++ {path} (after setup)\n" in out
+    assert any(line.startswith("+") and line.endswith(' hook Stop",') for line in out.splitlines())
+    assert (project.root / ".claude" / "settings.json").read_text() == before
+    assert not (project.root / ".mcp.json").exists()
+    assert backups(project.root / ".claude") == []
+
+
+def test_uninstall_removes_only_ours(project, cli):
+    write(project.root / ".claude" / "settings.json", THEIRS)
+    write(project.root / ".mcp.json", THEIR_SERVERS)
+    assert cli("setup", cwd=project.root).returncode == 0
+    result = cli("setup", "--uninstall", cwd=project.root)
+    assert result.returncode == 0, result.stderr
+    assert json.loads((project.root / ".claude" / "settings.json").read_text()) == THEIRS
+    assert json.loads((project.root / ".mcp.json").read_text()) == THEIR_SERVERS
+    again = cli("setup", "--uninstall", cwd=project.root)
+    assert again.returncode == 0 and b"already clean" in again.stdout
+
+
+def test_uninstall_of_a_fresh_install_leaves_empty_documents(project, cli):
+    assert cli("setup", cwd=project.root).returncode == 0
+    assert cli("setup", "--uninstall", cwd=project.root).returncode == 0
+    assert json.loads((project.root / ".claude" / "settings.json").read_text()) == {}
+    assert json.loads((project.root / ".mcp.json").read_text()) == {"mcpServers": {}}
+
+
+def test_invalid_json_is_refused_untouched(project, cli):
+    path = project.root / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"hooks": {,}}', encoding="utf-8")
+    result = cli("setup", cwd=project.root)
+    assert result.returncode == 1
+    assert b"not valid JSON" in result.stderr and b"Traceback" not in result.stderr
+    assert path.read_text() == '{"hooks": {,}}'
+    assert not (project.root / ".mcp.json").exists()
+
+
+def test_wrong_shapes_are_refused(project, cli):
+    write(project.root / ".claude" / "settings.json", {"hooks": {"Stop": {"not": "a list"}}})
+    result = cli("setup", cwd=project.root)
+    assert result.returncode == 1 and b"hooks.Stop is not a list" in result.stderr
+
+
+def test_project_mode_needs_init(tmp_path, home, cli):
+    plain = tmp_path / "plain"
+    (plain / ".git").mkdir(parents=True)
+    result = cli("setup", cwd=plain, env={"HOME": str(home)})
+    assert result.returncode == 1 and b"memtui init" in result.stderr
+    assert sorted(p.name for p in plain.iterdir()) == [".git"]
+
+
+def test_global_install(tmp_path, home, cli):
+    plain = tmp_path / "plain"
+    (plain / ".git").mkdir(parents=True)
+    write(home / ".claude" / "settings.json", THEIRS)
+    write(home / ".claude.json", {"numStartups": 3, "projects": {"/x": {"mcpServers": {}}}, **THEIR_SERVERS})
+    result = cli("setup", "--global", cwd=plain, env={"HOME": str(home)})
+    assert result.returncode == 0, result.stderr
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    assert set(ours(settings)) == set(install.EVENTS)
+    assert "enabledMcpjsonServers" not in settings  # user-scope servers need no approval
+    user = json.loads((home / ".claude.json").read_text())
+    assert user["numStartups"] == 3 and user["projects"] == {"/x": {"mcpServers": {}}}
+    assert list(user["mcpServers"]) == ["github", "db", "memtui"]
+    assert sorted(p.name for p in plain.iterdir()) == [".git"]  # no .memory/, no CLAUDE.md, no .claude/
+    assert not (home / ".memory").exists() and not (home / "CLAUDE.md").exists()
+    assert cli("setup", "--global", "--uninstall", cwd=plain, env={"HOME": str(home)}).returncode == 0
+    assert json.loads((home / ".claude" / "settings.json").read_text()) == THEIRS
+    assert "memtui" not in json.loads((home / ".claude.json").read_text())["mcpServers"]
+
+
+def test_global_honours_claude_config_dir(tmp_path, home, cli):
+    config = tmp_path / "cfg"
+    result = cli("setup", "--global", cwd=tmp_path, env={"HOME": str(home), "CLAUDE_CONFIG_DIR": str(config)})
+    assert result.returncode == 0, result.stderr
+    assert (config / "settings.json").exists() and (config / ".claude.json").exists()
+    assert not (home / ".claude").exists()
+
+
+@pytest.mark.parametrize("command, mine", [
+    ("/venv/bin/memtui hook Stop", True),
+    ("memtui hook UserPromptSubmit", True),
+    ("'/path with space/memtui' hook Stop", True),
+    ("/usr/bin/python3 -m memtui hook Stop", True),
+    ("memtui-other hook Stop", False),
+    ("python3 /x/memtui_hook.py", False),
+    ("echo memtui", False),
+])
+def test_recognising_our_hooks(command, mine):
+    assert install.is_our_hook({"type": "command", "command": command}) is mine
+
+
+def test_a_shared_group_keeps_its_other_handlers():
+    settings = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"},
+                                              {"type": "command", "command": "/old/memtui hook Stop"},
+                                              {"type": "command", "command": "b"}]}]}}
+    merged = install.install_hooks(settings, "/new/memtui")
+    assert [h["command"] for h in merged["hooks"]["Stop"][0]["hooks"]] == ["a", "/new/memtui hook Stop", "b"]
+    assert len(merged["hooks"]["Stop"]) == 1
+    assert install.uninstall_hooks(merged)["hooks"]["Stop"][0]["hooks"] == [
+        {"type": "command", "command": "a"}, {"type": "command", "command": "b"}]
+
+
+def test_a_person_disabling_our_server_is_respected():
+    settings = {"disabledMcpjsonServers": ["memtui"]}
+    assert "enabledMcpjsonServers" not in install.install_approvals(settings, approve_server=True)
