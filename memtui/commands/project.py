@@ -65,7 +65,16 @@ def _status(bank) -> dict:
         "claude_md": {"path": str(plan.claude_path), "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
                       "up_to_date": not plan.claude_changed},
         "problems": bank.problems,
+        "capture": _capture_health(bank),
     }
+
+
+def _capture_health(bank) -> dict | None:
+    try:
+        from memtui.capture import health
+    except ImportError:  # a build without the capture pipeline
+        return None
+    return health.read(bank)
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -86,6 +95,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"CLAUDE.md    {state}")
     for problem in status["problems"]:
         print(f"problem      {problem}")
+    if status["capture"] is not None:
+        from memtui.capture import health
+
+        for line in health.lines(status["capture"]):
+            print(line)
     return 0
 
 

@@ -1,0 +1,230 @@
+"""Consolidation: per type, the model proposes keep / merge / drop; a person (or the trigger) applies it.
+
+`plan()` asks the model, then checks its answer: ids it invented, ids used twice, merges of fewer
+than two memories, empty merged text and plans that would drop more than half a group are
+rejected item by item (listed in `Plan.problems`), never applied. Each remaining item is
+separately selectable, so a UI can accept some and reject others: `apply(bank, plan, accepted=…)`.
+
+`apply()` is one Bank transaction: one journal entry, so one `memtui undo` reverts all of it.
+Merged memories record `merged_from`; their sources become superseded; drops are archived
+(restorable; pruned from state.json after 14 days, and still restorable from the journal).
+
+Triggers (memory-mcp's): every 10th extraction, more than 80 active memories, or SessionEnd.
+Only state.json memories are consolidated: Markdown memories are Claude Code's own files, curated
+by a person, and are not rewritten by a background job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from memtui.core import ops, redact
+from memtui.core.clock import format_ts
+from memtui.core.memory import Memory
+from memtui.store.bank import Bank, clean_tags
+from memtui.store.journal import Entry
+
+MIN_GROUP = 5
+#: Memories per model call: large groups are split so the prompt and the answer stay small.
+BATCH = 60
+EVERY_EXTRACTIONS = 10
+MAX_ACTIVE = 80
+PRUNE_DAYS = 14
+#: A plan that would archive more than this share of a group is more likely a misreading than a tidy-up.
+MAX_DROP_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Item:
+    #: Stable within the plan ("merge-1", "drop-3"): what a UI passes back in `accepted`.
+    key: str
+    action: str  # "merge" | "drop"
+    ids: tuple[str, ...]
+    type: str
+    content: str = ""
+    tags: tuple[str, ...] = ()
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "action": self.action, "ids": list(self.ids), "type": self.type,
+                "content": self.content, "tags": list(self.tags), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Plan:
+    items: tuple[Item, ...] = ()
+    keep: tuple[str, ...] = ()
+    #: What was rejected while checking the model's answer (one line each).
+    problems: tuple[str, ...] = ()
+    #: The types that were reviewed (groups big enough).
+    types: tuple[str, ...] = ()
+    #: Snapshot of every memory the plan mentions, for display (id → Memory).
+    memories: dict[str, Memory] = field(default_factory=dict, compare=False)
+
+    # Not named `merges`/`drops`: a UI reading `items` by duck typing would list every item twice.
+    @property
+    def merge_items(self) -> tuple[Item, ...]:
+        return tuple(i for i in self.items if i.action == "merge")
+
+    @property
+    def drop_items(self) -> tuple[Item, ...]:
+        return tuple(i for i in self.items if i.action == "drop")
+
+    @property
+    def empty(self) -> bool:
+        return not self.items
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"types": list(self.types), "items": [i.to_dict() for i in self.items], "keep": list(self.keep),
+                "problems": list(self.problems)}
+
+    def describe(self) -> list[str]:
+        """The plan for a person to read (what `consolidate --dry-run` prints)."""
+        out = []
+        for item in self.items:
+            head = f"[{item.key}] {item.action} ({item.type})" + (f": {item.reason}" if item.reason else "")
+            out.append(head)
+            for memory_id in item.ids:
+                memory = self.memories.get(memory_id)
+                out.append(f"    - {memory_id}  {_short(memory.content) if memory else '?'}")
+            if item.action == "merge":
+                out.append(f"    → {_short(item.content, 200)}")
+        for problem in self.problems:
+            out.append(f"rejected: {problem}")
+        return out
+
+
+def _short(text: str, limit: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def groups(bank: Bank, type_: str | None = None, min_group: int = MIN_GROUP) -> dict[str, list[Memory]]:
+    by_type: dict[str, list[Memory]] = {}
+    for memory in bank.state.load().values():
+        if memory.active and (type_ is None or memory.type == type_):
+            by_type.setdefault(memory.type, []).append(memory)
+    return {t: ms for t, ms in by_type.items() if len(ms) >= min_group}
+
+
+def plan(bank: Bank, *, type_: str | None = None, client: Any = None, enforce_budget: bool = False) -> Plan:
+    """Ask the model for a plan (LLMError when it cannot be asked or answers malformed JSON)."""
+    from memtui.llm import prompts, schema
+    from memtui.llm.client import Client
+
+    client = client or Client.for_project(bank.project.memory_dir, bank.config.section("llm"))
+    # An explicit --type is a person asking: any group of two or more is worth a look.
+    found = groups(bank, type_, 2 if type_ else MIN_GROUP)
+    items: list[Item] = []
+    keep: list[str] = []
+    problems: list[str] = []
+    shown: dict[str, Memory] = {}
+    for kind in bank.registry.order(found):
+        members = sorted(found[kind], key=lambda m: (m.tags[:1], m.created))
+        for at in range(0, len(members), BATCH):
+            batch = members[at:at + BATCH]
+            if len(batch) < 2:
+                continue
+            answer = client.structured(system=prompts.consolidate_system(), prompt=prompts.consolidate_prompt(kind, batch),
+                                       tool_name=prompts.CONSOLIDATE_TOOL, description="Propose how to consolidate these memories.",
+                                       schema=schema.CONSOLIDATION, purpose="consolidation", enforce_budget=enforce_budget)
+            shown.update({m.id: m for m in batch})
+            _check(kind, {m.id for m in batch}, answer, items, keep, problems)
+    return Plan(tuple(items), tuple(keep), tuple(problems), tuple(bank.registry.order(found)), shown)
+
+
+def _check(kind: str, allowed: set[str], answer: dict[str, Any], items: list[Item], keep: list[str], problems: list[str]) -> None:
+    """Turn one validated answer into plan items, rejecting what cannot be applied safely."""
+    used: set[str] = set()
+    for entry in answer["merge"]:
+        sources = tuple(dict.fromkeys(str(s) for s in entry["sources"]))
+        unknown = [s for s in sources if s not in allowed]
+        content = redact.redact(str(entry["content"])).strip()
+        if unknown:
+            problems.append(f"merge of {', '.join(sources)}: no memory {', '.join(unknown)} in the {kind} group")
+        elif used & set(sources):
+            problems.append(f"merge of {', '.join(sources)}: {', '.join(sorted(used & set(sources)))} already used")
+        elif len(sources) < 2:
+            problems.append(f"merge of {', '.join(sources)}: a merge needs two memories")
+        elif not content:
+            problems.append(f"merge of {', '.join(sources)}: the merged text is empty")
+        else:
+            used.update(sources)
+            items.append(Item(f"merge-{len(items) + 1}", "merge", sources, kind, content,
+                              clean_tags(entry.get("tags") or ()), str(entry.get("reason", ""))))
+    drops = [(str(d["id"]), str(d.get("reason", ""))) for d in answer["drop"]]
+    if len(drops) > MAX_DROP_SHARE * len(allowed):
+        problems.append(f"{len(drops)} of {len(allowed)} {kind} memories to drop is too many; no drops applied")
+        drops = []
+    for memory_id, reason in drops:
+        if memory_id not in allowed:
+            problems.append(f"drop {memory_id}: no such memory in the {kind} group")
+        elif memory_id in used:
+            problems.append(f"drop {memory_id}: already part of another item")
+        else:
+            used.add(memory_id)
+            items.append(Item(f"drop-{len(items) + 1}", "drop", (memory_id,), kind, reason=reason))
+    keep.extend(sorted(allowed - used))
+
+
+def apply(bank: Bank, plan: Plan, accepted: Iterable[Item | str] | None = None) -> Entry | None:
+    """Apply the plan (or only the `accepted` items / keys) as one journal entry; None if nothing applied.
+
+    Items whose memories changed since the plan was made (gone, no longer active) are skipped.
+    """
+    wanted = None if accepted is None else {a.key if isinstance(a, Item) else str(a) for a in accepted}
+    chosen = [i for i in plan.items if wanted is None or i.key in wanted]
+    with bank.lock:
+        current = bank.state.load()
+        now = bank.clock()
+        changes: dict[str, Memory | None] = {}
+        notes: list[str] = []
+        for item in chosen:
+            sources = [current.get(mid) for mid in item.ids]
+            if any(m is None or not m.active or m.id in changes for m in sources):
+                continue
+            if item.action == "merge":
+                merged, superseded = ops.merge(sources, item.content, now, type_=item.type, tags=item.tags or None)  # type: ignore[arg-type]
+                changes.update({m.id: m for m in superseded})
+                changes[merged.id] = merged
+                notes.append(f"merge {'+'.join(item.ids)} → {merged.id}")
+            else:
+                changes[item.ids[0]] = ops.drop(sources[0], now)  # type: ignore[arg-type]
+                notes.append(f"drop {item.ids[0]}")
+        if not changes:
+            return None
+        summary = f"consolidate: {len(notes)} change(s): " + "; ".join(notes)
+        # One transaction for the whole plan, so a single undo reverts it (Bank.merge/drop would journal each).
+        return bank._commit("consolidate", summary[:2000], {bank.state.key: changes})
+
+
+def due(bank: Bank, event: str) -> bool:
+    count = int(bank.state.header.get("extractionCount", 0) or 0)
+    active = sum(1 for m in bank.state.load().values() if m.active)
+    return event == "SessionEnd" or (count > 0 and count % EVERY_EXTRACTIONS == 0) or active > MAX_ACTIVE
+
+
+def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> dict[str, Any] | None:
+    """The automatic trigger after an extraction: plan, apply all, prune old archives, record in status.json."""
+    from memtui.capture import health
+    from memtui.errors import MemtuiError
+
+    if not force and not due(bank, event):
+        return None
+    now = format_ts(bank.clock())
+    try:
+        proposal = plan(bank, client=client, enforce_budget=True)
+        entry = apply(bank, proposal) if not proposal.empty else None
+        pruned = bank.prune_archived(PRUNE_DAYS)
+        outcome = {"at": now, "ok": True, "merged": len(proposal.merge_items), "dropped": len(proposal.drop_items),
+                   "rejected": len(proposal.problems), "pruned": len(pruned), "journal": entry.seq if entry else None}
+    except MemtuiError as exc:  # the extraction before it is saved either way
+        outcome = {"at": now, "ok": False, "kind": getattr(exc, "kind", "store"), "error": getattr(exc, "message", str(exc)),
+                   "fix": getattr(exc, "fix", "")}
+    try:
+        health.update(bank.project, consolidation=outcome)
+    except OSError:
+        pass
+    return outcome

@@ -1,0 +1,150 @@
+"""Extractor health: `.memory/status.json` (written by each run) and `read()` for status, the TUI and doctor.
+
+status.json:
+    {"lastRun":     {"at", "session", "event", "ok", "saved", "superseded", "lines", "skipped", "ms"},
+     "lastSuccess": "<ts>",
+     "lastError":   {"at", "session", "event", "kind", "error", "fix"} | null,
+     "paused":      {"since", "reason", "fix"} | null,
+     "consolidation": {"at", "ok", "merged", "dropped", "error"},
+     "sessions":    {"<session id>": {"transcript", "line", "offset", "at"}}}
+
+Only a run holding the capture lock writes it; readers take it as it is (atomic replace).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from memtui.core.clock import format_ts, parse_ts, utcnow
+from memtui.store.atomic import atomic_write
+
+#: Sessions remembered for the pending-bytes figure; older ones are long finished.
+MAX_SESSIONS = 100
+
+
+def _path(project: Any) -> Path:
+    return project.path("status.json")
+
+
+def load(project: Any) -> dict[str, Any]:
+    try:
+        data = json.loads(_path(project).read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def update(project: Any, **changes: Any) -> dict[str, Any]:
+    """Merge top-level keys into status.json (None removes a key). Call holding the capture lock."""
+    data = load(project)
+    for key, value in changes.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    sessions = data.get("sessions", {})
+    if len(sessions) > MAX_SESSIONS:
+        newest = sorted(sessions, key=lambda s: str(sessions[s].get("at", "")))[-MAX_SESSIONS:]
+        data["sessions"] = {s: sessions[s] for s in newest}
+    atomic_write(_path(project), json.dumps(data, indent=2, ensure_ascii=False))
+    return data
+
+
+def session_entry(transcript: Path, line: int, offset: int) -> dict[str, Any]:
+    return {"transcript": str(transcript), "line": line, "offset": offset, "at": format_ts(utcnow())}
+
+
+def pending_bytes(data: dict[str, Any]) -> tuple[int, int]:
+    """(bytes of transcripts not captured yet, sessions they belong to)."""
+    total = sessions = 0
+    for entry in data.get("sessions", {}).values():
+        try:
+            size = os.path.getsize(entry.get("transcript", ""))
+        except OSError:
+            continue
+        behind = size - int(entry.get("offset", 0))
+        if behind > 0:
+            total += behind
+            sessions += 1
+    return total, sessions
+
+
+def read(project: Any, env: Any = None) -> dict[str, Any]:
+    """Everything a person needs to trust (or fix) capture, as plain values.
+
+    `project` is a Project or a Bank. Keys: last_run, last_success, last_error, error_resolved,
+    fix, paused, paused_reason, pending_bytes, pending_sessions, today (calls, tokens, cost_usd),
+    budget_usd, model, api_key (where it comes from, or None), consolidation.
+    """
+    from memtui.config import Config
+    from memtui.errors import ConfigError
+    from memtui.llm import keys, usage
+    from memtui.llm.settings import LLMSettings
+
+    project = getattr(project, "project", project)
+    data = load(project)
+    problem = None
+    try:
+        settings = LLMSettings.load(Config.load(project.path("config.toml")).section("llm"), env)
+    except ConfigError as exc:
+        settings, problem = LLMSettings(), str(exc)
+    totals = usage.today(project.path("usage.jsonl"))
+    key = keys.resolve(env)
+    last_error = data.get("lastError")
+    last_success = data.get("lastSuccess")
+    resolved = bool(last_error and last_success and parse_ts(last_success) >= parse_ts(last_error.get("at")))
+    over_budget = totals.cost_usd >= settings.daily_budget_usd
+    pending, pending_sessions = pending_bytes(data)
+    fix = None
+    if problem:
+        fix = problem
+    elif key is None:
+        fix = keys.NO_KEY_FIX
+    elif over_budget:
+        fix = "capture resumes tomorrow, or raise [llm] daily_budget_usd in .memory/config.toml"
+    elif last_error and not resolved:
+        fix = last_error.get("fix") or None
+    return {
+        "last_run": data.get("lastRun"),
+        "last_success": last_success,
+        "last_error": last_error,
+        "error_resolved": resolved,
+        "fix": fix,
+        "paused": over_budget,
+        "paused_reason": (f"daily budget reached (${totals.cost_usd:.2f} of ${settings.daily_budget_usd:.2f})"
+                          if over_budget else None),
+        "pending_bytes": pending,
+        "pending_sessions": pending_sessions,
+        "today": totals.to_dict(),
+        "budget_usd": settings.daily_budget_usd,
+        "model": settings.model,
+        "api_key": key.source if key else None,
+        "consolidation": data.get("consolidation"),
+    }
+
+
+def lines(health: dict[str, Any]) -> list[str]:
+    """The human summary `memtui status` prints."""
+    out = []
+    run = health.get("last_run") or {}
+    if run:
+        what = (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok")
+                else "FAILED") if not run.get("skipped") else f"skipped: {run['skipped']}"
+        out.append(f"capture      last run {run.get('at', '?')} ({run.get('event') or '-'}): {what}")
+    else:
+        out.append("capture      no run yet")
+    error = health.get("last_error")
+    if error and not health.get("error_resolved"):
+        out.append(f"  error      {error.get('at', '?')}: {error.get('error')}")
+    today = health["today"]
+    out.append(f"  llm        {health['model']}; key: {health['api_key'] or 'none'}; today {today['calls']} calls, "
+               f"{today['input_tokens'] + today['output_tokens']} tokens, ${today['cost_usd']:.4f} of ${health['budget_usd']:.2f}"
+               + (" (PAUSED)" if health["paused"] else ""))
+    if health["pending_bytes"]:
+        out.append(f"  pending    {health['pending_bytes']} transcript bytes in {health['pending_sessions']} session(s)")
+    if health.get("fix"):
+        out.append(f"  fix        {health['fix']}")
+    return out

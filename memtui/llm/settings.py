@@ -1,0 +1,85 @@
+"""The `[llm]` table of `.memory/config.toml`, with environment overrides (env wins: it is per run).
+
+    [llm]
+    model = "claude-haiku-4-5"   # MEMTUI_MODEL
+    daily_budget_usd = 1.0       # MEMTUI_DAILY_BUDGET; 0 turns capture by the model off
+    timeout = 60                 # seconds per request; MEMTUI_LLM_TIMEOUT
+    max_retries = 3              # for 429/5xx/529/timeouts; MEMTUI_LLM_RETRIES
+    retry_delay = 1.0            # first backoff in seconds, doubled each time; MEMTUI_LLM_RETRY_DELAY
+    max_tokens = 4096            # output cap per call
+    strict = false               # strict tool schemas (models and gateways that support them)
+    price_input = 1.0            # USD per million input tokens, when the built-in table does not know the model
+    price_output = 5.0
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memtui.errors import ConfigError
+
+DEFAULT_MODEL = "claude-haiku-4-5"
+#: About 170 extraction calls of a 6,000-character chunk on Haiku 4.5: a heavy day of coding.
+DEFAULT_BUDGET_USD = 1.0
+
+_ENV = {
+    "model": "MEMTUI_MODEL",
+    "daily_budget_usd": "MEMTUI_DAILY_BUDGET",
+    "timeout": "MEMTUI_LLM_TIMEOUT",
+    "max_retries": "MEMTUI_LLM_RETRIES",
+    "retry_delay": "MEMTUI_LLM_RETRY_DELAY",
+}
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    model: str = DEFAULT_MODEL
+    #: Where the model id came from, so a 404 can name the setting to change.
+    model_source: str = "the default"
+    daily_budget_usd: float = DEFAULT_BUDGET_USD
+    timeout: float = 60.0
+    max_retries: int = 3
+    retry_delay: float = 1.0
+    #: Backoff never waits longer than this between two attempts (also caps `retry-after`).
+    max_retry_delay: float = 30.0
+    max_tokens: int = 4096
+    strict: bool = False
+    price_input: float | None = None
+    price_output: float | None = None
+
+    @classmethod
+    def load(cls, section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> LLMSettings:
+        env = os.environ if env is None else env
+        section = dict(section or {})
+        values: dict[str, Any] = {}
+        source = "the default"
+        if section.get("model"):
+            source = "[llm] model in .memory/config.toml"
+        for key, var in _ENV.items():
+            if env.get(var):
+                section[key] = env[var]
+                if key == "model":
+                    source = f"the {var} environment variable"
+        numbers = {"daily_budget_usd": float, "timeout": float, "retry_delay": float, "max_retry_delay": float,
+                   "max_retries": int, "max_tokens": int, "price_input": float, "price_output": float}
+        for key, kind in numbers.items():
+            if key in section:
+                try:
+                    value = kind(section[key])
+                except (TypeError, ValueError):
+                    raise ConfigError(f"[llm] {key} must be a number (got {section[key]!r}); fix .memory/config.toml "
+                                      f"or {_ENV.get(key, 'the setting')}") from None
+                if value < 0:
+                    raise ConfigError(f"[llm] {key} cannot be negative (got {value}); fix .memory/config.toml")
+                values[key] = value
+        if "model" in section:
+            model = str(section["model"]).strip()
+            if not model:
+                raise ConfigError("[llm] model is empty; set a model id such as claude-haiku-4-5")
+            values["model"] = model
+        if "strict" in section:
+            values["strict"] = section["strict"] in (True, "1", "true", "yes")
+        return cls(model_source=source, **values)

@@ -1,0 +1,135 @@
+"""`.memory/usage.jsonl`: one line per model call with its tokens and estimated cost, and the daily budget.
+
+A line: `{"ts", "day", "model", "purpose", "input", "output", "cacheWrite", "cacheRead", "costUsd"}`.
+`day` is the local calendar day, so "resumes tomorrow" means what the person at the keyboard
+expects. Lines are appended with one write each (concurrent workers never interleave) and the
+file is read from its end, so a year of history does not slow the budget check down.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from memtui.core.clock import format_ts, utcnow
+from memtui.llm.errors import BudgetExceeded
+from memtui.llm.settings import LLMSettings
+from memtui.store.atomic import append_line
+
+#: USD per million tokens (input, output), published list prices; cache writes cost 1.25× input, reads 0.1×.
+_OPUS_LEGACY = (15.0, 75.0)
+_FAMILIES = (
+    ("claude-3-haiku", (0.25, 1.25)),
+    ("claude-3-5-haiku", (0.8, 4.0)),
+    ("haiku", (1.0, 5.0)),
+    ("sonnet", (3.0, 15.0)),
+    ("claude-3-opus", _OPUS_LEGACY),
+    ("claude-opus-4-0", _OPUS_LEGACY),
+    ("claude-opus-4-1", _OPUS_LEGACY),
+    ("claude-opus-4-2025", _OPUS_LEGACY),
+    ("opus", (5.0, 25.0)),
+)
+#: Unknown models are priced like Sonnet: over-estimating keeps the budget a real cap.
+_UNKNOWN = (3.0, 15.0)
+
+
+def prices(model: str, settings: LLMSettings | None = None) -> tuple[float, float]:
+    if settings is not None and settings.price_input is not None and settings.price_output is not None:
+        return settings.price_input, settings.price_output
+    name = model.lower()
+    for marker, price in _FAMILIES:
+        if marker in name:
+            return price
+    return _UNKNOWN
+
+
+def cost(model: str, input_tokens: int, output_tokens: int, cache_write: int = 0, cache_read: int = 0,
+         settings: LLMSettings | None = None) -> float:
+    price_in, price_out = prices(model, settings)
+    total = (input_tokens + 1.25 * cache_write + 0.1 * cache_read) * price_in + output_tokens * price_out
+    return round(total / 1_000_000, 6)
+
+
+def local_day(now: datetime | None = None) -> str:
+    moment = now or utcnow()
+    return moment.astimezone().date().isoformat() if moment.tzinfo else date.today().isoformat()
+
+
+@dataclass(frozen=True)
+class Totals:
+    day: str
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"day": self.day, "calls": self.calls, "input_tokens": self.input_tokens,
+                "output_tokens": self.output_tokens, "cost_usd": round(self.cost_usd, 6)}
+
+
+def record(path: Path, *, model: str, purpose: str, input_tokens: int, output_tokens: int, cache_write: int = 0,
+           cache_read: int = 0, settings: LLMSettings | None = None, now: datetime | None = None) -> float:
+    now = now or utcnow()
+    usd = cost(model, input_tokens, output_tokens, cache_write, cache_read, settings)
+    append_line(path, json.dumps({"ts": format_ts(now), "day": local_day(now), "model": model, "purpose": purpose,
+                                  "input": input_tokens, "output": output_tokens, "cacheWrite": cache_write,
+                                  "cacheRead": cache_read, "costUsd": usd}, separators=(",", ":")))
+    return usd
+
+
+def _reversed_lines(path: Path, block: int = 65536):
+    """The file's lines, last first, reading backwards in blocks."""
+    try:
+        fh = path.open("rb")
+    except FileNotFoundError:
+        return
+    with fh:
+        fh.seek(0, 2)
+        position = fh.tell()
+        rest = b""
+        while position > 0:
+            step = min(block, position)
+            position -= step
+            fh.seek(position)
+            data = fh.read(step) + rest
+            lines = data.split(b"\n")
+            rest = lines[0]
+            for line in reversed(lines[1:]):
+                if line.strip():
+                    yield line
+        if rest.strip():
+            yield rest
+
+
+def today(path: Path, day: str | None = None) -> Totals:
+    day = day or local_day()
+    calls = tokens_in = tokens_out = 0
+    spent = 0.0
+    older = 0
+    for line in _reversed_lines(path):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if entry.get("day") != day:
+            # Lines are in time order; a few out-of-order lines (clock changes) are tolerated.
+            older += 1
+            if older > 20:
+                break
+            continue
+        calls += 1
+        tokens_in += int(entry.get("input", 0)) + int(entry.get("cacheWrite", 0)) + int(entry.get("cacheRead", 0))
+        tokens_out += int(entry.get("output", 0))
+        spent += float(entry.get("costUsd", 0.0))
+    return Totals(day, calls, tokens_in, tokens_out, spent)
+
+
+def check_budget(path: Path, settings: LLMSettings) -> Totals:
+    """Raise BudgetExceeded when today's spend has reached the budget; else today's totals."""
+    totals = today(path)
+    if totals.cost_usd >= settings.daily_budget_usd:
+        raise BudgetExceeded(totals.cost_usd, settings.daily_budget_usd)
+    return totals
