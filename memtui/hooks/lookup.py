@@ -33,7 +33,9 @@ def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = Non
     except ImportError:
         return _fallback(target, query, k, types, recall)
     hits = index.search(target, query, k=k, types=list(types) if types else None)
-    threshold = getattr(index, "RECALL_THRESHOLD", 0.0) if recall else 0.0
+    if not recall:  # an explicit search shows whatever matched, weak or not
+        return [Match(h.memory, h.score) for h in hits if h.memory.active]
+    threshold = getattr(index, "RECALL_THRESHOLD", 0.0)
     return [Match(h.memory, h.score) for h in hits if h.score >= threshold and h.score > 0 and h.memory.active]
 
 

@@ -1,0 +1,183 @@
+"""`memtui mcp` through the official SDK's stdio client: the same path Claude Code uses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memtui.store.bank import Bank
+
+pytest.importorskip("mcp")
+
+TOOLS = {"memory_search", "memory_related", "memory_ask", "memory_save", "memory_forget", "memory_status"}
+READ_ONLY = {"memory_search", "memory_related", "memory_ask", "memory_status"}
+
+
+def server_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
+    env["HOME"] = str(home)
+    if root is not None:
+        env["CLAUDE_PROJECT_DIR"] = str(root)
+    env.update(extra)
+    return env
+
+
+def session(root: Path | None, home: Path, calls, cwd: Path | None = None, **extra: str):
+    """Start the server, initialise, run `calls(client_session)`, return what it returns."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    async def run():
+        params = StdioServerParameters(command=sys.executable, args=["-m", "memtui", "mcp"],
+                                       env=server_env(root, home, **extra), cwd=str(cwd or root or home))
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            return await calls(client)
+
+    return asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def text(result) -> str:
+    return "".join(block.text for block in result.content if block.type == "text")
+
+
+@pytest.fixture
+def seeded(bank):
+    bank.add("decision", "We deploy with make ship from the main branch", tags=["deploy", "release"])
+    bank.add("gotcha", "The deploy needs AWS_PROFILE=prod or it silently targets staging", tags=["deploy", "aws"])
+    bank.add("pattern", "Tests use pytest fixtures from tests/conftest.py, never unittest classes", tags=["tests"])
+    return bank
+
+
+def test_lists_tools_with_annotations(project, home):
+    async def calls(client):
+        return (await client.list_tools()).tools
+
+    tools = {t.name: t for t in session(project.root, home, calls)}
+    assert set(tools) == TOOLS
+    for name, tool in tools.items():
+        assert tool.description and len(tool.description) > 80  # written for the model
+        assert tool.annotations.read_only_hint is (name in READ_ONLY)
+        assert tool.annotations.open_world_hint is False
+    assert tools["memory_forget"].annotations.destructive_hint is True
+    assert tools["memory_save"].annotations.destructive_hint is False
+    assert tools["memory_search"].input_schema["required"] == ["query"]
+    assert set(tools["memory_search"].input_schema["properties"]) == {"query", "k", "type"}
+    assert set(tools["memory_save"].input_schema["properties"]) == {"content", "type", "tags"}
+
+
+def test_every_tool(project, home, seeded):
+    deploy = next(m for m in seeded.memories() if m.type == "decision")
+
+    async def calls(client):
+        out = {}
+        out["search"] = await client.call_tool("memory_search", {"query": "how do we deploy", "k": 5})
+        out["typed"] = await client.call_tool("memory_search", {"query": "deploy", "type": "gotcha"})
+        out["by_id"] = await client.call_tool("memory_search", {"query": deploy.id})
+        out["nothing"] = await client.call_tool("memory_search", {"query": "kubernetes helm charts"})
+        out["related"] = await client.call_tool("memory_related", {"tags": ["deploy"]})
+        out["ask"] = await client.call_tool("memory_ask", {"question": "how do we deploy?"})
+        out["save"] = await client.call_tool("memory_save", {"content": "CI runs on GitHub Actions with uv",
+                                                             "type": "architecture", "tags": ["ci"]})
+        out["again"] = await client.call_tool("memory_save", {"content": "CI runs on GitHub Actions with uv",
+                                                              "type": "architecture"})
+        out["forget"] = await client.call_tool("memory_forget", {"id": deploy.id})
+        out["forget_again"] = await client.call_tool("memory_forget", {"id": deploy.id})
+        out["status"] = await client.call_tool("memory_status", {})
+        return out
+
+    out = session(project.root, home, calls)
+    assert all(not r.is_error for r in out.values()), {k: text(r) for k, r in out.items() if r.is_error}
+    search = text(out["search"])
+    assert search.startswith("2 memories for 'how do we deploy'")
+    first = search.split("\n\n")[1]
+    assert first.splitlines()[0].startswith(f"{deploy.id} · decision · ") and "confidence 1.00" in first
+    assert "We deploy with make ship" in first
+    assert "AWS_PROFILE" in text(out["typed"]) and "make ship" not in text(out["typed"])
+    assert text(out["by_id"]).startswith(f"{deploy.id} · decision")
+    assert text(out["nothing"]).startswith("No memories match")
+    assert "2 memories tagged deploy" in text(out["related"])
+    assert "make ship" in text(out["ask"])
+    assert text(out["save"]).startswith("Saved mem_") and "(architecture)" in text(out["save"])
+    assert text(out["again"]).startswith("Already known: re-affirmed")
+    assert text(out["forget"]).startswith(f"Archived {deploy.id}") and "memtui restore" in text(out["forget"])
+    assert "already archived" in text(out["forget_again"])
+    status = text(out["status"])
+    assert "3 active memories (1 archived or superseded)" in status and "Automatic capture" in status
+
+    memories = {m.content: m for m in Bank(project).memories()}
+    saved = memories["CI runs on GitHub Actions with uv"]
+    assert saved.type == "architecture" and saved.tags == ("ci",) and saved.source.event == "mcp"
+    assert not saved.reviewed  # the agent saved it; a person has not looked at it yet
+    assert memories[deploy.content].status.value == "archived"
+    Bank(project).restore(deploy.id)  # forgetting is restorable
+    assert Bank(project).get(deploy.id).active
+
+
+def test_errors_say_what_to_do(project, home, seeded):
+    async def calls(client):
+        return [await client.call_tool("memory_forget", {"id": "mem_0_nothere"}),
+                await client.call_tool("memory_related", {"tags": []}),
+                await client.call_tool("memory_save", {"content": "   ", "type": "decision"}),
+                await client.call_tool("memory_search", {"query": 5})]
+
+    missing, no_tags, empty, wrong_type = session(project.root, home, calls)
+    assert missing.is_error and "memory_search to find the right id" in text(missing)
+    assert no_tags.is_error and "at least one tag" in text(no_tags)
+    assert empty.is_error and "empty" in text(empty)
+    assert wrong_type.is_error
+
+
+def test_uninitialised_directory(tmp_path, home):
+    plain = tmp_path / "plain"
+    (plain / ".git").mkdir(parents=True)
+
+    async def calls(client):
+        tools = await client.list_tools()
+        return tools, await client.call_tool("memory_search", {"query": "deploy"})
+
+    tools, result = session(plain, home, calls)
+    assert len(tools.tools) == 6  # the server starts and lists its tools anyway
+    assert result.is_error and "memtui init" in text(result) and "do not retry" in text(result)
+    assert sorted(p.name for p in plain.iterdir()) == [".git"]
+
+
+def test_project_from_a_subdirectory(project, home, seeded):
+    sub = project.root / "packages" / "api"
+    sub.mkdir(parents=True)
+
+    async def calls(client):
+        return await client.call_tool("memory_search", {"query": "deploy make ship"})
+
+    result = session(sub, home, calls)  # CLAUDE_PROJECT_DIR is the package; the memory is at the root
+    assert not result.is_error and "make ship" in text(result)
+
+
+def test_initialize_is_prompt(project, home):
+    """The store is opened by the first tool call, not at start-up."""
+    project.path("state.json").write_text("{ corrupt", encoding="utf-8")
+
+    async def calls(client):
+        started = time.monotonic()
+        await client.list_tools()
+        listed = time.monotonic() - started
+        return listed, await client.call_tool("memory_status", {})
+
+    listed, status = session(project.root, home, calls)
+    assert listed < 2
+    assert status.is_error and "state.json" in text(status)
+
+
+def test_search_counts_recalls(project, home, seeded, cli):
+    async def calls(client):
+        return await client.call_tool("memory_search", {"query": "deploy make ship"})
+
+    session(project.root, home, calls)
+    assert cli("worker", "--idle", "0", cwd=project.root).returncode == 0
+    state = json.loads(project.path("state.json").read_text())
+    assert max(m.get("accessCount", 0) for m in state["memories"]) == 1
