@@ -115,6 +115,8 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         extra = f" · {len(problems)} suggestion(s) were discarded as invalid: {problems[0]}" if problems else ""
         if self.items:
             selections.focus()
+            selections.highlighted = 0
+            self.query_one("#consolidate-detail", Static).update(details(self.items[0], titles))
             self._idle(f"{len(self.items)} suggestion(s), all accepted · space rejects one · enter applies the accepted ones{extra}")
         else:
             self._idle(f"Nothing to consolidate: no duplicates or outdated memories found.{extra}")

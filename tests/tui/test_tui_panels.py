@@ -1,0 +1,133 @@
+"""Search, ask, consolidate and health panels: with the real engines, and with none (never a crash)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, OptionList
+
+from memtui.core.memory import Status
+from memtui.tui.data.services import Missing
+from memtui.tui.screens.main import MainScreen
+from memtui.tui.widgets.memory_list import MemoryList
+from tuikit import make_app, memory_by_text, settle
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_search_ranks_as_you_type_and_enter_jumps(demo):
+    target = memory_by_text(demo, "WeasyPrint needs libpango")
+    app = make_app(demo)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("f", *"libpango")
+        await settle(pilot)
+        results = app.screen.query_one(OptionList)
+        assert results.option_count >= 1 and results.get_option_at_index(0).id == target.id
+        prompt = str(results.get_option_at_index(0).prompt)
+        assert prompt.split()[0].replace(".", "").isdigit()  # the score leads the line
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert app.screen.query_one(MemoryList).current.id == target.id
+
+
+async def test_search_without_the_index_says_so_and_still_finds(demo):
+    app = make_app(demo, engines={"search": Missing("Ranked search", "memtui.index.search is not installed")})
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        assert "not available yet" in str(app.screen.query_one("#search-note").render())
+        await pilot.press(*"weasyprint")
+        await settle(pilot)
+        assert app.screen.query_one(OptionList).option_count >= 1
+
+
+async def test_ask_without_a_key_says_how_to_set_one(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert "ANTHROPIC_API_KEY" in app.screen.query_one("#ask-answer").source
+        app.screen.query_one(Input).value = "how are prorations computed?"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "ANTHROPIC_API_KEY" in app.screen.query_one("#ask-answer").source
+
+
+async def test_ask_streams_and_cited_memories_jump(demo):
+    from memtui.tui.screenshots import sample_engines
+
+    app = make_app(demo, engines=sample_engines(demo))
+    cited = memory_by_text(demo, "Stripe Billing is the payments backbone")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("a", *"prorations?", "enter")
+        await settle(pilot)
+        assert "computed by Stripe" in app.screen.query_one("#ask-answer").source
+        cites = app.screen.query_one("#ask-cited", OptionList)
+        assert cites.get_option_at_index(0).id == cited.id
+        cites.focus()
+        cites.highlighted = 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one(MemoryList).current.id == cited.id
+
+
+async def test_consolidate_without_a_key_reports_and_stays(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        note = str(app.screen.query_one("#consolidate-note").render())
+        assert "failed" in note.lower() or "nothing to consolidate" in note.lower()
+
+
+async def test_consolidate_review_apply_accepted_only_then_undo(demo):
+    from memtui.capture import consolidate
+
+    a = memory_by_text(demo, "Test factories live")
+    b = memory_by_text(demo, "pytest-xdist with the pg_template")
+    gone = memory_by_text(demo, "Invoice PDF templates")
+    plan = consolidate.Plan(items=(
+        consolidate.Item("merge-1", "merge", (a.id, b.id), "pattern", "Factories plus one database per xdist worker."),
+        consolidate.Item("drop-2", "drop", (gone.id,), "progress", reason="outdated"),
+    ))
+    app = make_app(demo, engines={"consolidate": (lambda bank, **kw: plan, consolidate.apply)})
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        detail = str(app.screen.query_one("#consolidate-detail").render())
+        assert "Merges" in detail and a.title[:30] in detail
+        await pilot.press("down", "space")  # reject the drop
+        await pilot.press("enter")
+        await settle(pilot)
+        assert demo.get(a.id).status is Status.SUPERSEDED and demo.get(gone.id).active
+        merged = memory_by_text(demo, "Factories plus one database")
+        assert set(merged.merged_from) == {a.id, b.id}
+        await pilot.press("u")
+        await settle(pilot)
+        assert demo.get(a.id).active and demo.get(b.id).active
+
+
+async def test_health_shows_model_key_and_spend(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("H")
+        await settle(pilot)
+        body = str(app.screen.query_one("#health-body").render())
+        assert "API key" in body and "daily budget" in body and "last run" in body
+
+
+@pytest.mark.parametrize("name,key", [("health", "H"), ("consolidate", "c"), ("ask", "a")])
+async def test_a_missing_engine_shows_not_available_yet(demo, name, key):
+    app = make_app(demo, engines={name: Missing(name.title(), "not installed")})
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert "not available yet" in " ".join(str(w.render()) for w in app.screen.query("Static"))
