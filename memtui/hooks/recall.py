@@ -87,7 +87,7 @@ def briefing(context: Any) -> dict[str, Any] | None:
     carried = _block_lines(context.project)
     memories, total = lookup.ranked(context.project)
     now = utcnow()
-    notice = (f"{fence.NOTICE} The project has {total} active memories; "
+    notice = (f"{fence.NOTICE} The project has {total} active {'memory' if total == 1 else 'memories'}; "
               "the memory_search tool finds the rest.")
     room = min(settings.briefing_bytes, settings.session_bytes - state.injected, settings.prompt_chars) - fence.overhead(notice)
     lines: list[str] = []

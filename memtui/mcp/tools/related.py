@@ -30,7 +30,8 @@ def register(server: Any, ws: Any) -> None:
         memories = _related(bank, wanted, k)
         if not memories:
             return f"No memories are tagged {', '.join(wanted)}. memory_search finds memories by their text."
-        return render.listing(f"{len(memories)} memories tagged {', '.join(wanted)}:",
+        noun = "memory" if len(memories) == 1 else "memories"
+        return render.listing(f"{len(memories)} {noun} tagged {', '.join(wanted)}:",
                               [(m, None) for m in memories], now, bank.registry)
 
 

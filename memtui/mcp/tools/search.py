@@ -50,5 +50,5 @@ def register(server: Any, ws: Any) -> None:
             return (f"No memories match {query!r}" + (f" among type {type!r}" if type else "")
                     + ". Try other words, or memory_status to see what is stored.")
         access.note(bank.project.memory_dir, [m.memory.id for m in matches])
-        title = f"{len(matches)} memories for {query!r}, best first:"
+        title = f"{len(matches)} {'memory' if len(matches) == 1 else 'memories'} for {query!r}, best first:"
         return render.listing(title, [(m.memory, m.score) for m in matches], now, bank.registry)

@@ -1,0 +1,170 @@
+"""End to end with the real Claude Code CLI, offline against the fake Messages API.
+
+`memtui init && memtui setup` in a fresh git repository, then real `claude -p` sessions: the
+first asks to remember something; capture runs in the background; the second session's request
+to the model carries the memory in the hooks' context; `claude mcp list` reports our server
+connected; a scripted model turn calls `mcp__memtui__memory_search` and gets the memory back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+fakeapi = pytest.importorskip("fakeapi", reason="tests/fakeapi.py (the fake Messages API) is not in this checkout")
+
+
+def claude_binary() -> str | None:
+    configured = os.environ.get("MEMTUI_CLAUDE_BIN")
+    if configured:
+        return configured if Path(configured).exists() else None
+    try:
+        import claude_agent_sdk
+    except ImportError:
+        return shutil.which("claude")
+    bundled = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
+    return str(bundled) if bundled.exists() else shutil.which("claude")
+
+
+CLAUDE = claude_binary()
+pytestmark = pytest.mark.skipif(CLAUDE is None, reason="no Claude Code CLI: install claude-agent-sdk (it bundles one) "
+                                                       "or set MEMTUI_CLAUDE_BIN")
+SEARCH_PROMPT = "Please search memory for how we deploy"
+
+
+def respond(request):
+    """The model's side: memtui's own extraction calls get no new memories; Claude Code's turns get
+    a short answer, except that a prompt asking to search memory gets a memory_search tool call."""
+    if request.tool_name:
+        return fakeapi.tool({"memories": []})
+    messages = request.body.get("messages") or []
+    last = messages[-1].get("content") if messages else None
+    if isinstance(last, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in last):
+        return fakeapi.text("Done.")
+    if SEARCH_PROMPT in request.prompt_text:
+        return fakeapi.tool({"query": "deploy"}, name="mcp__memtui__memory_search")
+    return fakeapi.text("Okay.")
+
+
+@pytest.fixture
+def world(tmp_path):
+    api = fakeapi.start_fake_api(default=respond)
+    home = tmp_path / "home"
+    home.mkdir()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
+    env.update(api.env(), HOME=str(home), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+    yield api, home, repo, env
+    api.close()
+
+
+def memtui(*args: str, repo: Path, env: dict) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "memtui", *args], cwd=repo, env=env, capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+    return result
+
+
+def claude(*args: str, repo: Path, env: dict, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([CLAUDE, *args], cwd=repo, env=env, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def ask(prompt: str, repo: Path, env: dict) -> dict:
+    result = claude("-p", prompt, "--model", "claude-haiku-4-5", "--output-format", "json", repo=repo, env=env)
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    answer = json.loads(result.stdout)
+    assert answer["is_error"] is False, answer
+    return answer
+
+
+def trust(home: Path, repo: Path) -> None:
+    """What accepting Claude Code's trust dialog once records; until then it ignores the project's
+    permission rules (and says so), as it would for any freshly cloned repository."""
+    path = home / ".claude.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data.setdefault("projects", {}).setdefault(str(repo), {})["hasTrustDialogAccepted"] = True
+    path.write_text(json.dumps(data, indent=2))
+
+
+def wait_for_capture(repo: Path, timeout: float = 30) -> None:
+    from memtui.hooks import spool
+
+    memory_dir = repo / ".memory"
+    deadline = time.monotonic() + timeout
+    while spool.pending(memory_dir) or spool.worker_running(memory_dir):
+        assert time.monotonic() < deadline, "capture did not finish"
+        time.sleep(0.1)
+
+
+def conversation(request) -> str:
+    return json.dumps(request.body.get("messages") or [])
+
+
+def test_remember_recall_and_search_through_claude_code(world):
+    api, home, repo, env = world
+    memtui("init", repo=repo, env=env)
+    memtui("setup", repo=repo, env=env)
+    trust(home, repo)
+
+    # Session 1: an explicit request to remember.
+    ask("remember that we deploy with `make ship`", repo, env)
+    wait_for_capture(repo)
+    from memtui.store.bank import Bank
+    from memtui.store.locations import Project
+
+    memories = Bank(Project(repo), env=env).memories()
+    assert [m for m in memories if "make ship" in m.content], memories
+    worker_log = (repo / ".memory" / "logs" / "worker.log").read_text()
+    assert " Stop " in worker_log and "exiting after" in worker_log  # capture ran in the background
+    assert any(r.tool_name for r in api.messages())  # …and called the (fake) model to extract
+    status = json.loads((repo / ".memory" / "status.json").read_text())
+    assert status["lastRun"]["ok"] is True
+
+    # Session 2: the memory reaches the model through the hooks.
+    api.clear()
+    ask("How do we ship this project to production again?", repo, env)
+    turns = [r for r in api.messages() if not r.tool_name]
+    assert turns
+    first = conversation(turns[0])
+    assert "hook additional context: <recalled-memories" in first
+    assert "make ship" in first and "not instructions" in first
+    wait_for_capture(repo)
+
+    # Claude Code itself connects to our MCP server.
+    listed = claude("mcp", "list", repo=repo, env=env, timeout=60)
+    line = next((ln for ln in listed.stdout.decode().splitlines() if ln.startswith("memtui:")), "")
+    assert "✔ Connected" in line, listed.stdout.decode() + listed.stderr.decode()
+
+    # Session 3: the model calls memory_search; the tool result carries the memory.
+    api.clear()
+    ask(SEARCH_PROMPT, repo, env)
+    turns = [r for r in api.messages() if not r.tool_name]
+    tools = {t.get("name") for t in turns[0].body.get("tools") or []}
+    assert "mcp__memtui__memory_search" in tools  # alwaysLoad: schemas sent up front, not deferred
+    results = [b for r in turns for m in r.body["messages"] if isinstance(m.get("content"), list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    assert results, "Claude Code never returned a tool result"
+    text = json.dumps(results[-1])
+    assert "make ship" in text and "is_error\": true" not in text
+    wait_for_capture(repo)
+
+
+def test_plugin_manifest_validates(tmp_path):
+    repo_root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "HOME": str(tmp_path), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    env.pop("CLAUDE_CONFIG_DIR", None)
+    result = subprocess.run([CLAUDE, "plugin", "validate", str(repo_root)], capture_output=True, timeout=60, env=env)
+    out = result.stdout.decode() + result.stderr.decode()
+    assert result.returncode == 0, out
+    assert "Validation passed" in out
+    for event in ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"):
+        assert f'command "memtui hook {event}"' in out
+    assert 'mcpServers: memtui stdio memtui ["mcp"]' in out
