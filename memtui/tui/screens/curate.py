@@ -21,7 +21,7 @@ from memtui.tui.messages import Op
 
 
 def _titles(memories: Sequence[Memory], limit: int = 3) -> str:
-    names = [f"“{m.title[:60]}”" for m in memories[:limit]]
+    names = [f"“{m.title if len(m.title) <= 70 else m.title[:69] + '…'}”" for m in memories[:limit]]
     more = f" and {len(memories) - limit} more" if len(memories) > limit else ""
     return ", ".join(names) + more
 

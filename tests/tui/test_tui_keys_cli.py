@@ -1,0 +1,48 @@
+"""Keys remap from config by binding id; the CLI opens the TUI."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtui.store.bank import Bank
+from memtui.tui.screens.confirm import ConfirmScreen
+from memtui.tui.screens.main import MainScreen
+from tuikit import make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_tui_keys_in_config_remap_bindings_by_id_and_bad_entries_are_reported(small):
+    config = small.project.path("config.toml")
+    config.write_text('[tui.keys]\n"main.drop" = "delete"\n"main.nonsense" = "z"\n', encoding="utf-8")
+    bank = Bank.open(small.project.root, clock=small.clock)
+    app = make_app(bank)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert any("main.nonsense" in str(n.message) for n in app._notifications)
+        await pilot.press("d")
+        assert isinstance(app.screen, MainScreen)
+        await pilot.press("delete")
+        assert isinstance(app.screen, ConfirmScreen)
+
+
+def test_every_binding_has_an_id_and_ids_are_unique_per_class():
+    from memtui.tui import keys
+    from memtui.tui.app import MemtuiApp
+    from memtui.tui.screens import all_screen_classes
+
+    classes = [MemtuiApp, *all_screen_classes()]
+    for cls in classes:
+        ids = [b.id for b in vars(cls).get("BINDINGS", ())]
+        assert all(ids), f"{cls.__name__} has a binding without an id"
+        assert len(ids) == len(set(ids)), cls.__name__
+    known = keys.binding_ids(classes)
+    assert {"main.drop", "list.down", "review.accept", "budget.write", "app.undo"} <= set(known)
+
+
+def test_cli_has_a_tui_command_and_it_is_the_default(cli, project):
+    out = cli("tui", "--help")
+    assert out.returncode == 0 and b"--no-watch" in out.stdout
+    from memtui.cli import build_parser
+
+    assert "tui" in build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]

@@ -1,0 +1,48 @@
+"""Snapshots of the real app on the pinned demo (fixed date and ids, no watcher, steady cursors).
+
+Update after an intended UI change with:
+    python -m pytest tests/tui/test_tui_snapshots.py --snapshot-update
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memtui.tui.screenshots import sample_engines
+from tuikit import make_app, settle
+
+
+async def ready(pilot) -> None:
+    await settle(pilot)
+
+
+def app_for(bank, **kwargs):
+    return make_app(bank, engines=sample_engines(bank), **kwargs)
+
+
+def test_main_screen_80x24(demo, snap_compare):
+    assert snap_compare(app_for(demo), press=["j", "j"], terminal_size=(80, 24), run_before=ready)
+
+
+def test_main_screen_light_theme_marked_and_ungrouped(demo, snap_compare):
+    assert snap_compare(app_for(demo, theme="textual-light"), press=["v", "space", "space"], terminal_size=(110, 30),
+                        run_before=ready)
+
+
+def test_main_screen_wide_layout_with_filter(demo, snap_compare):
+    async def filtered(pilot):
+        await settle(pilot)
+        await pilot.press("slash", *"stripe", "enter")
+        await settle(pilot)
+
+    assert snap_compare(app_for(demo), terminal_size=(160, 30), run_before=filtered)
+
+
+@pytest.mark.parametrize("key", ["enter", "b", "R", "x", "f1", "d", "c"])
+def test_screens(demo, snap_compare, key):
+    async def opened(pilot):
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+
+    assert snap_compare(app_for(demo), terminal_size=(100, 30), run_before=opened)
