@@ -78,7 +78,10 @@ def search(bank: Bank, query: str, k: int = TOP_K) -> list[Any]:
         from memtui.index.search import search as index_search
     except ImportError:
         return overlap_search(bank, query, k)
-    return list(index_search(bank, query, k=k))
+    try:
+        return list(index_search(bank, query, k=k))
+    except Exception:  # noqa: BLE001 - a broken index must not cost the answer; the Bank is the truth
+        return overlap_search(bank, query, k)
 
 
 def cited(text: str, matches: tuple[Any, ...]) -> tuple[str, ...]:

@@ -9,7 +9,10 @@ separately selectable, so a UI can accept some and reject others: `apply(bank, p
 Merged memories record `merged_from`; their sources become superseded; drops are archived
 (restorable; pruned from state.json after 14 days, and still restorable from the journal).
 
-Triggers (memory-mcp's): every 10th extraction, more than 80 active memories, or SessionEnd.
+Triggers (memory-mcp's): every 10th extraction, more than 80 active memories, or SessionEnd; with
+two bounds memory-mcp lacks, so a big store cannot turn every Stop into dozens of model calls: the
+">80" trigger waits 3 extractions after the last consolidation, and an automatic run makes at most
+`MAX_AUTO_CALLS` calls, newest memories first (they are the likeliest duplicates).
 Only state.json memories are consolidated: Markdown memories are Claude Code's own files, curated
 by a person, and are not rewritten by a background job.
 """
@@ -34,6 +37,8 @@ MAX_ACTIVE = 80
 PRUNE_DAYS = 14
 #: A plan that would archive more than this share of a group is more likely a misreading than a tidy-up.
 MAX_DROP_SHARE = 0.5
+MAX_AUTO_CALLS = 6
+ACTIVE_COOLDOWN = 3
 
 
 @dataclass(frozen=True)
@@ -109,8 +114,11 @@ def groups(bank: Bank, type_: str | None = None, min_group: int = MIN_GROUP) -> 
     return {t: ms for t, ms in by_type.items() if len(ms) >= min_group}
 
 
-def plan(bank: Bank, *, type_: str | None = None, client: Any = None, enforce_budget: bool = False) -> Plan:
-    """Ask the model for a plan (LLMError when it cannot be asked or answers malformed JSON)."""
+def plan(bank: Bank, *, type_: str | None = None, client: Any = None, enforce_budget: bool = False,
+         max_calls: int | None = None) -> Plan:
+    """Ask the model for a plan (LLMError when it cannot be asked or answers malformed JSON).
+
+    `max_calls` bounds the model calls (groups over BATCH memories take one call per batch)."""
     from memtui.llm import prompts, schema
     from memtui.llm.client import Client
 
@@ -121,12 +129,14 @@ def plan(bank: Bank, *, type_: str | None = None, client: Any = None, enforce_bu
     keep: list[str] = []
     problems: list[str] = []
     shown: dict[str, Memory] = {}
+    calls = 0
     for kind in bank.registry.order(found):
-        members = sorted(found[kind], key=lambda m: (m.tags[:1], m.created))
+        members = sorted(found[kind], key=lambda m: m.created, reverse=True)
         for at in range(0, len(members), BATCH):
             batch = members[at:at + BATCH]
-            if len(batch) < 2:
+            if len(batch) < 2 or (max_calls is not None and calls >= max_calls):
                 continue
+            calls += 1
             answer = client.structured(system=prompts.consolidate_system(), prompt=prompts.consolidate_prompt(kind, batch),
                                        tool_name=prompts.CONSOLIDATE_TOOL, description="Propose how to consolidate these memories.",
                                        schema=schema.CONSOLIDATION, purpose="consolidation", enforce_budget=enforce_budget)
@@ -200,10 +210,13 @@ def apply(bank: Bank, plan: Plan, accepted: Iterable[Item | str] | None = None) 
         return bank._commit("consolidate", summary[:2000], {bank.state.key: changes})
 
 
-def due(bank: Bank, event: str) -> bool:
+def due(bank: Bank, event: str, last_count: int | None = None) -> bool:
+    """`last_count`: extractionCount at the last automatic consolidation (from status.json)."""
     count = int(bank.state.header.get("extractionCount", 0) or 0)
-    active = sum(1 for m in bank.state.load().values() if m.active)
-    return event == "SessionEnd" or (count > 0 and count % EVERY_EXTRACTIONS == 0) or active > MAX_ACTIVE
+    if event == "SessionEnd" or (count > 0 and count % EVERY_EXTRACTIONS == 0):
+        return True
+    crowded = sum(1 for m in bank.state.load().values() if m.active) > MAX_ACTIVE
+    return crowded and (last_count is None or count - last_count >= ACTIVE_COOLDOWN)
 
 
 def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> dict[str, Any] | None:
@@ -211,17 +224,19 @@ def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> di
     from memtui.capture import health
     from memtui.errors import MemtuiError
 
-    if not force and not due(bank, event):
+    last = health.load(bank.project).get("consolidation") or {}
+    if not force and not due(bank, event, last.get("extractionCount")):
         return None
     now = format_ts(bank.clock())
+    count = int(bank.state.header.get("extractionCount", 0) or 0)
     try:
-        proposal = plan(bank, client=client, enforce_budget=True)
+        proposal = plan(bank, client=client, enforce_budget=True, max_calls=MAX_AUTO_CALLS)
         entry = apply(bank, proposal) if not proposal.empty else None
         pruned = bank.prune_archived(PRUNE_DAYS)
-        outcome = {"at": now, "ok": True, "merged": len(proposal.merge_items), "dropped": len(proposal.drop_items),
+        outcome = {"at": now, "extractionCount": count, "ok": True, "merged": len(proposal.merge_items), "dropped": len(proposal.drop_items),
                    "rejected": len(proposal.problems), "pruned": len(pruned), "journal": entry.seq if entry else None}
     except MemtuiError as exc:  # the extraction before it is saved either way
-        outcome = {"at": now, "ok": False, "kind": getattr(exc, "kind", "store"), "error": getattr(exc, "message", str(exc)),
+        outcome = {"at": now, "extractionCount": count, "ok": False, "kind": getattr(exc, "kind", "store"), "error": getattr(exc, "message", str(exc)),
                    "fix": getattr(exc, "fix", "")}
     try:
         health.update(bank.project, consolidation=outcome)

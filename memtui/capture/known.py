@@ -17,8 +17,10 @@ from memtui.core.similarity import tokenize
 
 MAX_CHARS = 8000
 MAX_COUNT = 80
-#: Words in more than this share of memories say nothing about relevance ("file", "test" …).
-COMMON_SHARE = 0.2
+#: Words in more than this share of memories (and more than COMMON_MIN of them) say little about
+#: relevance ("file", "test" …) and their long posting lists are what would make a big store slow.
+COMMON_SHARE = 0.02
+COMMON_MIN = 25
 
 
 class Known:
@@ -59,7 +61,7 @@ class Known:
         if not total:
             return []
         scores: dict[str, float] = {}
-        ceiling = max(3, int(total * COMMON_SHARE))
+        ceiling = max(COMMON_MIN, int(total * COMMON_SHARE))
         for token in tokenize(text):
             posting = self._postings.get(token)
             if not posting or len(posting) > ceiling:
@@ -67,7 +69,7 @@ class Known:
             weight = math.log(1 + total / len(posting))
             for memory_id in posting:
                 scores[memory_id] = scores.get(memory_id, 0.0) + weight
-        ranked = sorted(scores, key=lambda mid: (-scores[mid], mid))
+        ranked = heapq.nsmallest(max_count, scores, key=lambda mid: (-scores[mid], mid))
         if len(ranked) < max_count:
             chosen = set(ranked)
             recent = heapq.nlargest(max_count, (m for mid, m in self._memories.items() if mid not in chosen),

@@ -126,3 +126,19 @@ def test_triggers_and_pruning_after_fourteen_days(llm, bank, decisions):
 def test_without_a_key_planning_says_what_to_do(home, bank, decisions):
     with pytest.raises(NoApiKey, match="ANTHROPIC_API_KEY"):
         consolidate.plan(bank)
+
+
+def test_a_crowded_store_is_consolidated_in_bounded_calls_with_a_cooldown(llm, bank):
+    for i in range(130):
+        bank.add("context", f"Context fact alpha{i} beta{i} gamma{i} delta{i}")
+    bank.update_header(extractionCount=7)
+    assert consolidate.due(bank, "Stop") and consolidate.due(bank, "Stop", last_count=4)
+    assert not consolidate.due(bank, "Stop", last_count=6)  # consolidated a moment ago: wait
+    llm.default = lambda request: tool({"keep": [], "merge": [], "drop": []})
+    plan = consolidate.plan(bank, max_calls=2)
+    assert len(llm.messages()) == 2 and plan.empty
+    newest = max(bank.memories(), key=lambda m: m.created)
+    assert newest.id in llm.messages()[0].prompt_text  # newest first: the likeliest duplicates
+    outcome = consolidate.maybe_run(bank, None, event="Stop")
+    assert outcome["ok"] and outcome["extractionCount"] == 7
+    assert consolidate.maybe_run(bank, None, event="Stop") is None  # the cooldown holds
