@@ -57,27 +57,27 @@ def session_entry(transcript: Path, line: int, offset: int) -> dict[str, Any]:
     return {"transcript": str(transcript), "line": line, "offset": offset, "at": format_ts(utcnow())}
 
 
-def pending_bytes(data: dict[str, Any]) -> tuple[int, int]:
-    """(bytes of transcripts not captured yet, sessions they belong to)."""
-    total = sessions = 0
-    for entry in data.get("sessions", {}).values():
+def pending(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Sessions whose transcript has bytes not captured yet: [{session, transcript, bytes}]."""
+    out = []
+    for session, entry in data.get("sessions", {}).items():
         try:
             size = os.path.getsize(entry.get("transcript", ""))
         except OSError:
             continue
         behind = size - int(entry.get("offset", 0))
         if behind > 0:
-            total += behind
-            sessions += 1
-    return total, sessions
+            out.append({"session": session, "transcript": entry["transcript"], "bytes": behind})
+    return out
 
 
 def read(project: Any, env: Any = None) -> dict[str, Any]:
     """Everything a person needs to trust (or fix) capture, as plain values.
 
     `project` is a Project or a Bank. Keys: last_run, last_success, last_error, error_resolved,
-    fix, paused, paused_reason, pending_bytes, pending_sessions, today (calls, tokens, cost_usd),
-    budget_usd, model, api_key (where it comes from, or None), consolidation.
+    fix, paused, paused_reason, pending_bytes, pending_sessions, pending (per session: session,
+    transcript, bytes), today (calls, tokens, cost_usd), budget_usd, model, api_key (where it comes
+    from, or None), consolidation.
     """
     from memtui.config import Config
     from memtui.errors import ConfigError
@@ -97,7 +97,7 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
     last_success = data.get("lastSuccess")
     resolved = bool(last_error and last_success and parse_ts(last_success) >= parse_ts(last_error.get("at")))
     over_budget = totals.cost_usd >= settings.daily_budget_usd
-    pending, pending_sessions = pending_bytes(data)
+    behind = pending(data)
     fix = None
     if problem:
         fix = problem
@@ -116,8 +116,9 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
         "paused": over_budget,
         "paused_reason": (f"daily budget reached (${totals.cost_usd:.2f} of ${settings.daily_budget_usd:.2f})"
                           if over_budget else None),
-        "pending_bytes": pending,
-        "pending_sessions": pending_sessions,
+        "pending_bytes": sum(p["bytes"] for p in behind),
+        "pending_sessions": len(behind),
+        "pending": behind,
         "today": totals.to_dict(),
         "budget_usd": settings.daily_budget_usd,
         "model": settings.model,
@@ -144,7 +145,10 @@ def lines(health: dict[str, Any]) -> list[str]:
                f"{today['input_tokens'] + today['output_tokens']} tokens, ${today['cost_usd']:.4f} of ${health['budget_usd']:.2f}"
                + (" (PAUSED)" if health["paused"] else ""))
     if health["pending_bytes"]:
-        out.append(f"  pending    {health['pending_bytes']} transcript bytes in {health['pending_sessions']} session(s)")
+        out.append(f"  pending    {health['pending_bytes']} transcript bytes in {health['pending_sessions']} session(s); "
+                   "the next run of each session takes them, or now:")
+        for item in health.get("pending", [])[:3]:
+            out.append(f"             memtui extract --transcript {item['transcript']} --session {item['session']} --event SessionEnd")
     if health.get("fix"):
         out.append(f"  fix        {health['fix']}")
     return out

@@ -106,6 +106,7 @@ def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_i
     report = health.read(bank)
     assert report["last_error"]["kind"] == kind and not report["error_resolved"] and report["fix"] == failed.fix
     assert report["pending_bytes"] == path.stat().st_size
+    assert report["pending"] == [{"session": "s", "transcript": str(path), "bytes": path.stat().st_size}]
     if name == "model-404":
         assert "MEMTUI_MODEL" in failed.fix and "[llm] model" in failed.fix and len(llm.messages()) == 1
 
