@@ -70,7 +70,7 @@ class Client:
         """The forced tool's input, validated against `schema` (BadOutput otherwise)."""
         tool: dict[str, Any] = {"name": tool_name, "description": description, "input_schema": schema}
         if self.settings.strict:
-            tool["strict"] = True
+            tool = {**tool, "input_schema": _strict(schema), "strict": True}
         request = {"model": self.settings.model, "max_tokens": max_tokens or self.settings.max_tokens,
                    "system": system, "messages": [{"role": "user", "content": prompt}], "tools": [tool],
                    "tool_choice": {"type": "tool", "name": tool_name}}
@@ -184,6 +184,18 @@ class Client:
             return Unavailable(f"the API{where} sent a response that is not valid JSON ({exc})",
                                fix="check ANTHROPIC_BASE_URL; it is retried on the next run"), None
         raise exc
+
+
+#: Keywords strict tool schemas reject; our own validation still enforces them on the answer.
+_NOT_STRICT = ("minLength", "maxLength", "minItems", "maxItems")
+
+
+def _strict(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _strict(v) for k, v in schema.items() if k not in _NOT_STRICT}
+    if isinstance(schema, list):
+        return [_strict(v) for v in schema]
+    return schema
 
 
 def _error_type(exc: Any) -> str:

@@ -148,3 +148,17 @@ def test_the_fake_api_runs_as_a_program_for_other_clients(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_strict_mode_sends_a_schema_strict_tools_accept_and_still_validates(llm, bank, tmp_path):
+    from memtui.capture.pipeline import extract
+    from memtui.store.bank import Bank
+
+    bank.project.path("config.toml").write_text("[llm]\nstrict = true\n")
+    bank = Bank.open(bank.project.root)
+    llm.script(tool({"memories": [{"type": "decision", "content": " ", "tags": []}]}))
+    path = write_lines(tmp_path / "s.jsonl", user("a"), user("b"), user("c"))
+    result = extract(bank, path, session_id="s", event="Stop")
+    [sent] = llm.messages()[0].body["tools"]
+    assert sent["strict"] is True and "minLength" not in json.dumps(sent["input_schema"])
+    assert result.kind == "bad-output" and "content is empty" in result.error and bank.memories() == []
