@@ -14,8 +14,8 @@ from memtui.store.atomic import is_temp
 #: Files under `.memory/` that change what the TUI shows.
 MEMORY_FILES = frozenset({"state.json", "config.toml", "status.json", "usage.jsonl"})
 #: awatch settings: wait this long for a burst to settle (ms), but never longer than DEBOUNCE_MS.
-STEP_MS = 40
-DEBOUNCE_MS = 250
+STEP_MS = 30
+DEBOUNCE_MS = 200
 
 
 def watch_paths(memory_dir: Path, markdown_dirs: list[Path]) -> list[Path]:

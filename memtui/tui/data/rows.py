@@ -21,6 +21,8 @@ SORTS = ("rank", "age", "confidence")
 #: Below this many characters a fuzzy fallback only adds noise.
 FUZZY_MIN = 3
 FUZZY_CUTOFF = 80
+#: Confidence moves slowly: entries computed less than this long ago are reused by `load`.
+REUSE_SECONDS = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +93,28 @@ class ListModel:
         #: True when the last rows came from the fuzzy fallback (no exact substring match).
         self.fuzzy = False
         self._counts: Counts | None = None
+        self._computed_at: datetime | None = None
+        #: base query → the memories it keeps, in display order (reused while typing and erasing).
+        self._pools: dict[Query, list[Entry]] = {}
 
     def load(self, memories: Iterable[Memory]) -> None:
+        """Take a new read of the stores; unchanged memories keep their entry (a reload after one
+        external write then costs a comparison per memory, not a recomputation)."""
         now = self.clock()
-        self.entries = [entry(m, now, self.registry) for m in memories]
-        self.by_id = {e.memory.id: e for e in self.entries}
+        reuse = self._computed_at is not None and abs((now - self._computed_at).total_seconds()) < REUSE_SECONDS
+        old = self.by_id if reuse else {}
+        entries = []
+        for m in memories:
+            e = old.get(m.id)
+            if e is None or e.memory != m:
+                e = entry(m, now, self.registry)
+            entries.append(e)
+        if not reuse:
+            self._computed_at = now
+        self.entries = entries
+        self.by_id = {e.memory.id: e for e in entries}
         self._orders.clear()
+        self._pools.clear()
         self._last = None
         self._counts = None
 
@@ -139,19 +157,29 @@ class ListModel:
         if self._last is not None and self._last[0] == base and text.startswith(self._last[1]):
             pool = self._last[2]  # the text grew: only the previous matches can still match
         else:
-            pool = [e for e in self._ordered(query.sort, query.group, query.inactive) if _keep(e, base)]
+            pool = self._pool(base)
             if not text:
                 self._last = (base, "", pool)
                 return pool
         tokens = text.split()
-        found = [e for e in pool if matches(e.hay, tokens)] if tokens else pool
+        if len(tokens) == 1:
+            token = tokens[0]
+            found = [e for e in pool if token in e.hay]
+        else:
+            found = [e for e in pool if matches(e.hay, tokens)] if tokens else pool
         if not found and len(text) >= FUZZY_MIN:
-            found = self._fuzzy(text, [e for e in self._ordered(query.sort, query.group, query.inactive) if _keep(e, base)])
+            found = self._fuzzy(text, self._pool(base))
             self.fuzzy = bool(found)
             self._last = None  # fuzzy results are no base to narrow from
             return found
         self._last = (base, text, found)
         return found
+
+    def _pool(self, base: Query) -> list[Entry]:
+        pool = self._pools.get(base)
+        if pool is None:
+            pool = self._pools[base] = [e for e in self._ordered(base.sort, base.group, base.inactive) if _keep(e, base)]
+        return pool
 
     def _fuzzy(self, text: str, pool: list[Entry]) -> list[Entry]:
         """Typo-tolerant fallback (rapidfuzz), kept in display order."""

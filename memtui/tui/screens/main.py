@@ -113,7 +113,7 @@ or a store.
         rows = model.rows(self.query_state)
         memory_list = self.memory_list
         memory_list.set_rows(rows, show_type=not self.query_state.group)
-        shown = len(memory_list.memory_ids)
+        shown = memory_list.count
         q = self.query_state
         scope = q.type or (q.store and f"store {q.store}") or ("to review" if q.only else "all")
         parts = [f"{shown} of {model.counts().total}" if shown != model.counts().total else f"{shown} memories",

@@ -134,6 +134,11 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
     def memory_ids(self) -> list[str]:
         return list(self._index)
 
+    @property
+    def count(self) -> int:
+        """How many memories (not headers) are listed."""
+        return len(self._index)
+
     def set_rows(self, rows: Sequence[Row], *, show_type: bool | None = None) -> None:
         """Replace the rows, keeping the cursor on the same memory and the scroll where it was."""
         keep = self.current.id if self.current else None
