@@ -118,6 +118,8 @@ class MemtuiApp(App[int]):
         else:
             self.load_error = None
         self.loaded = True
+        for problem in sorted(set(snap.problems) - set(self.snapshot.problems)):
+            self.notify(problem, title="A memory file could not be read", severity="warning", timeout=12)
         self.snapshot = snap
         self.model.load(snap.memories)
         self.data.publish(snap)

@@ -46,3 +46,21 @@ def test_cli_has_a_tui_command_and_it_is_the_default(cli, project):
     from memtui.cli import build_parser
 
     assert "tui" in build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+
+async def test_no_color_is_respected(demo, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.no_color
+        assert any(type(f).__name__ in ("NoColor", "Monochrome") for f in app._filters)
+
+
+async def test_an_unreadable_markdown_memory_is_reported(small):
+    folder = small.markdown[0].path
+    (folder / "broken.md").write_bytes(b"---\nname: [unclosed\n---\n\xff\xfe not utf-8\n")
+    app = make_app(small)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert any("broken.md" in str(n.message) for n in app._notifications)

@@ -25,7 +25,7 @@ def headline(item: plan_rows.Item, titles: dict[str, str]) -> Content:
         return Content.assemble(("merge ", "$accent bold"), (f"{len(item.ids)}→1  ", "$text-muted"),
                                 " ".join((item.text or " + ".join(titles.get(i, i) for i in item.ids)).split())[:110])
     first = item.ids[0] if item.ids else "?"
-    return Content.assemble(("drop  ", "$warning bold"), ("      ", ""), titles.get(first, first)[:110])
+    return Content.assemble(("drop  ", "$warning bold"), ("     ", ""), titles.get(first, first)[:110])
 
 
 def details(item: plan_rows.Item, titles: dict[str, str]) -> Content:
