@@ -56,7 +56,7 @@ class Op:
     run: Callable[[Any], Any]
     on_done: Callable[[Any], None] | None = None
     on_error: Callable[[Exception], bool | None] | None = None
-    #: Shown when it worked; may use the result: `done="Dropped {0}"` is not formatted, keep it plain.
+    #: A notification shown when it worked.
     done: str | None = None
 
 

@@ -1,4 +1,5 @@
-"""One module per screen; panels are imported when first opened, so start-up stays fast."""
+"""One module per screen. Panels are opened by name (`app.open_screen("budget")`); every module is
+imported once at start-up so `[tui.keys]` in config can be checked against the real binding ids."""
 
 from __future__ import annotations
 
