@@ -84,6 +84,7 @@ async def test_inline_edit_saves_through_the_bank(small):
         saved = small.get(target.id)
         assert saved.content == "Celery tasks take primary keys, never ORM instances."
         assert saved.tags == ("celery", "orm")
+        assert not any("changed on disk" in str(n.message) for n in app._notifications)  # our own save is no conflict
 
 
 async def test_edit_conflict_is_reported_and_the_person_chooses(small):

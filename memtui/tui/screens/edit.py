@@ -37,6 +37,7 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
         `review` marks the memory reviewed when saved (editing it from the review queue)."""
         super().__init__()
         self.review = review
+        self.saving = False
         self.original = memory
         self.text = memory.content if text is None else text
         self.save_now = save
@@ -94,6 +95,8 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
 
     def _on_data(self, snap: Snapshot) -> None:
         self.query_one(TopBar).sync()
+        if self.saving:
+            return  # the change on disk is our own save, about to close this screen
         disk = snap.get(self.original.id)
         warning = self.query_one("#edit-warning", Static)
         if disk is None:
@@ -129,10 +132,13 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
                 except NotFound:
                     return "conflict", None
 
-        self.app.run_op(Op("Save", save, on_done=self._saved))  # type: ignore[attr-defined]
+        self.saving = True
+        self.app.run_op(Op("Save", save, on_done=self._saved,  # type: ignore[attr-defined]
+                           on_error=lambda _exc: setattr(self, "saving", False)))
 
     def _saved(self, result: tuple[str, Memory | None]) -> None:
         outcome, memory = result
+        self.saving = False
         if outcome == "saved" and memory is not None:
             self.notify("Saved.", timeout=3)
             self.dismiss(memory.id)
