@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
     p.add_argument("--dry-run", action="store_true", help="print the changes as a diff and write nothing")
     p.add_argument("--uninstall", action="store_true", help="remove memtui's entries (and nothing else)")
+    p.add_argument("--plain-hooks", action="store_true",
+                   help="hook commands as `memtui hook <Event>` instead of the faster launcher (`python -S …/launch.py`)")
     p.set_defaults(func=cmd_setup)
 
 
@@ -53,6 +55,21 @@ def launcher() -> list[str]:
     if found:
         return [str(Path(found).absolute())]
     return [sys.executable, "-m", "memtui"]
+
+
+def hook_prefix(command: list[str]) -> list[str]:
+    """What precedes the event name in our hook commands.
+
+    The fast launcher (`<python> -S …/memtui/hooks/launch.py`) when this interpreter runs memtui
+    from a real file: it skips the `site` start-up that `memtui hook` pays on every prompt.
+    Otherwise the memtui command itself, as the MCP server uses it.
+    """
+    from memtui.hooks import launch_path
+
+    path = launch_path()
+    if path is not None and Path(sys.executable).exists():
+        return [sys.executable, "-S", str(path)]
+    return [*command, "hook"]
 
 
 def _claude_home() -> tuple[Path, Path]:
@@ -86,7 +103,8 @@ def _server_change(uninstall: bool, command: list[str]) -> Callable[[dict[str, A
 
 
 def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
-    line = " ".join(shlex.quote(part) for part in command)
+    prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
+    line = " ".join(shlex.quote(part) for part in prefix)
     servers = _server_change(args.uninstall, command)
     if args.global_:
         settings_dir, user_json = _claude_home()
@@ -187,7 +205,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
         verb = "removed memtui's" if args.uninstall else "installed the"
         print(f"{target.path}: {verb} {target.label}" + (f" (backup: {backup.name})" if backup else ""))
     if not args.uninstall:
-        print(f"Hooks and MCP server run {' '.join(command)}.")
+        prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
+        print(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")
         if args.global_:
             print("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
         else:

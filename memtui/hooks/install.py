@@ -34,7 +34,8 @@ EVENTS: dict[str, tuple[str | None, int, bool]] = {
 ALLOWED_TOOLS = tuple(f"mcp__{SERVER}__{t}" for t in
                       ("memory_search", "memory_related", "memory_ask", "memory_status", "memory_save"))
 
-_HOOK_COMMAND = re.compile(r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+hook(?:\s|$)""")
+#: `… memtui hook <Event>`, `… -m memtui hook <Event>`, or the fast launcher `… memtui/hooks/launch.py <Event>`.
+_HOOK_COMMAND = re.compile(r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+hook(?:\s|$)|memtui[/\\]hooks[/\\]launch\.py["']?(?:\s|$)""")
 _MCP_COMMAND = re.compile(r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+mcp(?:\s|$)""")
 
 
@@ -50,9 +51,10 @@ def is_our_server(entry: Any) -> bool:
     return bool(_MCP_COMMAND.search(line))
 
 
-def hook_group(launcher: str, event: str) -> dict[str, Any]:
+def hook_group(prefix: str, event: str) -> dict[str, Any]:
+    """Our matcher group for `event`; the command is `prefix` followed by the event name."""
     matcher, timeout, run_async = EVENTS[event]
-    handler: dict[str, Any] = {"type": "command", "command": f"{launcher} hook {event}", "timeout": timeout}
+    handler: dict[str, Any] = {"type": "command", "command": f"{prefix} {event}", "timeout": timeout}
     if run_async:
         handler["async"] = True
     group: dict[str, Any] = {"matcher": matcher} if matcher else {}
@@ -74,14 +76,15 @@ def _object(doc: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     return value
 
 
-def install_hooks(settings: Mapping[str, Any], launcher: str, where: str = "settings") -> dict[str, Any]:
+def install_hooks(settings: Mapping[str, Any], prefix: str, where: str = "settings") -> dict[str, Any]:
+    """Our hooks in `settings`; each command is `prefix <Event>` (e.g. `/venv/bin/memtui hook`)."""
     new = copy.deepcopy(dict(settings))
     hooks = _object(new, "hooks", where)
     for event in EVENTS:
         groups = hooks.get(event, [])
         if not isinstance(groups, list):
             raise UsageError(f"{where}: hooks.{event} is not a list; fix it by hand and run again")
-        hooks[event] = _place(groups, hook_group(launcher, event))
+        hooks[event] = _place(groups, hook_group(prefix, event))
     new["hooks"] = hooks
     return new
 

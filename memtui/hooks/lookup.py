@@ -9,7 +9,6 @@ reads every store, so it is only for small banks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from memtui.core.memory import Memory
@@ -18,10 +17,14 @@ from memtui.core.memory import Memory
 FALLBACK_THRESHOLD = 0.34
 
 
-@dataclass(frozen=True)
 class Match:
-    memory: Memory
-    score: float
+    """A memory and its relevance (0..1). A plain class: building dataclasses costs start-up time."""
+
+    __slots__ = ("memory", "score")
+
+    def __init__(self, memory: Memory, score: float) -> None:
+        self.memory = memory
+        self.score = score
 
 
 def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None,

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +25,13 @@ def session_path(memory_dir: Path, session_id: str) -> Path:
     return memory_dir / "sessions" / f"{name}.json"
 
 
-@dataclass
 class SessionState:
-    path: Path
-    surfaced: list[str] = field(default_factory=list)
-    #: Bytes recall has injected into this session so far.
-    injected: int = 0
+    def __init__(self, path: Path, surfaced: list[str] | None = None, injected: int = 0) -> None:
+        self.path = path
+        #: Ids of the memories recall has put into this session's context.
+        self.surfaced = list(surfaced or [])
+        #: Bytes recall has injected into this session so far.
+        self.injected = injected
 
     @classmethod
     def load(cls, memory_dir: Path, session_id: str) -> SessionState:

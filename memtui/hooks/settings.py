@@ -16,12 +16,12 @@ worker_idle = 2.0         # seconds the capture worker waits for more jobs befor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Any
 
 
-@dataclass(frozen=True)
 class HookSettings:
+    """Plain class attributes as defaults (no dataclass machinery: this is built on every prompt)."""
+
     #: Prompts shorter than this (after trimming) get no recall; explicit "remember that" still saves.
     min_prompt_chars: int = 30
     #: At most this many memories per prompt.
@@ -40,27 +40,46 @@ class HookSettings:
     #: Seconds the worker waits for more jobs before exiting (the hooks of one turn come together).
     worker_idle: float = 2.0
 
+    NAMES = ("min_prompt_chars", "recall_k", "memory_bytes", "prompt_chars", "session_bytes", "briefing_bytes",
+             "recall", "capture", "worker_idle")
+
+    def __init__(self, **values: Any) -> None:
+        for name, value in values.items():
+            if name not in self.NAMES:
+                raise TypeError(f"unknown hook setting {name!r}")
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return "HookSettings(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.NAMES) + ")"
+
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> HookSettings:
+        """Valid values from a `[hooks]` table; wrong types and negative numbers keep the default."""
         values: dict[str, Any] = {}
-        for f in fields(cls):
-            value = table.get(f.name)
-            default = getattr(cls, f.name)
+        for name in cls.NAMES:
+            value = table.get(name)
+            default = getattr(cls, name)
             if isinstance(default, bool):
                 if isinstance(value, bool):
-                    values[f.name] = value
+                    values[name] = value
             elif isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-                values[f.name] = type(default)(value)
+                values[name] = type(default)(value)
         return cls(**values)
 
     @classmethod
     def load(cls, project: Any) -> HookSettings:
         """Settings from the project's config; a broken config means defaults (a hook never fails on it)."""
+        try:
+            text = project.path("config.toml").read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return cls()
+        if "hooks" not in text:
+            return cls()  # the usual case, decided without loading the TOML parser
         import tomllib
 
         try:
-            data = tomllib.loads(project.path("config.toml").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = tomllib.loads(text)
+        except ValueError:
             return cls()
         table = data.get("hooks")
         return cls.from_table(table) if isinstance(table, dict) else cls()

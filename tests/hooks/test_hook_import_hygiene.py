@@ -1,10 +1,13 @@
 """The prompt and session-start hooks are the user's latency: prove they load nothing heavy.
 
-The real command runs under `-X importtime`, which lists every module the process imported.
+The real command runs under `-X importtime`, which lists every module the process imported. The
+hooks import only the standard library and memtui, which is also what lets `memtui setup` install
+them as `python -S …/memtui/hooks/launch.py` (no site-packages start-up at all).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -12,15 +15,18 @@ import sys
 import pytest
 from hookkit import hook_env, payload
 
+from memtui.hooks import launch_path
+
 HEAVY = ("textual", "rich", "anthropic", "mcp", "numpy", "onnxruntime", "rapidfuzz", "pydantic", "httpx",
          "watchfiles", "tomli_w", "claude_agent_sdk")
 PROMPT = "How do we deploy with make ship from the main branch these days?"
+COMMANDS = {"memtui hook": [sys.executable, "-X", "importtime", "-m", "memtui", "hook"],
+            "launcher": [sys.executable, "-X", "importtime", "-S", str(launch_path())]}
 
 
-def imported(event: str, data: dict, root, home) -> tuple[set[str], bytes]:
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "memtui", "hook", event],
-                          input=json.dumps(data).encode(), capture_output=True, env=hook_env(root, home),
-                          cwd=root, timeout=60)
+def imported(command: list[str], event: str, data: dict, root, home) -> tuple[set[str], bytes]:
+    proc = subprocess.run([*command, event], input=json.dumps(data).encode(), capture_output=True,
+                          env=hook_env(root, home), cwd=root, timeout=60)
     assert proc.returncode == 0
     modules = set()
     for line in proc.stderr.decode().splitlines():
@@ -31,22 +37,36 @@ def imported(event: str, data: dict, root, home) -> tuple[set[str], bytes]:
     return modules, proc.stdout
 
 
+def foreign(modules: set[str]) -> list[str]:
+    """Modules from neither the standard library nor memtui (what `site` loads at start-up aside)."""
+    tops = {m.split(".")[0] for m in modules}
+    site_level = {"_distutils_hack", "sitecustomize", "usercustomize"}
+    candidates = [t for t in tops if t not in sys.stdlib_module_names and t != "memtui" and t not in site_level
+                  and not t.startswith("__editable__")]
+    # importtime also lists imports that were tried and failed (`copy` probes Jython's `org`).
+    return sorted(t for t in candidates if importlib.util.find_spec(t) is not None)
+
+
+@pytest.mark.parametrize("style", list(COMMANDS))
 @pytest.mark.parametrize("event, fields", [
     ("UserPromptSubmit", {"prompt": PROMPT}),
     ("UserPromptSubmit", {"prompt": "remember that we deploy with make ship from the main branch"}),
     ("SessionStart", {"source": "startup"}),
 ])
-def test_fast_path_imports_nothing_heavy(event, fields, project, home, bank):
+def test_fast_path_imports_nothing_heavy(style, event, fields, project, home, bank):
     for i in range(20):
         bank.add("decision", f"We deploy service {i} with make ship from the main branch")
-    modules, stdout = imported(event, payload(event, project.root, **fields), project.root, home)
+    modules, stdout = imported(COMMANDS[style], event, payload(event, project.root, **fields), project.root, home)
     assert "memtui.hooks.lookup" in modules  # the hook really searched…
     assert stdout or event == "UserPromptSubmit"  # …and the briefing answered
-    heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
-    assert heavy == []
-
-
-def test_capture_hooks_import_nothing_heavy(project, home, fast_worker):
-    modules, _ = imported("Stop", payload("Stop", project.root), project.root, home)
-    assert "memtui.hooks.capture" in modules
     assert sorted(m for m in modules if m.split(".")[0] in HEAVY) == []
+    assert foreign(modules) == []
+    if style == "launcher":
+        assert "site" not in modules and "argparse" not in modules
+
+
+@pytest.mark.parametrize("style", list(COMMANDS))
+def test_capture_hooks_import_nothing_heavy(style, project, home, fast_worker):
+    modules, _ = imported(COMMANDS[style], "Stop", payload("Stop", project.root), project.root, home)
+    assert "memtui.hooks.capture" in modules
+    assert foreign(modules) == []

@@ -45,8 +45,9 @@ def test_fresh_install(project, cli):
     commands = ours(settings)
     assert set(commands) == set(install.EVENTS)
     for event, found in commands.items():
-        assert len(found) == 1 and found[0].endswith(f" hook {event}")
+        assert len(found) == 1 and found[0].endswith(f" {event}")
         assert found[0].split()[0].startswith("/")  # an absolute path: hooks do not get our PATH
+        assert " -S " in found[0] and "memtui/hooks/launch.py" in found[0]  # the fast launcher
     assert settings["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
     assert settings["hooks"]["PostToolUse"][0]["hooks"][0]["async"] is True
     assert settings["enabledMcpjsonServers"] == ["memtui"]
@@ -91,7 +92,7 @@ def test_idempotent(project, cli):
 
 
 def test_moved_install_is_updated_in_place(project, cli):
-    stale = install.install_hooks(THEIRS, "/old/venv/bin/memtui")
+    stale = install.install_hooks(THEIRS, "/old/venv/bin/memtui hook")
     stale["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": "echo after-us"}]})
     write(project.root / ".claude" / "settings.json", stale)
     assert cli("setup", cwd=project.root).returncode == 0
@@ -110,7 +111,7 @@ def test_dry_run_prints_a_diff_and_writes_nothing(project, cli):
     out = result.stdout.decode()
     path = project.root / ".claude" / "settings.json"
     assert f"--- {path}\n+++ {path} (after setup)\n" in out
-    assert any(line.startswith("+") and line.endswith(' hook Stop",') for line in out.splitlines())
+    assert any(line.startswith("+") and line.endswith(' Stop",') and '"command"' in line for line in out.splitlines())
     assert (project.root / ".claude" / "settings.json").read_text() == before
     assert not (project.root / ".mcp.json").exists()
     assert backups(project.root / ".claude") == []
@@ -191,6 +192,9 @@ def test_global_honours_claude_config_dir(tmp_path, home, cli):
 @pytest.mark.parametrize("command, mine", [
     ("/venv/bin/memtui hook Stop", True),
     ("memtui hook UserPromptSubmit", True),
+    ("/venv/bin/python3 -S /venv/lib/python3.11/site-packages/memtui/hooks/launch.py Stop", True),
+    ("'/my venv/bin/python' -S '/my venv/site-packages/memtui/hooks/launch.py' Stop", True),
+    ("python3 /x/launch.py Stop", False),
     ("'/path with space/memtui' hook Stop", True),
     ("/usr/bin/python3 -m memtui hook Stop", True),
     ("memtui-other hook Stop", False),
@@ -205,7 +209,7 @@ def test_a_shared_group_keeps_its_other_handlers():
     settings = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"},
                                               {"type": "command", "command": "/old/memtui hook Stop"},
                                               {"type": "command", "command": "b"}]}]}}
-    merged = install.install_hooks(settings, "/new/memtui")
+    merged = install.install_hooks(settings, "/new/memtui hook")
     assert [h["command"] for h in merged["hooks"]["Stop"][0]["hooks"]] == ["a", "/new/memtui hook Stop", "b"]
     assert len(merged["hooks"]["Stop"]) == 1
     assert install.uninstall_hooks(merged)["hooks"]["Stop"][0]["hooks"] == [
@@ -215,3 +219,34 @@ def test_a_shared_group_keeps_its_other_handlers():
 def test_a_person_disabling_our_server_is_respected():
     settings = {"disabledMcpjsonServers": ["memtui"]}
     assert "enabledMcpjsonServers" not in install.install_approvals(settings, approve_server=True)
+
+
+def test_plain_hooks(project, cli):
+    assert cli("setup", "--plain-hooks", cwd=project.root).returncode == 0
+    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    for event, found in ours(settings).items():
+        assert found == [f"{found[0].split()[0]} hook {event}"] and found[0].split()[0].endswith("/memtui")
+    assert cli("setup", cwd=project.root).returncode == 0  # switching style replaces, never duplicates
+    assert all(len(found) == 1 and "launch.py" in found[0] for found in ours(json.loads(
+        (project.root / ".claude" / "settings.json").read_text())).values())
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_installed_commands_run(project, cli, home, plain):
+    """The command strings setup writes work when a shell runs them, as Claude Code does."""
+    import os
+    import subprocess
+
+    from hookkit import hook_env, payload
+
+    from memtui.store.bank import Bank
+
+    Bank(project).add("decision", "We deploy with make ship from the main branch")
+    assert cli("setup", *(["--plain-hooks"] if plain else []), cwd=project.root).returncode == 0
+    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    command = ours(settings)["SessionStart"][0]
+    proc = subprocess.run(command, shell=True, input=json.dumps(payload("SessionStart", project.root)).encode(),
+                          capture_output=True, env=hook_env(project.root, home), cwd=project.root, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert "make ship" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert os.path.isabs(command.split()[0])
