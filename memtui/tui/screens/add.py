@@ -46,7 +46,7 @@ Secrets (keys, tokens) are redacted before anything is written.
                 yield Label("tags", classes="field-label")
                 yield Input(placeholder="tags, space or comma separated", id="add-tags", compact=True)
             yield TextArea("", soft_wrap=True, id="add-content")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#add-content", TextArea).focus()

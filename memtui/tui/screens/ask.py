@@ -31,7 +31,7 @@ key (`ANTHROPIC_API_KEY`).
         yield Static("", id="ask-note", classes="panel-note")
         yield Markdown("", id="ask-answer")
         yield OptionList(id="ask-cited")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#ask-cited").display = False

@@ -113,7 +113,7 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
                 with TabPane(title, id=tab_id):
                     with VerticalScroll():
                         yield Static("Computing…", id=body_id)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]

@@ -71,7 +71,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         yield ProgressBar(total=None, show_eta=False, id="consolidate-progress")
         yield SelectionList[int](id="consolidate-items")
         yield Static("", id="consolidate-detail", classes="panel-note")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.engine = self.app.engine("consolidate")  # type: ignore[attr-defined]

@@ -43,7 +43,7 @@ class DetailScreen(Screen[None]):
         yield TopBar("memory")
         yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
                            lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(MemoryDetail).focus()

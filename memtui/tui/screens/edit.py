@@ -59,7 +59,7 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
                 yield Label("tags", classes="field-label")
                 yield Input(" ".join(m.tags), placeholder="tags, space or comma separated", id="edit-tags", compact=True)
             yield TextArea(self.text, soft_wrap=True, id="edit-content")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         app = self.app

@@ -103,7 +103,7 @@ spent today against the daily budget. `r` reads it again.
         yield TopBar("health")
         with VerticalScroll():
             yield Static("Reading…", id="health-body", classes="panel-note")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]

@@ -74,7 +74,7 @@ or a store.
                     yield MemoryList(app.bank.registry, app.clock, id="list")  # type: ignore[attr-defined]
                     yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
                                        lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#filter").display = False

@@ -55,7 +55,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
                 yield Label("tags", classes="field-label")
                 yield Input(" ".join(draft.union_tags(self.sources)), id="merge-tags", compact=True)
             yield TextArea(draft.concatenate(self.sources), soft_wrap=True, id="merge-content")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#merge-content", TextArea).focus()

@@ -60,7 +60,7 @@ that already says something similar, `d` reject it (it goes to the trash; `u` un
         yield Static("", id="list-status")
         yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
                            lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(MemoryDetail).focus()

@@ -60,7 +60,7 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
         yield Input(placeholder="search memories…", id="search-input")
         yield Static("", id="search-note", classes="panel-note")
         yield OptionList(id="search-results")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.engine = self.app.engine("search")  # type: ignore[attr-defined]

@@ -39,7 +39,7 @@ cursor (or the marked ones); `u` undoes the last change wherever it was made.
             yield MemoryList(app.bank.registry, app.clock, badge_width=10, id="list")  # type: ignore[attr-defined]
             yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
                                lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(MemoryList).focus()
