@@ -137,3 +137,15 @@ async def test_works_at_80x24_and_in_light_theme(demo):
         assert app.theme == "textual-light"
         memory_list = app.screen.query_one(MemoryList)
         assert memory_list.size.height >= 5 and memory_list.size.width >= 50
+
+
+async def test_an_empty_project_says_how_memories_arrive(project, home):
+    from memtui.store.bank import Bank
+    from tuikit import make_app as make
+
+    app = make(Bank.open(project.root))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "No memories yet" in str(app.screen.query_one("#list-status").render())
+        await pilot.press("d", "e", "t", "enter")  # nothing selected: no crash, no dialog
+        assert isinstance(app.screen, MainScreen)

@@ -122,7 +122,10 @@ or a store.
             parts.append(f"filter “{q.text}”" + (" (fuzzy)" if model.fuzzy else ""))
         if memory_list.marked:
             parts.append(f"{len(memory_list.marked)} marked")
-        self.query_one("#list-status", Static).update(" · ".join(parts))
+        status = " · ".join(parts)
+        if not model.counts().total:
+            status = "No memories yet: n writes one; the Claude Code hooks capture them as you work (memtui setup)."
+        self.query_one("#list-status", Static).update(status)
         self.query_one(MemoryDetail).show(memory_list.current)
 
     def reveal(self, memory_id: str) -> None:
