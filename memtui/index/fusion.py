@@ -1,0 +1,112 @@
+"""Ranking and scoring: how BM25 and cosine become one order and one relevance score in 0..1.
+
+Two jobs, two tools, chosen on the development split (bench/retrieval.py; no per-query tuning):
+
+* **Order** (hybrid): z-scores of both signals over the whole store, 80 % cosine + 20 % BM25.
+  z-scoring adapts to each store: in a store of chatty dialog turns every cosine is high and
+  BM25 stands out, in a store of technical notes a paraphrase's cosine stands out. Min-max or
+  raw mixes had to pick one kind of store to be good at (dev: 50/50 min-max 0.76 coding /
+  0.69 observations / 0.55 turns; z 80/20 0.84 / 0.69 / 0.53, with paraphrases 0.20 → 0.63).
+* **Score** (what callers threshold): absolute, so "nothing relevant" is visible. Cosine from
+  MiniLM is absolute already (unrelated texts ~0.1-0.25, same topic 0.45+), mapped linearly
+  between COSINE_LOW and COSINE_HIGH; BM25 is squashed with a half-saturation constant, after
+  dividing out the store size's effect on IDF (a word unique in 10k memories scores twice what
+  it does in 100, but is not twice as relevant). Down the ranked list a hit's score is lifted to
+  the best score below it, so thresholding never keeps a hit while dropping one ranked above it.
+
+RECALL_THRESHOLD leaves 80 % of the dev prompts that have no relevant memory with nothing to
+inject; it costs 3 points on lexical/entity/stale prompts and most paraphrase-only matches
+(their cosines sit inside the noise band), which is the right way round for injection.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+from memtui.core.memory import Memory
+from memtui.index.rows import idents
+
+_WORD = re.compile(r"[^\W_]+")
+
+#: What `search(...)` results must reach to be worth injecting into a prompt.
+RECALL_THRESHOLD = 0.30
+
+#: Order: share of the cosine z-score in the hybrid order.
+SEMANTIC_WEIGHT = 0.8
+#: Score: cosine mapped 0..1 between these marks; share of cosine in the hybrid score.
+COSINE_LOW, COSINE_HIGH = 0.15, 0.60
+COSINE_SHARE = 0.6
+#: Score: BM25 (at the reference store size) that counts half; words-only and within hybrid.
+BM25_HALF_LEXICAL = 2.0
+BM25_HALF_HYBRID = 12.0
+REFERENCE_SIZE = 100
+#: Superseded and archived memories, when asked for, rank below what replaced them.
+INACTIVE_FACTOR = 0.5
+INACTIVE_PENALTY = 1.0
+
+
+def size_factor(n_docs: int) -> float:
+    """Divides out IDF's growth with the store size (log N), relative to a 100-memory store.
+    The index never has fewer than 64 rows for IDF (sync.MIN_ROWS), so neither does this."""
+    return math.log(REFERENCE_SIZE + 1) / math.log(max(n_docs, 64) + 1)
+
+
+def lexical_score(bm25: float, n_docs: int, coverage: float) -> float:
+    """Words only: the share of the prompt's words the memory has, times a quickly saturating BM25.
+
+    Raw BM25 is no absolute measure: a note with a title, summary and tags (weighted fields)
+    scores three times what a bare sentence does for the same match. The share of words found
+    means the same in both, and the BM25 factor only discounts matches on words the store
+    calls common.
+    """
+    if bm25 <= 0:
+        return 0.0
+    b = bm25 * size_factor(n_docs)
+    return coverage * b / (b + BM25_HALF_LEXICAL)
+
+
+def coverage(words: Sequence[str], memory: Memory | None,
+             corrections: Mapping[str, Sequence[str]] | None = None) -> float:
+    """The share of query words (compared on their first five letters, a crude stem) in the memory;
+    a misspelt word counts when one of its corrections is there."""
+    if memory is None or not words:
+        return 0.0
+    text = " ".join((memory.name, memory.description, memory.content, " ".join(memory.tags)))
+    have = {w[:5] for w in _WORD.findall(text.lower())}
+    have |= {w[:5] for w in idents(text).split()}
+    corrections = corrections or {}
+    found = sum(any(t[:5] in have for t in (w, *corrections.get(w, ()))) for w in words)
+    return found / len(words)
+
+
+def cosine_score(cosine: float) -> float:
+    return min(1.0, max(0.0, (cosine - COSINE_LOW) / (COSINE_HIGH - COSINE_LOW)))
+
+
+def hybrid_score(bm25: float, cosine: float, n_docs: int) -> float:
+    b = bm25 * size_factor(n_docs) if bm25 > 0 else 0.0
+    return COSINE_SHARE * cosine_score(cosine) + (1 - COSINE_SHARE) * b / (b + BM25_HALF_HYBRID)
+
+
+def zscores(values: dict[int, float], n_docs: int) -> dict[int, float]:
+    """z-scores of sparse BM25 values: every document not in `values` scored 0."""
+    n = max(n_docs, len(values), 64)  # as many rows as IDF sees (sync.MIN_ROWS), zeros included
+    total = sum(values.values())
+    mean = total / n
+    var = max(sum(v * v for v in values.values()) / n - mean * mean, 0.0)
+    sd = math.sqrt(var) or 1.0
+    return {k: (v - mean) / sd for k, v in values.items()}
+
+
+def lift(scores: list[float]) -> list[float]:
+    """Each score raised to the best one ranked below it (scores stay monotone down the list)."""
+    out = list(scores)
+    for i in range(len(out) - 2, -1, -1):
+        out[i] = max(out[i], out[i + 1])
+    return out
+
+
+def idf(n_docs: int, df: int) -> float:
+    return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))

@@ -1,0 +1,232 @@
+"""Search and related: the public API every face calls.
+
+    hits = search(bank, "why do stripe webhooks fail", k=5)
+    relevant = [h for h in hits if h.score >= RECALL_THRESHOLD]
+
+Fast path (a UserPromptSubmit hook in a fresh process): this module imports sqlite3 and a few
+of our own small modules, never numpy, onnxruntime, rapidfuzz, textual or anthropic. A search
+with a current index opens the file, compares a few stat signatures with what it recorded, runs
+one FTS5 query and decodes only the hits' JSON rows. Semantic search joins in only when the
+daemon already answers on the project's socket (`semantic="auto"`), or when this process has
+loaded the model itself.
+
+`semantic`: "off" (BM25 only), "auto" (daemon or already-loaded model, else BM25), "local" (load
+the model here if the extra is installed), "daemon" (like auto, and start the daemon when it is
+not running, answering this call locally meanwhile).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from memtui.core.memory import Memory
+from memtui.index import fusion, lexical
+from memtui.index.fusion import RECALL_THRESHOLD
+from memtui.index.index import Index
+from memtui.index.query import Query, parse
+from memtui.index.sources import Sources
+
+__all__ = ["Hit", "RECALL_THRESHOLD", "search", "related", "open_index", "close_all", "SEMANTIC_MODES"]
+
+SEMANTIC_MODES = ("auto", "off", "local", "daemon")
+#: Candidates taken from each ranker before fusion.
+POOL = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    memory: Memory
+    #: 0..1, comparable across queries and with RECALL_THRESHOLD.
+    score: float
+    #: Why it matched, for people: `content: stripe, webhooks; tags: stripe` or `meaning: 0.62`.
+    why: str
+    #: The words of the memory that matched (to highlight them).
+    highlights: tuple[str, ...] = ()
+    #: The raw signals: FTS5 BM25 (0 when no word matched) and cosine (None without vectors).
+    bm25: float = 0.0
+    cosine: float | None = None
+    #: "bm25", "hybrid" or "tags".
+    via: str = "bm25"
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+_cache: dict[tuple, Index] = {}
+_cache_lock = threading.Lock()
+
+
+def open_index(bank_or_project: object, *, env: Mapping[str, str] | None = None) -> Index:
+    """The process's open index for this project (kept open; refreshed by each search)."""
+    if isinstance(bank_or_project, Index):
+        return bank_or_project
+    sources = Sources.of(bank_or_project, env)
+    key = (str(sources.index_path), tuple(d.key + str(d.path) for d in sources.markdown))
+    with _cache_lock:
+        index = _cache.get(key)
+        if index is None:
+            index = _cache[key] = Index(sources)
+            index.cache["lock"] = threading.RLock()
+        return index
+
+
+def close_all() -> None:
+    """Close every index this process holds open (tests; a long-lived process switching projects)."""
+    with _cache_lock:
+        for index in _cache.values():
+            try:
+                index.close()
+            except Exception:  # already closed or its file is gone: nothing to release
+                pass
+        _cache.clear()
+
+
+def _filters(types: Sequence[str] | None, scopes: Sequence[str] | None, include_inactive: bool) -> lexical.Filters:
+    return lexical.Filters(
+        statuses=None if include_inactive else ("active",),  # type: ignore[arg-type]
+        types=tuple(types) if types else None,
+        scopes=tuple(scopes) if scopes else None,
+    )
+
+
+def search(bank_or_project: object, query: str, *, k: int = 10, types: Sequence[str] | None = None,
+           scopes: Sequence[str] | None = None, include_inactive: bool = False, fuzzy: bool = True,
+           semantic: str = "auto", min_score: float = 0.0) -> list[Hit]:
+    """The `k` memories most relevant to `query`, best first. Never raises for odd input."""
+    if semantic not in SEMANTIC_MODES:
+        raise ValueError(f"semantic must be one of {', '.join(SEMANTIC_MODES)}")
+    parsed = parse(query or "", prefix_last=fuzzy)
+    if parsed.empty and not (query or "").strip():
+        return []
+    index = open_index(bank_or_project)
+    filters = _filters(types, scopes, include_inactive)
+    embedder = None
+    if semantic != "off":
+        from memtui.index import daemon
+
+        if semantic in ("auto", "daemon") and not daemon.serving():
+            answer = daemon.ask(index.sources, query, k=k, types=types, scopes=scopes,
+                                include_inactive=include_inactive, fuzzy=fuzzy)
+            if answer is not None:
+                return [h for h in answer if h.score >= min_score]
+            if semantic == "daemon":
+                daemon.start(index.sources)
+        embedder = _embedder(semantic)
+    lock = index.cache.get("lock") or threading.RLock()
+    with lock:
+        index.refresh(wait=0.25)
+        hits = index.guard(lambda: _rank(index, parsed, filters, k, fuzzy, embedder))
+    return [h for h in hits if h.score >= min_score]
+
+
+def _embedder(semantic: str):
+    from memtui.index import embed
+
+    current = embed.loaded()
+    if current is not None or semantic == "auto":
+        return current
+    return embed.load() if embed.available() else None
+
+
+def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: bool, embedder) -> list[Hit]:
+    if fuzzy and not parsed.empty:
+        from memtui.index import fuzzy as typo
+
+        corrections = typo.corrections(index.conn, parsed.words)
+        if corrections:
+            parsed = parsed.with_corrections(corrections)
+    pool = max(POOL, 2 * k)
+    expression = parsed.expression()
+    bm25 = dict(index.bm25(expression, filters, pool))
+    cos = None
+    if embedder is not None:
+        from memtui.index import semantic
+
+        cos = semantic.cosines(index, embedder, parsed.text, filters, pool, bm25)
+    n_docs = cos.count if cos is not None else index.count(filters.statuses)
+    inactive = set(index.inactive(list(bm25) + list(cos.values if cos else ()))) if filters.statuses is None else set()
+    ranked: list[tuple[float, float, int]] = []  # (order key, absolute score, rowid)
+    if cos is not None:
+        zb = fusion.zscores(bm25, n_docs)
+        for rowid in set(bm25) | set(cos.values):
+            b = bm25.get(rowid, 0.0)
+            order = fusion.SEMANTIC_WEIGHT * cos.z(rowid) + (1 - fusion.SEMANTIC_WEIGHT) * zb.get(rowid, 0.0)
+            score = fusion.hybrid_score(b, cos.values.get(rowid, cos.mean), n_docs)
+            if rowid in inactive:
+                order, score = order - fusion.INACTIVE_PENALTY, score * fusion.INACTIVE_FACTOR
+            ranked.append((order, score, rowid))
+    else:
+        for rowid, b in bm25.items():
+            ranked.append((b - (fusion.INACTIVE_PENALTY * 1e3 if rowid in inactive else 0.0), 0.0, rowid))
+    ranked.sort(key=lambda t: (-t[0], -bm25.get(t[2], 0.0), t[2]))
+    top = ranked[:k]
+    memories = index.memories([r for _, _, r in top])
+    if cos is None:
+        top = [(o, fusion.lexical_score(bm25[r], n_docs, fusion.coverage(parsed.words, memories.get(r), parsed.corrections))
+                * (fusion.INACTIVE_FACTOR if r in inactive else 1.0), r) for o, _, r in top]
+    scores = fusion.lift([s for _, s, _ in top])
+    while scores and scores[-1] <= 0:  # no word matched and the meaning is unrelated: no evidence at all
+        scores.pop()
+        top.pop()
+    rowids = [r for _, _, r in top]
+    matched = lexical.matches(index.conn, expression, [r for r in rowids if r in bm25])
+    hits = []
+    for score, rowid in zip(scores, rowids):
+        memory = memories.get(rowid)
+        if memory is None:
+            continue
+        fields = matched.get(rowid, {})
+        why = lexical.explain(fields)
+        cosine = cos.values.get(rowid) if cos is not None else None
+        if cosine is not None and (not why or cosine >= fusion.COSINE_LOW):
+            why = f"{why}; meaning: {cosine:.2f}" if why else f"meaning: {cosine:.2f}"
+        for typed, terms in parsed.corrections.items():
+            if any(w.startswith(t) for t in terms for words in fields.values() for w in words):
+                why += f" (≈ {typed})"
+        words = tuple(dict.fromkeys(w for ws in fields.values() for w in ws))
+        hits.append(Hit(memory, round(score, 4), why, words, round(bm25.get(rowid, 0.0), 4),
+                        None if cosine is None else round(cosine, 4), "hybrid" if cos is not None else "bm25"))
+    return _replacements_first(hits)
+
+
+def _replacements_first(hits: list[Hit]) -> list[Hit]:
+    """A superseded memory never ranks above the memory that replaced it (when both are listed)."""
+    position = {h.memory.id: i for i, h in enumerate(hits)}
+    out = list(hits)
+    for hit in hits:
+        old = hit.memory.supersedes
+        if old and old in position and position[old] < position[hit.memory.id]:
+            out.remove(hit)
+            out.insert(out.index(next(h for h in out if h.memory.id == old)), hit)
+            position = {h.memory.id: i for i, h in enumerate(out)}
+    return out
+
+
+def related(bank_or_project: object, tags: Sequence[str], *, k: int = 10, include_inactive: bool = False) -> list[Hit]:
+    """Memories that share the given tags, rarest shared tags first; score = share of the tags' weight."""
+    wanted = tuple(dict.fromkeys(t.strip().lower().lstrip("#") for t in tags if t.strip()))
+    if not wanted:
+        return []
+    index = open_index(bank_or_project)
+    filters = _filters(None, None, include_inactive)
+    lock = index.cache.get("lock") or threading.RLock()
+    with lock:
+        index.refresh(wait=0.25)
+
+        def run() -> list[Hit]:
+            total = max(1, index.count())
+            freq = index.tag_frequencies(wanted)
+            weight = {t: fusion.idf(total, freq.get(t, 0)) for t in wanted}
+            whole = sum(weight.values()) or 1.0
+            rows = index.tagged(wanted, filters)
+            memories = index.memories([r for r, _ in rows])
+            scored = []
+            for rowid, _n in rows:
+                memory = memories[rowid]
+                shared = [t for t in wanted if t in {x.lower() for x in memory.tags}]
+                scored.append((sum(weight[t] for t in shared) / whole, memory.updated.timestamp(), shared, memory))
+            scored.sort(key=lambda t: (-t[0], -t[1], t[3].id))
+            return [Hit(m, round(s, 4), f"tags: {', '.join(shared)}", tuple(shared), via="tags")
+                    for s, _u, shared, m in scored[:k]]
+
+        return index.guard(run)
