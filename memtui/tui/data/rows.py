@@ -34,6 +34,8 @@ class Entry:
     rank: float
     #: Lower-cased text the filter searches: type, tags (#tag), id, name, description, content.
     hay: str
+    #: `updated` as epoch seconds (sorting 10k datetimes with time zones is needlessly slow).
+    ts: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,8 @@ class Counts:
 def entry(memory: Memory, now: datetime, registry: TypeRegistry) -> Entry:
     tags = " ".join(f"#{t}" for t in memory.tags)
     hay = f"{memory.type} {tags} {memory.id} {memory.name} {memory.description} {memory.content}".lower()
-    return Entry(memory, decay.confidence(memory, now, registry), decay.rank(memory, now, registry), hay)
+    return Entry(memory, decay.confidence(memory, now, registry), decay.rank(memory, now, registry), hay,
+                 memory.updated.timestamp())
 
 
 def matches(hay: str, tokens: Iterable[str]) -> bool:
@@ -137,15 +140,14 @@ class ListModel:
         if cached is not None:
             return cached
         pool = [e for e in self.entries if e.memory.active != inactive]
+        position = {t: i for i, t in enumerate(self.registry.order({e.memory.type for e in pool}))} if group else {}
+        # One sort with the group position leading the key (two stable sorts cost twice as much).
         if sort == "age":
-            pool.sort(key=lambda e: (-e.memory.updated.timestamp(), e.memory.id))
+            pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.ts, e.memory.id))
         elif sort == "confidence":
-            pool.sort(key=lambda e: (-e.confidence, -e.memory.updated.timestamp(), e.memory.id))
+            pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.confidence, -e.ts, e.memory.id))
         else:
-            pool.sort(key=lambda e: (-e.rank, -e.memory.updated.timestamp(), e.memory.id))
-        if group:
-            position = {t: i for i, t in enumerate(self.registry.order({e.memory.type for e in pool}))}
-            pool.sort(key=lambda e: position[e.memory.type])  # stable: keeps the order within a type
+            pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.rank, -e.ts, e.memory.id))
         self._orders[key] = pool
         return pool
 
@@ -194,14 +196,20 @@ class ListModel:
         found = self.select(query)
         if not query.group:
             return list(found)
-        per_type = Counter(e.memory.type for e in found)
         rows: list[Row] = []
-        current = None
-        for e in found:
-            if e.memory.type != current:
-                current = e.memory.type
-                rows.append(Header(current, self.registry[current].title, per_type[current]))
+        current: str | None = None
+        header_at = count = 0
+        for e in found:  # grouped orders keep each type together: one pass, headers patched with counts
+            t = e.memory.type
+            if t != current:
+                if current is not None:
+                    rows[header_at] = Header(current, self.registry[current].title, count)
+                current, header_at, count = t, len(rows), 0
+                rows.append(e)  # placeholder for the header
             rows.append(e)
+            count += 1
+        if current is not None:
+            rows[header_at] = Header(current, self.registry[current].title, count)
         return rows
 
 
