@@ -154,6 +154,12 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
+    import os
+
+    # One BLAS thread: a single matrix-vector product per search gains nothing from more, and on a
+    # busy two-core machine extra threads made it ten times slower (bench/search_latency.py).
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
     from memtui.errors import UsageError
     from memtui.index import daemon, embed
     from memtui.index.sources import Sources

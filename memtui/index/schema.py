@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 #: Bump when the tables, the tokenizer or what goes into a column change: old files are rebuilt.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 

