@@ -24,9 +24,12 @@ def parse_ts(text: str | None, default: datetime | None = None) -> datetime:
     if not text:
         return default or utcnow()
     try:
-        dt = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+        dt = datetime.fromisoformat(str(text))  # 3.11 reads the trailing Z itself
     except ValueError:
-        return default or utcnow()
+        try:
+            dt = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+        except ValueError:
+            return default or utcnow()
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 

@@ -25,7 +25,9 @@ class Source:
     event: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+# Not slots=True: without slots a store can build a Memory by handing over its attribute dict,
+# five times faster than the frozen dataclass __init__ (statefile.from_raw, 10k memories per load).
+@dataclass(frozen=True)
 class Memory:
     id: str
     type: str

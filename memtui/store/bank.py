@@ -193,9 +193,9 @@ class Bank:
         tags = clean_tags(tags)
         with self.lock:
             target = self.store(store)
-            memories = target.load()
-            active = {mid: m for mid, m in memories.items() if m.active}
-            shortlist = target.shortlist() if isinstance(target, StateStore) else None
+            target.load()
+            active = target.active()
+            shortlist = target.dedup_shortlist() if isinstance(target, StateStore) else None
             decision = dedup.decide(type_, content, active, shortlist, supersedes)
             now = self.clock()
             if decision.reaffirm:

@@ -142,6 +142,9 @@ class MarkdownStore:
     def cached(self, memory_id: str) -> Memory | None:
         return self._memories.get(memory_id)
 
+    def active(self) -> dict[str, Memory]:
+        return {mid: m for mid, m in self._memories.items() if m.active}
+
     def snapshot(self, memory_id: str) -> dict[str, Any] | None:
         file = self._files.get(memory_id)
         if file is None or not file.exists():

@@ -31,43 +31,63 @@ KEY = "state"
 SCOPE = "repo"
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+_ACTIVE, _SUPERSEDED, _ARCHIVED = Status.ACTIVE, Status.SUPERSEDED, Status.ARCHIVED
+
+
 def from_raw(raw: Mapping[str, Any]) -> Memory:
-    tags = [str(t) for t in raw.get("tags") or [] if isinstance(t, (str, int, float))]
-    status = Status.ACTIVE
-    if Status.ARCHIVED.value in tags:
-        status = Status.ARCHIVED
-    elif Status.SUPERSEDED.value in tags:
-        status = Status.SUPERSEDED
-    created = parse_ts(raw.get("created"))
+    """The Memory a state.json object describes; lenient about types (hand-edited files load)."""
+    tags: Any = raw.get("tags") or ()
+    status = _ACTIVE
+    if tags:
+        tags = [t if type(t) is str else str(t) for t in tags if isinstance(t, (str, int, float))]
+        if "archived" in tags or "superseded" in tags:
+            status = _ARCHIVED if "archived" in tags else _SUPERSEDED
+            tags = [t for t in tags if t not in STATUS_TAGS]
+        tags = tuple(tags)
+    created_text = raw.get("created")
+    created = parse_ts(created_text)
+    updated_text = raw.get("updated")
+    updated = created if updated_text == created_text else parse_ts(updated_text, created)
+    confidence = raw.get("confidence", 1.0)
+    if type(confidence) is not float:
+        try:
+            confidence = float(confidence)
+        except (TypeError, ValueError):
+            confidence = 1.0
+    access = raw.get("accessCount", 0)
+    if type(access) is not int:
+        try:
+            access = int(access or 0)
+        except (TypeError, ValueError):
+            access = 0
     source = raw.get("source")
     merged = raw.get("mergedFrom") or ()
-    try:
-        confidence = float(raw.get("confidence", 1.0))
-    except (TypeError, ValueError):
-        confidence = 1.0
-    try:
-        access = int(raw.get("accessCount", 0) or 0)
-    except (TypeError, ValueError):
-        access = 0
-    return Memory(
-        id=str(raw["id"]),
-        type=str(raw.get("type") or "context"),
-        content=str(raw.get("content") or ""),
-        created=created,
-        updated=parse_ts(raw.get("updated"), created),
-        name=str(raw.get("name") or ""),
-        description=str(raw.get("description") or ""),
-        tags=tuple(t for t in tags if t not in STATUS_TAGS),
-        confidence=confidence,
-        access_count=access,
-        status=status,
-        supersedes=str(raw["supersedes"]) if raw.get("supersedes") else None,
-        merged_from=tuple(str(x) for x in merged) if isinstance(merged, list) else (),
-        source=Source(source.get("session"), source.get("event")) if isinstance(source, dict) else None,
-        reviewed=raw.get("reviewed", True) is not False,
-        store=KEY,
-        scope=SCOPE,
-    )
+    supersedes = raw.get("supersedes")
+    # Every field, handed over as the attribute dict: the dataclass __init__ costs 5x more at 10k memories.
+    memory = _new(Memory)
+    _setattr(memory, "__dict__", {
+        "id": str(raw["id"]),
+        "type": str(raw.get("type") or "context"),
+        "content": str(raw.get("content") or ""),
+        "created": created,
+        "updated": updated,
+        "name": str(raw.get("name") or ""),
+        "description": str(raw.get("description") or ""),
+        "tags": tags,
+        "confidence": confidence,
+        "access_count": access,
+        "status": status,
+        "supersedes": str(supersedes) if supersedes else None,
+        "merged_from": tuple(str(x) for x in merged) if isinstance(merged, list) else (),
+        "source": Source(source.get("session"), source.get("event")) if isinstance(source, dict) else None,
+        "reviewed": raw.get("reviewed", True) is not False,
+        "store": KEY,
+        "scope": SCOPE,
+        "path": None,
+    })
+    return memory
 
 
 def _set(raw: dict[str, Any], key: str, value: Any, default: Any) -> None:
@@ -108,9 +128,40 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     return raw
 
 
-def _fragment(raw: Mapping[str, Any]) -> str:
+def _fragment(raw: Mapping[str, Any]) -> bytes:
     text = json.dumps(raw, indent=2, ensure_ascii=False)
-    return "    " + text.replace("\n", "\n    ")
+    return ("    " + text.replace("\n", "\n    ")).encode("utf-8")
+
+
+_ARRAY = b'\n  "memories": [\n'
+_BETWEEN = b"\n    },\n    {\n"
+
+
+def _split(payload: bytes, ids: list[str]) -> list[bytes] | None:
+    """Each memory's exact text in a file laid out as JSON.stringify(…, null, 2) / json.dumps(indent=2) lay it
+    out (memory-mcp's files and ours), so a save re-serialises only what changed; None for any other layout.
+
+    JSON strings hold no raw newlines, so a line indented exactly four spaces inside the array is an
+    element boundary, and a key indented exactly six spaces is a top-level key of that element.
+    """
+    start = payload.find(_ARRAY)
+    end = payload.find(b"\n  ]", start)
+    if start < 0 or end < 0 or not ids:
+        return None
+    body = payload[start + len(_ARRAY) : end]
+    if not body.startswith(b"    {\n") or not body.endswith(b"\n    }"):
+        return None
+    parts = body[6:-6].split(_BETWEEN)
+    if len(parts) != len(ids):
+        return None
+    chunks = []
+    for mid, part in zip(ids, parts):
+        key = b'      "id": ' + json.dumps(mid, ensure_ascii=False).encode("utf-8")
+        at = part.find(key)
+        if not (at == 0 or (at > 0 and part[at - 1 : at] == b"\n")) or part[at + len(key) : at + len(key) + 1] not in (b",", b""):
+            return None
+        chunks.append(b"    {\n" + part + b"\n    }")
+    return chunks
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -131,9 +182,13 @@ class StateStore:
         self._signature: tuple[int, int, int] | None = None
         self._header: dict[str, Any] = {}
         self._raws: dict[str, dict[str, Any]] = {}
-        self._fragments: dict[str, str] = {}
+        #: Each memory's text as written; filled from the file itself on the first save (see _split).
+        self._fragments: dict[str, bytes] = {}
+        self._payload: bytes | None = None
         self._memories: dict[str, Memory] = {}
+        self._active: dict[str, Memory] | None = None
         self._shortlist: Shortlist | None = None
+        self._dedups = 0
         self._swept = False
 
     # -- reading -------------------------------------------------------------------------------
@@ -149,10 +204,10 @@ class StateStore:
             return self._memories
         if signature is None:
             self._reset({"version": 2, "project": self.project_name, "description": "", "memories": [],
-                         "lastUpdated": format_ts(utcnow()), "extractionCount": 0}, None)
+                         "lastUpdated": format_ts(utcnow()), "extractionCount": 0}, None, None)
             return self._memories
-        data = self._parse(self.path.read_bytes())
-        self._reset(data, signature)
+        payload = self.path.read_bytes()
+        self._reset(self._parse(payload), signature, payload)
         return self._memories
 
     def _parse(self, payload: bytes) -> dict[str, Any]:
@@ -175,14 +230,34 @@ class StateStore:
             str(backup),
         )
 
-    def _reset(self, data: dict[str, Any], signature: tuple[int, int, int] | None) -> None:
-        memories = data.get("memories", [])
+    def _reset(self, data: dict[str, Any], signature: tuple[int, int, int] | None, payload: bytes | None) -> None:
+        old, shortlist = self._memories, self._shortlist
         self._header = data
-        self._raws = {str(raw["id"]): raw for raw in memories}
+        self._raws = {str(raw["id"]): raw for raw in data.get("memories", [])}
         self._fragments = {}
+        self._payload = payload
         self._memories = {mid: from_raw(raw) for mid, raw in self._raws.items()}
-        self._shortlist = None
+        self._active = None
         self._signature = signature
+        if shortlist is not None:  # another process wrote: bring the shortlist up to date, don't rebuild it
+            for mid in old.keys() - self._memories.keys():
+                shortlist.remove(mid)
+            for mid, memory in self._memories.items():
+                before = old.get(mid)
+                if before is None or before.content != memory.content or before.active != memory.active:
+                    self._index(mid, memory)
+
+    def _index(self, mid: str, memory: Memory | None) -> None:
+        if self._active is not None:
+            if memory is not None and memory.active:
+                self._active[mid] = memory
+            else:
+                self._active.pop(mid, None)
+        if self._shortlist is not None:
+            if memory is not None and memory.active:
+                self._shortlist.add(mid, tokenize(memory.content))
+            else:
+                self._shortlist.remove(mid)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -190,6 +265,12 @@ class StateStore:
 
     def cached(self, memory_id: str) -> Memory | None:
         return self._memories.get(memory_id)
+
+    def active(self) -> dict[str, Memory]:
+        """The active memories by id, kept current across saves (read it, don't change it)."""
+        if self._active is None:
+            self._active = {mid: m for mid, m in self._memories.items() if m.active}
+        return self._active
 
     def snapshot(self, memory_id: str) -> dict[str, Any] | None:
         raw = self._raws.get(memory_id)
@@ -204,6 +285,12 @@ class StateStore:
                     self._shortlist.add(mid, tokenize(memory.content))
         return self._shortlist
 
+    def dedup_shortlist(self) -> Shortlist | None:
+        """The shortlist from this store's second save on. A one-shot process (`memtui add`) is better
+        served by comparing the same-type memories directly than by tokenizing every memory first."""
+        self._dedups += 1
+        return self._shortlist if self._shortlist is not None or self._dedups < 2 else self.shortlist()
+
     # -- writing (call under the project lock, after load()) -----------------------------------
 
     def encode(self, memory: Memory) -> dict[str, Any]:
@@ -212,50 +299,49 @@ class StateStore:
     def apply(self, snapshots: Mapping[str, dict[str, Any] | None], now: datetime | None = None,
               header: Mapping[str, Any] | None = None) -> None:
         """Replace, add (at the end) or remove memories by raw snapshot, then write the file atomically."""
+        self._own_fragments()
         for mid, raw in snapshots.items():
             self._fragments.pop(mid, None)
             if raw is None:
                 self._raws.pop(mid, None)
                 self._memories.pop(mid, None)
-                if self._shortlist is not None:
-                    self._shortlist.remove(mid)
+                self._index(mid, None)
                 continue
             self._raws[mid] = raw
-            memory = from_raw(raw)
-            self._memories[mid] = memory
-            if self._shortlist is not None:
-                if memory.active:
-                    self._shortlist.add(mid, tokenize(memory.content))
-                else:
-                    self._shortlist.remove(mid)
+            memory = self._memories[mid] = from_raw(raw)
+            self._index(mid, memory)
         if header:
             self._header.update(header)
         if snapshots or header:
             self._header["lastUpdated"] = format_ts(now or utcnow())
         self._write()
 
+    def _own_fragments(self) -> None:
+        """Take each memory's text from the file as loaded, once (cheaper than serialising 10k objects)."""
+        if self._payload is not None:
+            chunks = _split(self._payload, list(self._raws))
+            if chunks is not None:
+                self._fragments = dict(zip(self._raws, chunks))
+            self._payload = None
+
     def _write(self) -> None:
         if not self._swept:  # once per process: temp files of writers killed mid-write
             sweep(self.path.parent)
             self._swept = True
-        parts = []
+        self._own_fragments()
+        fragments = self._fragments
         for mid, raw in self._raws.items():
-            fragment = self._fragments.get(mid)
-            if fragment is None:
-                fragment = self._fragments[mid] = _fragment(raw)
-            parts.append(fragment)
-        body = "[]" if not parts else "[\n" + ",\n".join(parts) + "\n  ]"
-        out = ["{"]
+            if mid not in fragments:
+                fragments[mid] = _fragment(raw)
+        body = b"[]" if not self._raws else b"[\n" + b",\n".join([fragments[mid] for mid in self._raws]) + b"\n  ]"
         keys = list(self._header)
         if "memories" not in keys:
             keys.insert(min(3, len(keys)), "memories")
         items = []
         for key in keys:
-            value = body if key == "memories" else json.dumps(self._header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ")
-            items.append(f"  {json.dumps(key)}: {value}")
-        out.append(",\n".join(items))
-        out.append("}")
-        atomic_write(self.path, "\n".join(out))
+            value = body if key == "memories" else json.dumps(self._header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ").encode("utf-8")
+            items.append(b"  " + json.dumps(key, ensure_ascii=False).encode("utf-8") + b": " + value)
+        atomic_write(self.path, b"{\n" + b",\n".join(items) + b"\n}")
         self._header.setdefault("memories", [])
         self._signature = _signature(self.path)
 
