@@ -151,3 +151,80 @@ def test_cached_load_sees_other_writers(fixture_project, open_bank):
     assert len(reader.load()) == 39
     open_bank().add("gotcha", "Written by somebody else entirely")
     assert len(reader.load()) == 40
+
+
+def test_from_raw_sets_every_field(fixture_project):
+    """from_raw bypasses the dataclass __init__: every field must still be there and compare equal."""
+    from dataclasses import fields
+
+    raw = {"id": "mem_1_a", "type": "gotcha", "content": "c", "tags": ["x", "superseded"], "confidence": 0.5,
+           "accessCount": 3, "created": "2026-11-10T04:19:51.665Z", "updated": "2026-11-11T04:19:51.665Z",
+           "source": {"session": "s", "event": "Stop"}, "reviewed": False, "mergedFrom": ["a"], "supersedes": "b"}
+    fast = from_raw(raw)
+    slow = Memory(id="mem_1_a", type="gotcha", content="c", tags=("x",), confidence=0.5, access_count=3,
+                  created=parse_ts("2026-11-10T04:19:51.665Z"), updated=parse_ts("2026-11-11T04:19:51.665Z"),
+                  source=Source("s", "Stop"), reviewed=False, merged_from=("a",), supersedes="b",
+                  status=Status.SUPERSEDED, store="state", scope="repo")
+    assert fast == slow and hash(fast) == hash(slow)
+    assert {f.name: getattr(fast, f.name) for f in fields(Memory)} == {f.name: getattr(slow, f.name) for f in fields(Memory)}
+    assert fast.evolve(content="d").content == "d"
+    with pytest.raises(AttributeError):
+        fast.content = "mutated"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"id": 7, "tags": "ab", "confidence": "high", "accessCount": "many", "created": "yesterday"},
+        {"id": "x", "tags": [1, 2.5, None, {"a": 1}], "confidence": None, "accessCount": None, "mergedFrom": "a"},
+    ],
+)
+def test_from_raw_is_lenient_with_hand_edited_values(raw):
+    memory = from_raw(raw)
+    assert memory.id == str(raw["id"]) and memory.type == "context" and memory.confidence == 1.0 and memory.access_count == 0
+    assert all(isinstance(t, str) for t in memory.tags)
+
+
+@pytest.mark.parametrize("layout", ["compact", "indent4", "tabs", "canonical"])
+def test_any_json_layout_saves_correctly(fixture_project, open_bank, layout):
+    """Unchanged memories are copied from the file's own text only when its layout is the canonical one."""
+    path = fixture_project.path("state.json")
+    data = json.loads(STATE_FIXTURE.read_text())
+    dump = {"compact": lambda d: json.dumps(d, separators=(",", ":")), "indent4": lambda d: json.dumps(d, indent=4),
+            "tabs": lambda d: json.dumps(d, indent="\t"), "canonical": lambda d: json.dumps(d, indent=2)}[layout]
+    path.write_text(dump(data))
+    target = data["memories"][5]["id"]
+    open_bank().touch(target)
+    after = json.loads(path.read_text())
+    assert [m["id"] for m in after["memories"]] == [m["id"] for m in data["memories"]]
+    for old, new in zip(data["memories"], after["memories"]):
+        if old["id"] != target:
+            assert old == new
+    if layout == "canonical":
+        lines = path.read_text().splitlines()
+        assert len(lines) == len(STATE_FIXTURE.read_text().splitlines())
+
+
+def test_split_reproduces_each_memory_exactly():
+    from memtui.store.statefile import _split
+
+    payload = STATE_FIXTURE.read_bytes()
+    raws = json.loads(payload)["memories"]
+    chunks = _split(payload, [r["id"] for r in raws])
+    assert chunks is not None and len(chunks) == 39
+    assert [json.loads(c) for c in chunks] == raws
+    assert _split(payload, [r["id"] for r in raws][::-1]) is None  # ids out of order: refused, not misassigned
+    assert _split(payload, [r["id"] for r in raws][:-1]) is None
+
+
+def test_dedup_stays_right_after_another_process_writes(project, open_bank):
+    """A long-lived Bank keeps its shortlist across other writers' saves instead of rebuilding or going stale."""
+    mine, theirs = open_bank(), open_bank()
+    for i in range(3):
+        mine.add("gotcha", f"warm up fact number {i} about thing{i}")  # the second add builds the shortlist
+    other = theirs.add("gotcha", "Docker Compose Postgres listens on port 5433 not 5432 locally").memory
+    theirs.drop(mine.memories()[0].id)
+    result = mine.add("gotcha", "Docker Compose Postgres listens on port 5433 not 5432 locally, remember")
+    assert [m.id for m in result.superseded] == [other.id]
+    again = mine.add("gotcha", "warm up fact number 0 about thing0")  # the dropped one is not re-affirmed
+    assert not again.reaffirmed
