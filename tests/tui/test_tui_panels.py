@@ -56,25 +56,6 @@ async def test_ask_without_a_key_says_how_to_set_one(demo):
         assert "ANTHROPIC_API_KEY" in app.screen.query_one("#ask-answer").source
 
 
-async def test_ask_streams_and_cited_memories_jump(demo):
-    from memtui.tui.screenshots import sample_engines
-
-    app = make_app(demo, engines=sample_engines(demo))
-    cited = memory_by_text(demo, "Stripe Billing is the payments backbone")
-    async with app.run_test(size=(110, 34)) as pilot:
-        await settle(pilot)
-        await pilot.press("a", *"prorations?", "enter")
-        await settle(pilot)
-        assert "computed by Stripe" in app.screen.query_one("#ask-answer").source
-        cites = app.screen.query_one("#ask-cited", OptionList)
-        assert cites.get_option_at_index(0).id == cited.id
-        cites.focus()
-        cites.highlighted = 0
-        await pilot.press("enter")
-        await settle(pilot)
-        assert app.screen.query_one(MemoryList).current.id == cited.id
-
-
 async def test_consolidate_without_a_key_reports_and_stays(demo):
     app = make_app(demo)
     async with app.run_test(size=(110, 34)) as pilot:
