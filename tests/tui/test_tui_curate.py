@@ -218,3 +218,17 @@ async def test_trash_lists_dropped_and_restores(small):
         await settle(pilot)
         assert small.get(target.id).active
         assert trash_list.memory_ids == []
+
+
+async def test_external_editor_where_the_terminal_cannot_suspend_says_so(small, monkeypatch):
+    monkeypatch.setenv("EDITOR", "true")
+    target = memory_by_text(small, "Money is stored")
+    app = make_app(small)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await cursor_to(pilot, target.id)
+        await pilot.press("E")  # headless: no terminal to hand to the editor
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert any("Could not run true" in str(n.message) for n in app._notifications)
+        assert small.get(target.id).content == target.content
