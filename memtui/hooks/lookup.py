@@ -63,15 +63,70 @@ def _fallback(target: Any, query: str, k: int, types: Sequence[str] | None, reca
     return scored[:k]
 
 
-def ranked(project: Any, exclude: Sequence[str] = ()) -> tuple[list[Memory], int]:
-    """Active memories worth showing, highest-ranked first, and how many there are in total."""
+#: The briefing ranks every active memory but reads in full only this many of the best.
+RANKED_LIMIT = 200
+_RANK_ROWS = ("SELECT rowid, type, updated, json_extract(data, '$.confidence'), json_extract(data, '$.access_count')"
+              " FROM docs WHERE status = 'active'")
+
+
+class _Ranked:
+    """The fields `decay` reads, for ranking a row without building its Memory."""
+
+    __slots__ = ("type", "updated", "confidence", "access_count")
+
+    def __init__(self, type_: str, updated: Any, confidence: float, access_count: int) -> None:
+        self.type, self.updated, self.confidence, self.access_count = type_, updated, confidence, access_count
+
+
+def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
+    """The best `limit` active memories by rank (confidence × (1 + accessCount/10)) that are
+    visible in the CLAUDE.md block's sense, best first, and how many active memories there are.
+
+    From the index: rank is computed from a few columns of every row, and only the best rows are
+    decoded into memories, so a bank of ten thousand costs tens of milliseconds, not a full parse.
+    """
+    try:
+        from memtui.index.search import open_index
+    except ImportError:
+        return _ranked_from_bank(project, limit)
+    import heapq
+    from datetime import datetime, timezone
+
+    from memtui.config import Config
+    from memtui.core import decay
+    from memtui.core.clock import utcnow
+    from memtui.errors import ConfigError
+
+    try:
+        registry = Config.load(project.path("config.toml")).types
+    except ConfigError:
+        from memtui.core.types import DEFAULT_REGISTRY as registry
+    index = open_index(project)
+    index.refresh(wait=0.25)
+    rows = index.guard(lambda: index.conn.execute(_RANK_ROWS).fetchall())
+    now = utcnow()
+    scored = []
+    for rowid, type_, updated, confidence, access in rows:
+        stand_in = _Ranked(type_, datetime.fromtimestamp(updated, timezone.utc),
+                           float(confidence if confidence is not None else 1.0), int(access or 0))
+        conf = decay.confidence(stand_in, now, registry)  # type: ignore[arg-type]
+        if conf >= decay.HIDE_BELOW:
+            scored.append((conf * (1 + stand_in.access_count / 10), -rowid, rowid))
+    best = heapq.nlargest(limit, scored)
+    memories = index.memories([rowid for _, _, rowid in best])
+    out = [memories[rowid] for _, _, rowid in best if rowid in memories]
+    # Ties keep a stable order (by id), as the CLAUDE.md block does.
+    out.sort(key=lambda m: (-decay.rank(m, now, registry), m.id))
+    return out, len(rows)
+
+
+def _ranked_from_bank(project: Any, limit: int) -> tuple[list[Memory], int]:
     from memtui.core import decay
     from memtui.store.bank import Bank
 
     bank = Bank(project)
     now = bank.clock()
-    skip = set(exclude)
     active = bank.memories(include_inactive=False)
-    shown = [m for m in active if m.id not in skip and decay.visible_in_block(m, now, bank.registry)]
+    shown = [m for m in active if decay.visible_in_block(m, now, bank.registry)]
     shown.sort(key=lambda m: (-decay.rank(m, now, bank.registry), m.id))
-    return shown, len(active)
+    return shown[:limit], len(active)

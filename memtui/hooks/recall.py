@@ -85,7 +85,8 @@ def briefing(context: Any) -> dict[str, Any] | None:
     from memtui.hooks import lookup
 
     carried = _block_lines(context.project)
-    memories, total = lookup.ranked(context.project)
+    # Enough of the best to fill the budget even after skipping everything the block carries.
+    memories, total = lookup.ranked(context.project, limit=len(carried) + lookup.RANKED_LIMIT)
     now = utcnow()
     notice = (f"{fence.NOTICE} The project has {total} active {'memory' if total == 1 else 'memories'}; "
               "the memory_search tool finds the rest.")

@@ -73,13 +73,24 @@ def test_headless_guard_does_nothing(event, project, home, bank):
     assert sorted(p.name for p in project.memory_dir.iterdir()) == before
 
 
-def test_corrupt_store_is_logged_not_raised(hook, project):
+def test_corrupt_store_is_never_touched(hook, project):
     project.path("state.json").write_text("{ this is not json", encoding="utf-8")
     for event in ("SessionStart", "UserPromptSubmit"):
         hook(event, prompt="how do we deploy the service with make ship from main?")
-    log = (project.memory_dir / "logs" / "hooks.log").read_text()
-    assert "SessionStart" in log and "CorruptStore" in log
+    hook("UserPromptSubmit", prompt="remember that we deploy the service with make ship from main")
     assert project.path("state.json").read_text() == "{ this is not json"  # never overwritten
+    log = project.memory_dir / "logs" / "hooks.log"
+    assert "CorruptStore" in log.read_text()  # the explicit save could not happen, and says why
+
+
+def test_a_failing_hook_logs_one_line(hook, project):
+    project.path("sessions").write_text("not a directory", encoding="utf-8")
+    project.path("state.json").write_text("{ this is not json", encoding="utf-8")
+    hook("SessionStart")
+    hook("UserPromptSubmit", prompt="remember that we deploy the service with make ship from main")
+    lines = (project.memory_dir / "logs" / "hooks.log").read_text().splitlines()
+    assert lines and all(" UserPromptSubmit: " in line or " SessionStart: " in line for line in lines)
+    assert all("@ " in line for line in lines)  # where it failed, for the bug report
 
 
 def test_corrupt_config_means_defaults(hook, project, bank):
