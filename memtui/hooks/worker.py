@@ -64,6 +64,8 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
                 skipped.add(job.path.name)
         if jobs:
             quiet_since = time.monotonic()
+            if any(j.kind == "capture" for j in jobs):
+                _quietly(project, _reindex, bank)  # captures changed the stores: index them before the next prompt
             continue
         try:
             access.apply(bank)
@@ -73,6 +75,13 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
         if time.monotonic() - quiet_since >= idle:
             return count, skipped
         time.sleep(POLL_SECONDS)
+
+
+def _quietly(project: Any, fn: Any, bank: Any) -> None:
+    try:
+        fn(project, bank)
+    except Exception as exc:  # noqa: BLE001 - an index problem must not stop capture (search rebuilds it)
+        _log(project, f"{getattr(fn, '__name__', 'step')} failed: {log.describe(exc)}")
 
 
 def _run_job(project: Any, bank: Any, job: spool.Job) -> bool:
@@ -120,15 +129,12 @@ class JobFailed(Exception):
 
 
 def _reindex(project: Any, bank: Any) -> bool:
+    """Bring the search index up to date now, so the next prompt's search does not pay for it."""
     try:
-        from memtui.index import search as index
+        from memtui.index.search import open_index
     except ImportError:
         return True  # no index in this build: nothing to bring up to date
-    refresh = getattr(index, "refresh", None)
-    if refresh is not None:
-        refresh(bank)
-    else:
-        index.search(bank, "", k=1)  # a search brings the index up to date before answering
+    open_index(bank).refresh()
     return True
 
 

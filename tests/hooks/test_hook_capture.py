@@ -164,3 +164,20 @@ def test_a_failed_capture_keeps_its_job_for_a_later_run(project, home, transcrip
     api.clear()
     subprocess.run([sys.executable, "-m", "memtui", "worker", "--idle", "0"], cwd=project.root, env=env, timeout=120)
     assert jobs(project) == []
+
+
+def test_a_memory_file_written_by_claude_is_indexed_in_the_background(hook, project, fast_worker):
+    index_module = pytest.importorskip("memtui.index.index")
+    from memtui.index.sources import Sources
+
+    hook("UserPromptSubmit", prompt="warm up the search index for this project please")  # builds index.db
+    note = project.root / ".claude" / "memory" / "feedback_uv.md"
+    note.parent.mkdir(parents=True)
+    note.write_text("---\nname: uv\ndescription: use uv\ntype: feedback\n---\nAlways use uv, never pip.\n")
+    hook("PostToolUse", tool_name="Write", tool_input={"file_path": str(note), "content": note.read_text()})
+    wait_for_worker(project.memory_dir)
+    index = index_module.Index(Sources.of(project))  # opened without refreshing: what the worker left
+    try:
+        assert index.memory("local/feedback_uv") is not None
+    finally:
+        index.close()
