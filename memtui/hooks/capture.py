@@ -23,19 +23,24 @@ def enqueue(context: Any) -> None:
     if not context.settings.capture:
         return
     transcript = payload.get("transcript_path")
+    session = context.session_id
     if context.event == "SubagentStop":
         # The compaction summariser runs as a subagent with an empty agent_type: its transcript is
         # a summary of what the main transcript already holds (and is gone right after).
         if not payload.get("agent_type"):
             return
-        transcript = payload.get("agent_transcript_path") or transcript
+        agent_transcript = payload.get("agent_transcript_path")
+        if isinstance(agent_transcript, str) and agent_transcript:
+            transcript = agent_transcript
+            # Its own capture cursor: the subagent's lines are not the main transcript's lines.
+            session = f"{session}/agent-{payload.get('agent_id') or 'unknown'}"
     if not isinstance(transcript, str) or not transcript:
         context.log("no transcript_path in the payload; nothing to capture")
         return
     job = {
         "kind": "capture",
         "event": context.event,
-        "session_id": context.session_id,
+        "session_id": session,
         "transcript_path": transcript,
         "cwd": payload.get("cwd") if isinstance(payload.get("cwd"), str) else None,
         "agent_type": payload.get("agent_type") or None,

@@ -32,7 +32,11 @@ def prompt(context: Any) -> dict[str, Any] | None:
     if not isinstance(text, str) or text.lstrip().startswith(TASK_NOTIFICATION):
         return None
     settings = context.settings
-    saved = _save_explicit(context, text)
+    try:
+        saved = _save_explicit(context, text)
+    except Exception as exc:  # noqa: BLE001 - a store that cannot be written must not cost the recall
+        context.log(f"could not save the explicit memory: {_describe(exc)}")
+        saved = []
     notes = [_saved_note(saved)] if saved else []
     if not settings.recall or len(text.strip()) < settings.min_prompt_chars:
         return _answer(context.event, notes)
@@ -64,9 +68,8 @@ def prompt(context: Any) -> dict[str, Any] | None:
     if not parts:
         return _answer(context.event, notes)
     injected = fence.block(parts)
-    state.record(chosen, len(injected.encode("utf-8")))
-    state.save()
-    _note_access(context, chosen)
+    state.record([*chosen, *(m.id for m in saved)], len(injected.encode("utf-8")))
+    _bookkeep(context, state, chosen)
     return _answer(context.event, [*notes, injected])
 
 
@@ -78,7 +81,7 @@ def briefing(context: Any) -> dict[str, Any] | None:
         state.reset()  # a new or emptied context holds none of what was injected before
     settings = context.settings
     if not settings.recall:
-        state.save()
+        _bookkeep(context, state, [])
         return None
 
     from memtui.core.clock import utcnow
@@ -107,13 +110,12 @@ def briefing(context: Any) -> dict[str, Any] | None:
             whole.append(memory.id)
         room -= size
     if not lines:
-        state.save()
+        _bookkeep(context, state, [])
         return None
     injected = fence.block(lines, notice, separator="\n")
     # Only memories shown whole count as surfaced: a prompt that needs the rest of one still gets it.
     state.record(whole, len(injected.encode("utf-8")))
-    state.save()
-    _note_access(context, shown)
+    _bookkeep(context, state, shown)
     return _answer(context.event, [injected])
 
 
@@ -161,7 +163,19 @@ def _saved_note(saved: list[Any]) -> str:
     return f"memtui saved this to the project's memory as the user asked: {items}"
 
 
-def _note_access(context: Any, ids: list[str]) -> None:
+def _bookkeep(context: Any, state: SessionState, recalled: list[str]) -> None:
+    """Record what was surfaced and count the recalls. Failing here (a read-only or full disk)
+    costs a possible repeat later, so the answer still goes out and the problem is logged."""
     from memtui.hooks import access
 
-    access.note(context.project.memory_dir, ids)
+    for step, run in (("session state", state.save), ("recall counts", lambda: access.note(context.project.memory_dir, recalled))):
+        try:
+            run()
+        except OSError as exc:
+            context.log(f"could not write the {step}: {_describe(exc)}")
+
+
+def _describe(exc: BaseException) -> str:
+    from memtui.hooks import log
+
+    return log.describe(exc)

@@ -57,6 +57,7 @@ def test_subagent_stop(hook, project, held):
     hook("SubagentStop", agent_type="Explore")
     [job] = jobs(project)
     assert job["agent_type"] == "Explore" and job["transcript_path"].endswith("agent-a7ce6e7cb53e678ec.jsonl")
+    assert job["session_id"] == f"{SESSION}/agent-a7ce6e7cb53e678ec"  # its own cursor
 
 
 def test_capture_can_be_turned_off(hook, project, held):

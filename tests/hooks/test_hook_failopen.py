@@ -141,3 +141,12 @@ def test_log_is_size_bounded(project):
     assert (logs / "hooks.log").stat().st_size <= log.MAX_BYTES + 1000
     assert (logs / "hooks.log.1").stat().st_size <= log.MAX_BYTES + 1000
     assert sorted(p.name for p in logs.iterdir()) == ["hooks.log", "hooks.log.1"]
+
+
+def test_recall_answers_even_when_bookkeeping_cannot_be_written(hook, project, bank):
+    bank.add("decision", "We deploy with make ship from the main branch")
+    for name in ("sessions", "spool"):
+        project.path(name).write_text("not a directory", encoding="utf-8")
+    answer = hook("SessionStart")
+    assert "make ship" in answer["hookSpecificOutput"]["additionalContext"]
+    assert "could not write the session state" in (project.memory_dir / "logs" / "hooks.log").read_text()
