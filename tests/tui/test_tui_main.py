@@ -130,15 +130,6 @@ async def test_palette_offers_context_sensitive_namespaced_commands(demo):
         assert "memory: Merge marked" in titles
 
 
-async def test_works_at_80x24_and_in_light_theme(demo):
-    app = make_app(demo, theme="textual-light")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        assert app.theme == "textual-light"
-        memory_list = app.screen.query_one(MemoryList)
-        assert memory_list.size.height >= 5 and memory_list.size.width >= 50
-
-
 async def test_an_empty_project_says_how_memories_arrive(project, home):
     from memtui.store.bank import Bank
     from tuikit import make_app as make

@@ -104,7 +104,7 @@ async def test_health_shows_model_key_and_spend(demo):
         assert "API key" in body and "daily budget" in body and "last run" in body
 
 
-@pytest.mark.parametrize("name,key", [("health", "H"), ("consolidate", "c"), ("ask", "a")])
+@pytest.mark.parametrize("name,key", [("health", "H"), ("ask", "a")])
 async def test_a_missing_engine_shows_not_available_yet(demo, name, key):
     app = make_app(demo, engines={name: Missing(name.title(), "not installed")})
     async with app.run_test(size=(110, 34)) as pilot:
