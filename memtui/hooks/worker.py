@@ -68,7 +68,8 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
                 _quietly(project, _reindex, bank)  # captures changed the stores: index them before the next prompt
             continue
         try:
-            access.apply(bank)
+            if access.apply(bank):
+                _quietly(project, _reindex, bank)  # the counters changed state.json: re-sync now, not in a prompt
             session.prune(project.memory_dir)
         except Exception as exc:  # noqa: BLE001 - bookkeeping must not stop capture
             _log(project, f"bookkeeping failed: {log.describe(exc)}")
