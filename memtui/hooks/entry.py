@@ -39,6 +39,16 @@ class Deadline(BaseException):
 
 
 def main(argv: Sequence[str]) -> int:
+    try:
+        _run(argv)
+    except BaseException:  # noqa: BLE001 - the last resort: even a failure while logging a failure exits 0
+        pass
+    finally:
+        _disarm_watchdog()
+    return 0
+
+
+def _run(argv: Sequence[str]) -> None:
     event = argv[0] if argv else ""
     memory_dir: Path | None = None
     try:
@@ -51,13 +61,11 @@ def main(argv: Sequence[str]) -> int:
             _disarm_watchdog()  # a half-written answer would be worse than none
             _emit(answer)
     except BaseException as exc:  # noqa: BLE001 - fail open, whatever it was (even Deadline or SystemExit)
+        _disarm_watchdog()
         if memory_dir is not None:
             from memtui.hooks import log
 
             log.write(memory_dir, event or "?", log.describe(exc))
-    finally:
-        _disarm_watchdog()
-    return 0
 
 
 class HookContext:
@@ -159,20 +167,28 @@ def _emit(answer: dict[str, Any] | None) -> None:
         pass
 
 
+_armed = False
+
+
 def _arm_watchdog() -> None:
+    global _armed
     try:
         import signal
 
         def expire(signum: int, frame: Any) -> None:
-            raise Deadline(f"hook overran its {BUDGET_SECONDS:.0f}s budget")
+            if _armed:  # an alarm delivered just after disarming must not raise anywhere else
+                raise Deadline(f"hook overran its {BUDGET_SECONDS:.0f}s budget")
 
         signal.signal(signal.SIGALRM, expire)
+        _armed = True
         signal.setitimer(signal.ITIMER_REAL, BUDGET_SECONDS)
     except (ImportError, AttributeError, ValueError):  # no SIGALRM (Windows) or not the main thread
         pass
 
 
 def _disarm_watchdog() -> None:
+    global _armed
+    _armed = False
     try:
         import signal
 

@@ -18,6 +18,8 @@ TASK_NOTIFICATION = "<task-notification>"
 QUERY_CHARS = 4000
 #: Explicit "remember that …" detection reads this much of a prompt.
 EXPLICIT_CHARS = 20000
+#: How long an explicit save waits for another writer before it gives up (and recall goes on).
+SAVE_LOCK_SECONDS = 2.0
 
 
 def _answer(event: str, parts: list[str]) -> dict[str, Any] | None:
@@ -134,7 +136,7 @@ def _block_lines(project: Any) -> set[str]:
         config = Config.load(project.path("config.toml"))
         path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
         current = render_block.current_block(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, Exception):  # noqa: BLE001 - no block readable means nothing to skip
+    except Exception:  # noqa: BLE001 - no readable block (missing, not UTF-8, broken config) means nothing to skip
         return set()
     return {line for line in (current or "").splitlines() if line.startswith("- ")}
 
@@ -154,6 +156,7 @@ def _save_explicit(context: Any, text: str) -> list[Any]:
     from memtui.store.bank import Bank
 
     bank = Bank(context.project)
+    bank.lock.timeout = SAVE_LOCK_SECONDS
     source = Source(context.session_id or None, context.event)
     return [bank.add(type_, content, source=source).memory for type_, content in found]
 

@@ -150,3 +150,45 @@ def test_recall_answers_even_when_bookkeeping_cannot_be_written(hook, project, b
     answer = hook("SessionStart")
     assert "make ship" in answer["hookSpecificOutput"]["additionalContext"]
     assert "could not write the session state" in (project.memory_dir / "logs" / "hooks.log").read_text()
+
+
+def test_a_locked_store_costs_the_save_not_the_hook(hook, project, bank):
+    """Another process holds the store's lock: the explicit save gives up, the hook still answers."""
+    import time
+
+    from memtui.hooks.recall import SAVE_LOCK_SECONDS
+    from memtui.store.lock import ProjectLock
+
+    pytest.importorskip("memtui.capture.explicit")
+    lock = ProjectLock(project.path("lock"))
+    lock.acquire()
+    try:
+        started = time.monotonic()
+        hook("UserPromptSubmit", prompt="remember that we deploy with make ship from the main branch")
+        assert time.monotonic() - started < SAVE_LOCK_SECONDS + 3
+    finally:
+        lock.release()
+    assert "could not save the explicit memory: LockTimeout" in (project.memory_dir / "logs" / "hooks.log").read_text()
+
+
+def test_the_watchdog_ends_a_stuck_hook(project, home):
+    """A hook that cannot finish (here: stdin never closes) exits 0 within its budget."""
+    import subprocess
+    import sys
+    import time
+
+    from hookkit import hook_env
+
+    from memtui.hooks.entry import BUDGET_SECONDS
+
+    started = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-m", "memtui", "hook", "UserPromptSubmit"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=hook_env(project.root, home))
+    proc.stdin.write(b'{"prompt": "half a payload')
+    proc.stdin.flush()
+    try:
+        out = proc.stdout.read()  # returns when the hook exits: the watchdog fires while it waits for stdin
+    finally:
+        proc.stdin.close()
+    assert proc.wait(10) == 0 and out == b""
+    assert time.monotonic() - started < BUDGET_SECONDS + 3
