@@ -31,6 +31,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+# As `memtui daemon` runs: one BLAS thread (a single matrix-vector product per search gains
+# nothing from more, and loses a lot when other work competes for the cores).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 from bench.retrieval import MemoryMcp, Store, default_data_dir, load, mcp_tokens  # noqa: E402
 from memtui.core.memory import Memory  # noqa: E402

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from memtui.core.memory import Memory
 from memtui.index import fusion, lexical
@@ -49,7 +49,6 @@ class Hit:
     cosine: float | None = None
     #: "bm25", "hybrid" or "tags".
     via: str = "bm25"
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 _cache: dict[tuple, Index] = {}

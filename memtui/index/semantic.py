@@ -11,7 +11,7 @@ from memtui.index.index import Index
 from memtui.index.lexical import Filters
 
 
-PRIOR_ROWS = 32
+PRIOR_ROWS = 10
 PRIOR_MEAN, PRIOR_SD = 0.12, 0.09
 
 
