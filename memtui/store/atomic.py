@@ -20,8 +20,10 @@ def is_temp(path: str | Path) -> bool:
     return name.startswith(".") and name.endswith(".tmp")
 
 
-def atomic_write(path: Path, data: str | bytes, *, mtime: float | None = None) -> None:
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+def atomic_write(path: Path, data: str | bytes | list[bytes], *, mtime: float | None = None) -> None:
+    """`data` may be a list of byte chunks: written with writev, never joined (a 10k-memory state.json
+    is 5 MB, and copying it twice per save was a third of the save)."""
+    chunks = [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_name(path)
     try:
@@ -30,9 +32,8 @@ def atomic_write(path: Path, data: str | bytes, *, mtime: float | None = None) -
         mode = 0o644
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
+        with os.fdopen(fd, "wb", buffering=0) as fh:
+            _write_all(fh.fileno(), chunks)
             os.fsync(fh.fileno())
         if mtime is not None:
             os.utime(tmp, (mtime, mtime))
@@ -44,6 +45,20 @@ def atomic_write(path: Path, data: str | bytes, *, mtime: float | None = None) -
             pass
         raise
     fsync_dir(path.parent)
+
+
+def _write_all(fd: int, chunks: list[bytes]) -> None:
+    batch = 512  # well under IOV_MAX (1024 on Linux)
+    for start in range(0, len(chunks), batch):
+        pending = [memoryview(c) for c in chunks[start : start + batch] if c]
+        while pending:
+            written = os.writev(fd, pending) if hasattr(os, "writev") else os.write(fd, pending[0])
+            while written and pending:  # short write: drop what went out, keep the rest
+                if written >= len(pending[0]):
+                    written -= len(pending.pop(0))
+                else:
+                    pending[0] = pending[0][written:]
+                    written = 0
 
 
 #: A temp file is only swept when its writer is gone and it is at least this old (seconds), so a

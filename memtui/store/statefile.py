@@ -13,6 +13,7 @@ serialises only what changed.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections.abc import Mapping
@@ -20,148 +21,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memtui.core.clock import format_ts, parse_ts, utcnow
-from memtui.core.memory import Memory, Source, Status
+from memtui.core.clock import format_ts, utcnow
+from memtui.core.memory import Memory
 from memtui.core.similarity import Shortlist, tokenize
 from memtui.errors import CorruptStore
 from memtui.store.atomic import atomic_write, sweep
-
-STATUS_TAGS = {Status.SUPERSEDED.value: Status.SUPERSEDED, Status.ARCHIVED.value: Status.ARCHIVED}
-KEY = "state"
-SCOPE = "repo"
-
-
-_new = object.__new__
-_setattr = object.__setattr__
-_ACTIVE, _SUPERSEDED, _ARCHIVED = Status.ACTIVE, Status.SUPERSEDED, Status.ARCHIVED
-
-
-def from_raw(raw: Mapping[str, Any]) -> Memory:
-    """The Memory a state.json object describes; lenient about types (hand-edited files load)."""
-    tags: Any = raw.get("tags") or ()
-    status = _ACTIVE
-    if tags:
-        tags = [t if type(t) is str else str(t) for t in tags if isinstance(t, (str, int, float))]
-        if "archived" in tags or "superseded" in tags:
-            status = _ARCHIVED if "archived" in tags else _SUPERSEDED
-            tags = [t for t in tags if t not in STATUS_TAGS]
-        tags = tuple(tags)
-    created_text = raw.get("created")
-    created = parse_ts(created_text)
-    updated_text = raw.get("updated")
-    updated = created if updated_text == created_text else parse_ts(updated_text, created)
-    confidence = raw.get("confidence", 1.0)
-    if type(confidence) is not float:
-        try:
-            confidence = float(confidence)
-        except (TypeError, ValueError):
-            confidence = 1.0
-    access = raw.get("accessCount", 0)
-    if type(access) is not int:
-        try:
-            access = int(access or 0)
-        except (TypeError, ValueError):
-            access = 0
-    source = raw.get("source")
-    merged = raw.get("mergedFrom") or ()
-    supersedes = raw.get("supersedes")
-    # Every field, handed over as the attribute dict: the dataclass __init__ costs 5x more at 10k memories.
-    memory = _new(Memory)
-    _setattr(memory, "__dict__", {
-        "id": str(raw["id"]),
-        "type": str(raw.get("type") or "context"),
-        "content": str(raw.get("content") or ""),
-        "created": created,
-        "updated": updated,
-        "name": str(raw.get("name") or ""),
-        "description": str(raw.get("description") or ""),
-        "tags": tags,
-        "confidence": confidence,
-        "access_count": access,
-        "status": status,
-        "supersedes": str(supersedes) if supersedes else None,
-        "merged_from": tuple(str(x) for x in merged) if isinstance(merged, list) else (),
-        "source": Source(source.get("session"), source.get("event")) if isinstance(source, dict) else None,
-        "reviewed": raw.get("reviewed", True) is not False,
-        "store": KEY,
-        "scope": SCOPE,
-        "path": None,
-    })
-    return memory
-
-
-def _set(raw: dict[str, Any], key: str, value: Any, default: Any) -> None:
-    if value == default or value is None:
-        raw.pop(key, None)
-    else:
-        raw[key] = value
-
-
-def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The memory as a state.json object, keeping `base`'s key order, unknown keys and unchanged values."""
-    raw: dict[str, Any] = dict(base) if base else {}
-    old = from_raw(base) if base and "id" in base else None
-    tags = list(memory.tags)
-    if memory.status is not Status.ACTIVE:
-        tags.append(memory.status.value)
-    if not base:
-        raw.update(type=memory.type, content=memory.content, tags=tags, id=memory.id)
-    raw["type"] = memory.type
-    raw["content"] = memory.content
-    if old is None or list(old.tags) + ([old.status.value] if old.status is not Status.ACTIVE else []) != tags:
-        raw["tags"] = tags
-    raw["id"] = memory.id
-    if old is None or old.confidence != memory.confidence:
-        raw["confidence"] = 1 if memory.confidence == 1.0 else memory.confidence
-    raw["accessCount"] = memory.access_count
-    if old is None or old.created != memory.created:
-        raw["created"] = format_ts(memory.created)
-    if old is None or old.updated != memory.updated:
-        raw["updated"] = format_ts(memory.updated)
-    _set(raw, "supersedes", memory.supersedes, None)
-    _set(raw, "mergedFrom", list(memory.merged_from), [])
-    _set(raw, "name", memory.name, "")
-    _set(raw, "description", memory.description, "")
-    source = {k: v for k, v in (("session", memory.source.session), ("event", memory.source.event)) if v} if memory.source else {}
-    _set(raw, "source", source, {})
-    _set(raw, "reviewed", memory.reviewed, True)
-    return raw
-
-
-def _fragment(raw: Mapping[str, Any]) -> bytes:
-    text = json.dumps(raw, indent=2, ensure_ascii=False)
-    return ("    " + text.replace("\n", "\n    ")).encode("utf-8")
-
-
-_ARRAY = b'\n  "memories": [\n'
-_BETWEEN = b"\n    },\n    {\n"
-
-
-def _split(payload: bytes, ids: list[str]) -> list[bytes] | None:
-    """Each memory's exact text in a file laid out as JSON.stringify(…, null, 2) / json.dumps(indent=2) lay it
-    out (memory-mcp's files and ours), so a save re-serialises only what changed; None for any other layout.
-
-    JSON strings hold no raw newlines, so a line indented exactly four spaces inside the array is an
-    element boundary, and a key indented exactly six spaces is a top-level key of that element.
-    """
-    start = payload.find(_ARRAY)
-    end = payload.find(b"\n  ]", start)
-    if start < 0 or end < 0 or not ids:
-        return None
-    body = payload[start + len(_ARRAY) : end]
-    if not body.startswith(b"    {\n") or not body.endswith(b"\n    }"):
-        return None
-    parts = body[6:-6].split(_BETWEEN)
-    if len(parts) != len(ids):
-        return None
-    chunks = []
-    for mid, part in zip(ids, parts):
-        key = b'      "id": ' + json.dumps(mid, ensure_ascii=False).encode("utf-8")
-        at = part.find(key)
-        if not (at == 0 or (at > 0 and part[at - 1 : at] == b"\n")) or part[at + len(key) : at + len(key) + 1] not in (b",", b""):
-            return None
-        chunks.append(b"    {\n" + part + b"\n    }")
-    return chunks
+from memtui.store.stateraw import KEY, SCOPE, STATUS_TAGS, fragment, from_raw, split, to_raw  # noqa: F401 (re-exported)
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -207,7 +72,15 @@ class StateStore:
                          "lastUpdated": format_ts(utcnow()), "extractionCount": 0}, None, None)
             return self._memories
         payload = self.path.read_bytes()
-        self._reset(self._parse(payload), signature, payload)
+        # Parsing 10k memories allocates ~100k containers; the cyclic GC would walk them again and
+        # again mid-parse (a third of the load time) although none of them can form a cycle.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._reset(self._parse(payload), signature, payload)
+        finally:
+            if paused:
+                gc.enable()
         return self._memories
 
     def _parse(self, payload: bytes) -> dict[str, Any]:
@@ -301,13 +174,14 @@ class StateStore:
         """Replace, add (at the end) or remove memories by raw snapshot, then write the file atomically."""
         self._own_fragments()
         for mid, raw in snapshots.items():
-            self._fragments.pop(mid, None)
             if raw is None:
                 self._raws.pop(mid, None)
+                self._fragments.pop(mid, None)
                 self._memories.pop(mid, None)
                 self._index(mid, None)
                 continue
             self._raws[mid] = raw
+            self._fragments[mid] = fragment(raw)  # same position as in _raws: the body is one join
             memory = self._memories[mid] = from_raw(raw)
             self._index(mid, memory)
         if header:
@@ -317,31 +191,34 @@ class StateStore:
         self._write()
 
     def _own_fragments(self) -> None:
-        """Take each memory's text from the file as loaded, once (cheaper than serialising 10k objects)."""
-        if self._payload is not None:
-            chunks = _split(self._payload, list(self._raws))
-            if chunks is not None:
-                self._fragments = dict(zip(self._raws, chunks))
-            self._payload = None
+        """Each memory's text, in file order: taken from the file as loaded when its layout allows
+        (cheaper than serialising 10k objects), else serialised. Afterwards apply() keeps it current."""
+        if self._payload is None and len(self._fragments) == len(self._raws):
+            return
+        chunks = split(self._payload, list(self._raws)) if self._payload is not None else None
+        self._fragments = dict(zip(self._raws, chunks)) if chunks is not None else {
+            mid: self._fragments.get(mid) or fragment(raw) for mid, raw in self._raws.items()}
+        self._payload = None
 
     def _write(self) -> None:
         if not self._swept:  # once per process: temp files of writers killed mid-write
             sweep(self.path.parent)
             self._swept = True
         self._own_fragments()
-        fragments = self._fragments
-        for mid, raw in self._raws.items():
-            if mid not in fragments:
-                fragments[mid] = _fragment(raw)
-        body = b"[]" if not self._raws else b"[\n" + b",\n".join([fragments[mid] for mid in self._raws]) + b"\n  ]"
         keys = list(self._header)
         if "memories" not in keys:
             keys.insert(min(3, len(keys)), "memories")
-        items = []
-        for key in keys:
-            value = body if key == "memories" else json.dumps(self._header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ").encode("utf-8")
-            items.append(b"  " + json.dumps(key, ensure_ascii=False).encode("utf-8") + b": " + value)
-        atomic_write(self.path, b"{\n" + b",\n".join(items) + b"\n}")
+        chunks = [b"{\n"]
+        for n, key in enumerate(keys):
+            chunks.append(b"  " + json.dumps(key, ensure_ascii=False).encode("utf-8") + b": ")
+            if key != "memories":
+                chunks.append(json.dumps(self._header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ").encode("utf-8"))
+            elif self._fragments:  # the memories themselves go out as they are, not copied into one string
+                chunks += (b"[\n", b",\n".join(self._fragments.values()), b"\n  ]")
+            else:
+                chunks.append(b"[]")
+            chunks.append(b",\n" if n < len(keys) - 1 else b"\n}")
+        atomic_write(self.path, chunks)
         self._header.setdefault("memories", [])
         self._signature = _signature(self.path)
 

@@ -206,7 +206,7 @@ def test_any_json_layout_saves_correctly(fixture_project, open_bank, layout):
 
 
 def test_split_reproduces_each_memory_exactly():
-    from memtui.store.statefile import _split
+    from memtui.store.stateraw import split as _split
 
     payload = STATE_FIXTURE.read_bytes()
     raws = json.loads(payload)["memories"]

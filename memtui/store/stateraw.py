@@ -1,0 +1,200 @@
+"""One memory as a state.json object and back, and each memory's exact text within the file.
+
+memory-mcp's keys (`id, type, content, tags, created, updated, confidence, accessCount, supersedes,
+mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed`) written only
+when set; a changed memory keeps its unknown keys and key order. Written for speed: a 10k-memory
+file means 10k calls per load.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from memtui.core.clock import format_ts, parse_ts
+from memtui.core.memory import Memory, Source, Status
+
+STATUS_TAGS = {Status.SUPERSEDED.value: Status.SUPERSEDED, Status.ARCHIVED.value: Status.ARCHIVED}
+KEY = "state"
+SCOPE = "repo"
+
+
+_new = object.__new__
+_setattr = object.__setattr__
+_fromiso = datetime.fromisoformat
+_ACTIVE, _SUPERSEDED, _ARCHIVED = Status.ACTIVE, Status.SUPERSEDED, Status.ARCHIVED
+
+
+def _text(value: Any, default: str = "") -> str:
+    return value if type(value) is str else str(value) if value else default
+
+
+def _ts(text: Any, default: datetime | None = None) -> datetime:
+    if type(text) is str:
+        try:
+            dt = _fromiso(text)  # the common case, without parse_ts's fallbacks
+            if dt.tzinfo is not None:
+                return dt
+        except ValueError:
+            pass
+    return parse_ts(text, default)
+
+
+#: The keys memory-mcp writes; a memory with only these skips the look-ups for our optional ones.
+_PLAIN = frozenset(("id", "type", "content", "tags", "created", "updated", "confidence", "accessCount"))
+
+
+def _tags(raw_tags: Any) -> tuple[tuple[str, ...], Status]:
+    if isinstance(raw_tags, str):  # a hand-written `"tags": "api"` is one tag, not three letters
+        raw_tags = [raw_tags]
+    try:
+        "".join(raw_tags)  # all strings (the common case), checked at C speed
+        tags = raw_tags
+    except TypeError:
+        tags = [t if type(t) is str else str(t) for t in raw_tags if isinstance(t, (str, int, float))]
+    if "archived" in tags or "superseded" in tags:
+        return tuple(t for t in tags if t not in STATUS_TAGS), _ARCHIVED if "archived" in tags else _SUPERSEDED
+    return tuple(tags), _ACTIVE
+
+
+def from_raw(raw: Mapping[str, Any]) -> Memory:
+    """The Memory a state.json object describes; lenient about types (hand-edited files load).
+
+    Written for speed (a 10k-memory file is 10k calls per load): every field is handed over as the
+    attribute dict, five times cheaper than the frozen dataclass __init__.
+    """
+    get = raw.get
+    raw_tags = get("tags")
+    tags, status = _tags(raw_tags) if raw_tags else ((), _ACTIVE)
+    created_text, updated_text = get("created"), get("updated")
+    try:  # the common case inline: a string fromisoformat reads, with its Z
+        created = _fromiso(created_text)
+        if created.tzinfo is None:
+            created = _ts(created_text)
+    except (TypeError, ValueError):
+        created = _ts(created_text)
+    updated = created if updated_text == created_text else _ts(updated_text, created)
+    confidence = get("confidence", 1.0)
+    if type(confidence) is not float:
+        try:
+            confidence = float(confidence)
+        except (TypeError, ValueError):
+            confidence = 1.0
+    access = get("accessCount", 0)
+    if type(access) is not int:
+        try:
+            access = int(access or 0)
+        except (TypeError, ValueError):
+            access = 0
+    mid, kind, content = raw["id"], get("type"), get("content")
+    values = {
+        "id": mid if type(mid) is str else str(mid),
+        "type": kind if type(kind) is str and kind else _text(kind, "context"),
+        "content": content if type(content) is str else _text(content),
+        "created": created,
+        "updated": updated,
+        "name": "",
+        "description": "",
+        "tags": tags,
+        "confidence": confidence,
+        "access_count": access,
+        "status": status,
+        "supersedes": None,
+        "merged_from": (),
+        "source": None,
+        "reviewed": True,
+        "store": KEY,
+        "scope": SCOPE,
+        "path": None,
+    }
+    if not raw.keys() <= _PLAIN:
+        name, description, supersedes = get("name"), get("description"), get("supersedes")
+        merged, source = get("mergedFrom"), get("source")
+        values["name"] = _text(name) if name else ""
+        values["description"] = _text(description) if description else ""
+        values["supersedes"] = _text(supersedes) if supersedes else None
+        values["merged_from"] = tuple(str(x) for x in merged) if merged and isinstance(merged, list) else ()
+        values["source"] = Source(source.get("session"), source.get("event")) if isinstance(source, dict) else None
+        values["reviewed"] = get("reviewed", True) is not False
+    memory = _new(Memory)
+    _setattr(memory, "__dict__", values)
+    return memory
+
+
+def _set(raw: dict[str, Any], key: str, value: Any, default: Any) -> None:
+    if value == default or value is None:
+        raw.pop(key, None)
+    else:
+        raw[key] = value
+
+
+def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The memory as a state.json object, keeping `base`'s key order, unknown keys and unchanged values."""
+    raw: dict[str, Any] = dict(base) if base else {}
+    old = from_raw(base) if base and "id" in base else None
+    tags = list(memory.tags)
+    if memory.status is not Status.ACTIVE:
+        tags.append(memory.status.value)
+    if not base:
+        raw.update(type=memory.type, content=memory.content, tags=tags, id=memory.id)
+    raw["type"] = memory.type
+    raw["content"] = memory.content
+    if old is None or list(old.tags) + ([old.status.value] if old.status is not Status.ACTIVE else []) != tags:
+        raw["tags"] = tags
+    raw["id"] = memory.id
+    if old is None or old.confidence != memory.confidence:
+        raw["confidence"] = 1 if memory.confidence == 1.0 else memory.confidence
+    raw["accessCount"] = memory.access_count
+    if old is None or old.created != memory.created:
+        raw["created"] = format_ts(memory.created)
+    if old is None or old.updated != memory.updated:
+        raw["updated"] = format_ts(memory.updated)
+    _set(raw, "supersedes", memory.supersedes, None)
+    _set(raw, "mergedFrom", list(memory.merged_from), [])
+    _set(raw, "name", memory.name, "")
+    _set(raw, "description", memory.description, "")
+    source = {k: v for k, v in (("session", memory.source.session), ("event", memory.source.event)) if v} if memory.source else {}
+    _set(raw, "source", source, {})
+    _set(raw, "reviewed", memory.reviewed, True)
+    return raw
+
+
+def fragment(raw: Mapping[str, Any]) -> bytes:
+    text = json.dumps(raw, indent=2, ensure_ascii=False)
+    return ("    " + text.replace("\n", "\n    ")).encode("utf-8")
+
+
+_ARRAY = b'\n  "memories": [\n'
+_OPEN, _CLOSE, _NEXT = b"    {\n", b"\n    }", b",\n    {\n"
+
+
+def split(payload: bytes, ids: list[str]) -> list[bytes] | None:
+    """Each memory's exact text in a file laid out as JSON.stringify(…, null, 2) / json.dumps(indent=2)
+    lay it out (memory-mcp's files and ours), in `ids` order; None for any other layout or order.
+
+    JSON strings hold no raw newlines, so inside the array a line indented exactly four spaces is an
+    element's brace and a line indented exactly six spaces is one of its own keys (nested values sit
+    deeper). Each element must carry the expected `"id"` key, so text is never given to the wrong memory.
+    """
+    at = payload.find(_ARRAY)
+    if at < 0 or not ids:
+        return None
+    pos = at + len(_ARRAY)
+    chunks = []
+    find, startswith = payload.find, payload.startswith
+    for n, mid in enumerate(ids):
+        if not startswith(_OPEN, pos):
+            return None
+        end = find(_CLOSE, pos) + len(_CLOSE)
+        if end < len(_CLOSE):
+            return None
+        quoted = json.dumps(mid, ensure_ascii=False).encode("utf-8")
+        key = find(b'\n      "id": ' + quoted, pos, end)
+        after = key + 13 + len(quoted)
+        if key < 0 or payload[after : after + 1] not in (b",", b"\n"):
+            return None
+        chunks.append(payload[pos:end])
+        pos = end + 2 if n < len(ids) - 1 and startswith(_NEXT, end) else end
+    return chunks if startswith(b"\n  ]", pos) else None
