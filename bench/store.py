@@ -15,7 +15,7 @@ Measured (median of --repeat runs, milliseconds):
 * naive save: `json.load` the file, tokenize and Jaccard the new text against every memory, append,
   `json.dump(indent=2)` everything back through the same atomic write (temp, fsync, rename), so
   the ratio measures the algorithm, not a skipped fsync.
-* naive load: `json.load` and build the same Memory objects.
+* naive load: `json.load`, then each Memory through the dataclass constructor.
 
 Timings vary with the machine and its load; the script prints them and never asserts them.
 """
@@ -38,11 +38,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from memtui.core.memory import Memory  # noqa: E402
+from memtui.core.clock import parse_ts  # noqa: E402
+from memtui.core.memory import Memory, Status  # noqa: E402
 from memtui.core.similarity import jaccard, tokenize  # noqa: E402
 from memtui.store.atomic import atomic_write  # noqa: E402
 from memtui.store.bank import Bank, init_project  # noqa: E402
-from memtui.store.statefile import StateStore, from_raw, to_raw  # noqa: E402
+from memtui.store.statefile import StateStore, to_raw  # noqa: E402
 
 TYPES = ("architecture", "decision", "pattern", "gotcha", "progress", "context")
 TARGETS = {"save": 100.0, "load": 50.0, "ratio": 10.0}
@@ -102,12 +103,20 @@ def build_project(root: Path, n: int, make: Callable[[], str], rng: random.Rando
     return project
 
 
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    times = []
+CPU: dict[str, float] = {}
+
+
+def median_ms(fn: Callable[[], object], repeat: int, cpu_key: str | None = None) -> float:
+    """Median wall-clock time; the median CPU time of this process goes to CPU[cpu_key] (on a shared,
+    busy machine the wall clock also counts the time spent waiting for a CPU)."""
+    times, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         fn()
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    if cpu_key:
+        CPU[cpu_key] = statistics.median(cpu)
     return statistics.median(times)
 
 
@@ -123,9 +132,17 @@ def naive_save(path: Path, type_: str, content: str, now: datetime) -> None:
 
 
 def naive_load(path: Path) -> list[Memory]:
+    """json.load, then each Memory through its dataclass constructor (what the store did before)."""
     with path.open(encoding="utf-8") as fh:
         data = json.load(fh)
-    return [from_raw(raw) for raw in data["memories"]]
+    out = []
+    for raw in data["memories"]:
+        tags = [t for t in raw.get("tags", []) if t not in ("superseded", "archived")]
+        status = Status.ARCHIVED if "archived" in raw.get("tags", []) else Status.SUPERSEDED if "superseded" in raw.get("tags", []) else Status.ACTIVE
+        out.append(Memory(id=raw["id"], type=raw["type"], content=raw["content"], created=parse_ts(raw["created"]),
+                          updated=parse_ts(raw["updated"]), tags=tuple(tags), confidence=float(raw.get("confidence", 1)),
+                          access_count=int(raw.get("accessCount", 0)), status=status, store="state", scope="repo"))
+    return out
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -143,9 +160,9 @@ def run_size(n: int, repeat: int, seed: int) -> dict[str, float]:
         naive_path.write_bytes(path.read_bytes())
 
         result: dict[str, float] = {"size_kb": path.stat().st_size / 1024}
-        result["load_state"] = median_ms(lambda: StateStore(path, project.name).load(), repeat)
-        result["load_bank"] = median_ms(lambda: Bank(project, env=env).memories(), repeat)
-        result["load_naive"] = median_ms(lambda: naive_load(naive_path), repeat)
+        result["load_state"] = median_ms(lambda: StateStore(path, project.name).load(), repeat, f"load_state{n}")
+        result["load_bank"] = median_ms(lambda: Bank(project, env=env).memories(), repeat, f"load_bank{n}")
+        result["load_naive"] = median_ms(lambda: naive_load(naive_path), repeat, f"load_naive{n}")
 
         texts = [make() for _ in range(repeat * 3)]
         types = [rng.choice(TYPES) for _ in texts]
@@ -162,10 +179,11 @@ def run_size(n: int, repeat: int, seed: int) -> dict[str, float]:
             i = next(it)
             Bank(project, env=env).add(types[i], texts[i])
 
-        result["save_warm"] = median_ms(warm, repeat)
-        result["save_cold"] = median_ms(cold, repeat)
+        result["save_warm"] = median_ms(warm, repeat, f"save_warm{n}")
+        result["save_cold"] = median_ms(cold, repeat, f"save_cold{n}")
         naive_texts = iter(texts)
-        result["save_naive"] = median_ms(lambda: naive_save(naive_path, "gotcha", next(naive_texts), datetime.now(timezone.utc)), repeat)
+        result["save_naive"] = median_ms(lambda: naive_save(naive_path, "gotcha", next(naive_texts), datetime.now(timezone.utc)), repeat,
+                                         f"save_naive{n}")
         return result
 
 
@@ -180,32 +198,38 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.sizes:
         r = run_size(n, args.repeat, args.seed)
         rows.append((n, r))
-    print(f"memtui store benchmark (median of {args.repeat} runs, ms; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs)\n")
-    header = f"{'memories':>8}  {'file':>8}  {'operation':<34} {'memtui':>8} {'naive':>8} {'speed-up':>9}  target"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"memtui store benchmark (median of {args.repeat} runs, ms; Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs, load average {load:.1f})\n")
+    header = (f"{'memories':>8}  {'file':>8}  {'operation':<30} {'memtui':>8} {'(cpu)':>7} {'naive':>8} {'(cpu)':>7} "
+              f"{'speed-up':>9}  target (wall clock)")
     print(header)
     print("-" * len(header))
     misses = []
     for n, r in rows:
         size = f"{r['size_kb'] / 1024:.1f} MB" if r["size_kb"] > 1024 else f"{r['size_kb']:.0f} KB"
         lines = [
-            ("save with dedup, warm Bank", r["save_warm"], r["save_naive"], TARGETS["save"]),
-            ("save with dedup, fresh Bank", r["save_cold"], r["save_naive"], None),
-            ("load: StateStore.load()", r["load_state"], r["load_naive"], TARGETS["load"]),
-            ("load: Bank.memories()", r["load_bank"], r["load_naive"], TARGETS["load"]),
+            ("save with dedup, warm Bank", "save_warm", "save_naive", TARGETS["save"]),
+            ("save with dedup, fresh Bank", "save_cold", "save_naive", None),
+            ("load: StateStore.load()", "load_state", "load_naive", TARGETS["load"]),
+            ("load: Bank.memories()", "load_bank", "load_naive", TARGETS["load"]),
         ]
-        for i, (label, ours, naive, target) in enumerate(lines):
+        for i, (label, ours_key, naive_key, target) in enumerate(lines):
+            ours, naive = r[ours_key], r[naive_key]
+            cpu = f"{CPU[ours_key + str(n)]:7.1f} {naive:8.1f} {CPU[naive_key + str(n)]:7.1f}"
             ratio = naive / ours if ours else float("inf")
             verdict = ""
-            if target is not None:
+            if target is not None and n >= 10000:
                 ok = ours <= target and (label.startswith("load") or ratio >= TARGETS["ratio"])
                 want = f"≤ {target:.0f} ms" + ("" if label.startswith("load") else f", ≥ {TARGETS['ratio']:.0f}×")
                 verdict = f"{want}: {'met' if ok else 'MISSED'}"
-                if not ok and n >= 10000:
+                if not ok:
                     misses.append(f"{label} at {n}")
-            print(f"{n if i == 0 else '':>8}  {size if i == 0 else '':>8}  {label:<34} {ours:8.1f} {naive:8.1f} {ratio:8.1f}×  {verdict}")
+            print(f"{n if i == 0 else '':>8}  {size if i == 0 else '':>8}  {label:<30} {ours:8.1f} {cpu} {ratio:8.1f}×  {verdict}")
         print()
     print("naive save = json.load + tokenize/Jaccard against every memory + json.dump(indent=2), same atomic write and fsync.")
-    print("naive load = json.load + the same Memory objects.  Targets apply at 10k.")
+    print("naive load = json.load + each Memory through its dataclass constructor.  Targets apply at 10k.")
+    print("(cpu) = CPU time of this process; a save's fsync waits are wall-clock only.")
     if misses:
         print("missed: " + "; ".join(misses))
     return 0

@@ -89,25 +89,19 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         except (TypeError, ValueError):
             access = 0
     mid, kind, content = raw["id"], get("type"), get("content")
+    # Fields left out fall back to the dataclass defaults on the class (name, description, source, …).
     values = {
         "id": mid if type(mid) is str else str(mid),
         "type": kind if type(kind) is str and kind else _text(kind, "context"),
         "content": content if type(content) is str else _text(content),
         "created": created,
         "updated": updated,
-        "name": "",
-        "description": "",
         "tags": tags,
         "confidence": confidence,
         "access_count": access,
         "status": status,
-        "supersedes": None,
-        "merged_from": (),
-        "source": None,
-        "reviewed": True,
         "store": KEY,
         "scope": SCOPE,
-        "path": None,
     }
     if not raw.keys() <= _PLAIN:
         name, description, supersedes = get("name"), get("description"), get("supersedes")

@@ -70,3 +70,10 @@ def test_a_bank_write_sweeps_leftovers(project, open_bank):
     os.utime(leftover, (old, old))
     open_bank().add("decision", "Use integer cents for money")
     assert not leftover.exists()
+
+
+def test_atomic_write_of_many_chunks(tmp_path):
+    path = tmp_path / "big.json"
+    chunks = [f"{i:05d},".encode() * (i % 7) for i in range(3000)] + [b"", b"end"]
+    atomic_write(path, chunks)
+    assert path.read_bytes() == b"".join(chunks)
