@@ -168,3 +168,20 @@ def test_plugin_manifest_validates(tmp_path):
     for event in ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"):
         assert f'command "memtui hook {event}"' in out
     assert 'mcpServers: memtui stdio memtui ["mcp"]' in out
+
+
+def test_the_repository_works_as_a_plugin(world):
+    """`claude --plugin-dir <this repo>`: the plugin's hooks (memtui on PATH) recall, its server loads."""
+    api, home, repo, env = world
+    memtui("init", repo=repo, env=env)
+    memtui("add", "--type", "decision", "We deploy with make ship from the main branch", repo=repo, env=env)
+    env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
+    plugin = Path(__file__).resolve().parents[2]
+    result = claude("-p", "How do we deploy to production with make?", "--plugin-dir", str(plugin),
+                    "--model", "claude-haiku-4-5", "--output-format", "json", repo=repo, env=env)
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    [turn] = [r for r in api.messages() if not r.tool_name]
+    assert "hook additional context: <recalled-memories" in conversation(turn) and "make ship" in conversation(turn)
+    tools = {t.get("name") for t in turn.body.get("tools") or []}
+    assert "mcp__plugin_memtui_memtui__memory_search" in tools
+    wait_for_capture(repo)
