@@ -15,7 +15,8 @@ would), then times, each in a fresh process fed a real payload on stdin:
 * SessionStart (the briefing) and Stop (queue a job; the first one starts the worker);
 * a naive hook that imports the whole package and the SDKs and loads every memory, which is
   what a hook written without care for start-up costs (fewer runs: it is slow);
-* `python -c pass`, the floor.
+* `python -c pass`, and `python -S` importing just the standard modules the hook path needs
+  (json, re, pathlib, typing, dataclasses, sqlite3, datetime): the floor no hook code can go under.
 
 Bytecode is compiled first (`compileall`), as `pip install` does: timing a hook that compiles
 its modules on every run (PYTHONDONTWRITEBYTECODE with no `__pycache__`) measures the compiler.
@@ -47,6 +48,7 @@ DAEMON_WAIT = 1500.0
 SERIES = ("UserPromptSubmit", "UserPromptSubmit+daemon", "UserPromptSubmit via memtui hook", "SessionStart", "Stop",
           "naive")
 
+STDLIB_FLOOR = "import json, re, pathlib, typing, dataclasses, sqlite3, datetime"
 NAIVE = """
 import json, sys
 import anthropic, mcp.server, textual                    # the SDKs a careless hook pulls in at import
@@ -242,9 +244,14 @@ def main(argv: list[str] | None = None) -> int:
         _cpu_ms.clear()
         floor = [timed([sys.executable, "-c", "pass"], None, dict(os.environ), scratch)[0] for _ in range(args.runs)]
         floor_cpu = statistics.median(_cpu_ms)
+        _cpu_ms.clear()
+        stdlib = [timed([sys.executable, "-S", "-c", STDLIB_FLOOR], None, dict(os.environ), scratch)[0]
+                  for _ in range(args.runs)]
+        stdlib_cpu = statistics.median(_cpu_ms)
         report = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                   "command": " ".join(installed_hook() + ["<Event>"]),
-                  "python -c pass": {**summary(floor), "cpu_p50": round(floor_cpu, 1)}, "sizes": []}
+                  "python -c pass": {**summary(floor), "cpu_p50": round(floor_cpu, 1)},
+                  "stdlib floor": {**summary(stdlib), "cpu_p50": round(stdlib_cpu, 1)}, "sizes": []}
         for size in args.sizes:
             report["sizes"].append(run_size(size, args.runs, scratch, semantic=not args.no_daemon))
     finally:
@@ -252,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
 
     floor = report["python -c pass"]
     print(f"{report['command']}  ({report['machine']['cpus']} CPUs, Python {report['machine']['python']}); "
-          f"python -c pass p50 {floor['p50']} ms (cpu {floor['cpu_p50']} ms)")
+          f"python -c pass p50 {floor['p50']} ms (cpu {floor['cpu_p50']} ms); stdlib floor (python -S + the "
+          f"standard modules the hook needs) p50 {report['stdlib floor']['p50']} ms (cpu {report['stdlib floor']['cpu_p50']} ms)")
     print(f"{'memories':>9} {'series':<34} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50':>8} {'answered':>9} {'target':>8}")
     for entry in report["sizes"]:
         for name in SERIES:
