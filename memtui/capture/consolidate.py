@@ -207,7 +207,7 @@ def apply(bank: Bank, plan: Plan, accepted: Iterable[Item | str] | None = None) 
             return None
         summary = f"consolidate: {len(notes)} change(s): " + "; ".join(notes)
         # One transaction for the whole plan, so a single undo reverts it (Bank.merge/drop would journal each).
-        return bank._commit("consolidate", summary[:2000], {bank.state.key: changes})
+        return bank.commit("consolidate", summary[:2000], {bank.state.key: changes})
 
 
 def due(bank: Bank, event: str, last_count: int | None = None) -> bool:

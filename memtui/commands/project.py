@@ -58,13 +58,21 @@ def _status(bank) -> dict:
             "by_type": dict(Counter(m.type for m in memories if m.active)),
             "stale": sum(m.active and decay.age_days(m, now) >= 1 for m in memories),
         }
-    plan = bank.render_plan()
+    from memtui.core.render_block import MarkerError
+
+    problems = list(bank.problems)
+    try:
+        plan = bank.render_plan()
+        claude = {"path": str(plan.claude_path), "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
+                  "up_to_date": not plan.claude_changed}
+    except MarkerError as exc:  # status reports a broken CLAUDE.md; it does not fail on it
+        problems.append(str(exc))
+        claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": True, "up_to_date": False}
     return {
         "project": str(bank.project.root),
         "stores": stores,
-        "claude_md": {"path": str(plan.claude_path), "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
-                      "up_to_date": not plan.claude_changed},
-        "problems": bank.problems,
+        "claude_md": claude,
+        "problems": problems,
         "capture": _capture_health(bank),
     }
 

@@ -8,28 +8,27 @@ A TUI edit therefore never overwrites what a hook wrote a second earlier.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from memtui.config import Config
-from memtui.core import dedup, ops, redact, render_block, render_index
+from memtui.core import dedup, ops, redact
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
-from memtui.core.render_block import Block
 from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
+from memtui.store import rendering
 from memtui.store.journal import Change, Entry, Journal
 from memtui.store.locations import Project, find_project, markdown_dirs
 from memtui.store.lock import ProjectLock
 from memtui.store.markdown import MarkdownStore
+from memtui.store.rendering import BLOCK_SCOPES, RenderPlan  # noqa: F401  (re-exported)
 from memtui.store.statefile import StateStore
 
 Store = StateStore | MarkdownStore
 #: Keys that change without a person's intent (recall, decay); ignored when checking undo conflicts.
 _VOLATILE = ("accessCount", "confidence", "mtime")
-#: Scopes whose memories go into the CLAUDE.md block (user and agent memories are not the project's).
-BLOCK_SCOPES = ("repo", "local", "project")
 
 
 @dataclass(frozen=True)
@@ -41,28 +40,6 @@ class SaveResult:
     #: An explicit supersede that matched nothing: the memory was saved as new; this says so.
     unmatched_supersede: str | None = None
     redacted: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class RenderPlan:
-    block: Block
-    claude_path: Path
-    claude_current: str | None
-    claude_new: str
-    #: store key → (MEMORY.md path, current text, rendered)
-    indexes: dict[str, tuple[Path, str | None, render_index.IndexRender]] = field(default_factory=dict)
-
-    @property
-    def claude_changed(self) -> bool:
-        return self.claude_current != self.claude_new
-
-    @property
-    def stale_indexes(self) -> list[str]:
-        return [key for key, (_, current, rendered) in self.indexes.items() if current != rendered.text]
-
-    @property
-    def up_to_date(self) -> bool:
-        return not self.claude_changed and not self.stale_indexes
 
 
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
@@ -143,9 +120,13 @@ class Bank:
 
     # -- the transaction -----------------------------------------------------------------------
 
-    def _commit(self, op: str, summary: str, changes: Mapping[str, Mapping[str, Memory | None]],
-                header: Mapping[str, Any] | None = None) -> Entry | None:
-        """Encode, journal (write-ahead) and apply; call under the lock after loading the stores."""
+    def commit(self, op: str, summary: str, changes: Mapping[str, Mapping[str, Memory | None]],
+               header: Mapping[str, Any] | None = None) -> Entry | None:
+        """One transaction over any stores: encode, journal (write-ahead, one undoable entry) and apply.
+
+        For callers composing several changes (consolidation): hold `bank.lock` and load the affected
+        stores first, so the changes are computed from what is on disk now.
+        """
         now = self.clock()
         journal: list[Change] = []
         encoded: dict[str, dict[str, dict[str, Any] | None]] = {}
@@ -174,7 +155,7 @@ class Bank:
                 changed = fn(memory, now)
                 changes.setdefault(memory.store, {})[memory.id] = changed
                 results.append(changed)
-            self._commit(op, f"{op} {', '.join(m.id for m in targets)}", changes)
+            self.commit(op, f"{op} {', '.join(m.id for m in targets)}", changes)
             return [self._fresh(m) for m in results]
 
     # -- operations ----------------------------------------------------------------------------
@@ -201,7 +182,7 @@ class Bank:
             if decision.reaffirm:
                 old = active[decision.reaffirm]
                 touched = ops.touch(old, now).evolve(tags=clean_tags((*old.tags, *tags)))
-                self._commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
+                self.commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
                 return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds)
             memory = Memory(id=new_id(now), type=type_, content=content, created=now, updated=now, name=name,
                             description=description, tags=tags, supersedes=decision.supersede[0] if decision.supersede else None,
@@ -214,7 +195,7 @@ class Bank:
             note = f"add {memory.id}" + (f" superseding {', '.join(decision.supersede)}" if decision.supersede else "")
             if decision.unmatched:
                 note += f" (supersede target not found: {decision.unmatched[:60]!r})"
-            self._commit("add", note, {target.key: changes})
+            self.commit("add", note, {target.key: changes})
             return SaveResult(self._fresh(memory), tuple(self._fresh(m) for m in superseded), unmatched_supersede=decision.unmatched, redacted=scan.kinds)
 
     def touch(self, *refs: str) -> list[Memory]:
@@ -257,7 +238,7 @@ class Bank:
             if not changes:
                 return current
             updated = current.evolve(updated=self.clock(), **changes)
-            self._commit("edit", f"edit {current.id}: {', '.join(changes)}", {current.store: {current.id: updated}})
+            self.commit("edit", f"edit {current.id}: {', '.join(changes)}", {current.store: {current.id: updated}})
             return self._fresh(updated)
 
     def merge(self, refs: Sequence[str], content: str, *, tags: Iterable[str] | None = None, type_: str | None = None,
@@ -278,7 +259,7 @@ class Bank:
                 merged = merged.evolve(id=target.id_for(target.new_relpath(merged)))
             changes: dict[str, Memory | None] = {m.id: m for m in superseded}
             changes[merged.id] = merged
-            self._commit("merge", f"merge {', '.join(m.id for m in sources)} into {merged.id}", {target.key: changes})
+            self.commit("merge", f"merge {', '.join(m.id for m in sources)} into {merged.id}", {target.key: changes})
             return self._fresh(merged)
 
     def promote(self, ref: str, store: str) -> Memory:
@@ -292,7 +273,7 @@ class Bank:
             moved = memory.evolve(store=target.key, scope=target.scope, path=None, id=new_id(self.clock()))
             if isinstance(target, MarkdownStore):
                 moved = moved.evolve(id=target.id_for(target.new_relpath(moved)))
-            self._commit("promote", f"promote {memory.id} to {target.key} as {moved.id}",
+            self.commit("promote", f"promote {memory.id} to {target.key} as {moved.id}",
                          {memory.store: {memory.id: None}, target.key: {moved.id: moved}})
             return self._fresh(moved)
 
@@ -321,7 +302,7 @@ class Bank:
             cutoff = self.clock() - timedelta(days=older_than_days)
             old = [m for m in self.state.load().values() if m.status is Status.ARCHIVED and m.updated < cutoff]
             if old:
-                self._commit("prune", f"prune {len(old)} archived", {self.state.key: {m.id: None for m in old}})
+                self.commit("prune", f"prune {len(old)} archived", {self.state.key: {m.id: None for m in old}})
             return [m.id for m in old]
 
     def undo(self) -> Entry:
@@ -360,52 +341,17 @@ class Bank:
             store.apply({memory_id: snap}, self.clock())
             return self.restore(memory_id)[0]
 
-    # -- rendering -----------------------------------------------------------------------------
+    # -- rendering (memtui/store/rendering.py) ------------------------------------------------
 
     def render_plan(self) -> RenderPlan:
-        now = self.clock()
-        everything = self.memories()
-        header = self.state.header
-        block = render_block.render([m for m in everything if m.scope in BLOCK_SCOPES], now,
-                                    project=str(header.get("project") or self.project.name),
-                                    description=str(header.get("description") or ""), registry=self.registry)
-        claude_path = self.project.root / str(self.config.get("claude_md.path", "CLAUDE.md"))
-        current = _read_text(claude_path)
-        indexes = {}
-        for store in self.markdown:
-            if store.exists:
-                path = store.path / "MEMORY.md"
-                indexes[store.key] = (path, _read_text(path), render_index.render(store.load().values(), now, self.registry))
-        return RenderPlan(block, claude_path, current, render_block.splice(current, block.text), indexes)
+        return rendering.plan(self)
 
     def write_render(self, plan: RenderPlan | None = None) -> RenderPlan:
-        from memtui.store.atomic import atomic_write
-
         with self.lock:
-            plan = plan or self.render_plan()
-            if plan.claude_changed:
-                atomic_write(plan.claude_path, plan.claude_new)
-            for path, current, rendered in plan.indexes.values():
-                if current != rendered.text:
-                    atomic_write(path, rendered.text)
-            return plan
+            return rendering.write(self, plan or rendering.plan(self))
 
     def _auto_render(self) -> None:
-        """Keep an installed CLAUDE.md block current after every change (never installs one by itself)."""
-        if not self.config.get("claude_md.auto", True):
-            return
-        claude_path = self.project.root / str(self.config.get("claude_md.path", "CLAUDE.md"))
-        text = _read_text(claude_path)
-        if text is None or render_block.START not in text:
-            return
-        try:
-            plan = self.render_plan()
-        except render_block.MarkerError:
-            return  # reported by `memtui render`; an automatic write never guesses
-        if plan.claude_changed:
-            from memtui.store.atomic import atomic_write
-
-            atomic_write(plan.claude_path, plan.claude_new)
+        rendering.auto(self)
 
 
 def _comparable(memory: Memory) -> tuple[Any, ...]:
@@ -416,15 +362,6 @@ def _stable(snap: Mapping[str, Any] | None) -> Any:
     if snap is None:
         return None
     return {k: v for k, v in snap.items() if k not in _VOLATILE}
-
-
-def _read_text(path: Path) -> str | None:
-    try:
-        return path.read_bytes().decode("utf-8")  # keep CRLF: text outside the markers stays byte for byte
-    except FileNotFoundError:
-        return None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not UTF-8 text; re-save it as UTF-8 and run again") from exc
 
 
 def init_project(root: Path) -> Project:

@@ -11,7 +11,7 @@ from memtui.core import decay, render_index
 from memtui.core.memory import Memory
 from memtui.core.render_block import TypeSection
 from memtui.core.types import TypeRegistry
-from memtui.store.bank import RenderPlan
+from memtui.store.rendering import RenderPlan
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,96 @@
+"""Writing what Claude Code loads: the CLAUDE.md block and each Markdown store's MEMORY.md index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memtui.core import render_block, render_index
+from memtui.core.render_block import Block
+from memtui.errors import UsageError
+from memtui.store.atomic import atomic_write
+
+if TYPE_CHECKING:
+    from memtui.store.bank import Bank
+
+#: Scopes whose memories go into the CLAUDE.md block (user and agent memories are not the project's).
+BLOCK_SCOPES = ("repo", "local", "project")
+
+
+@dataclass(frozen=True)
+class RenderPlan:
+    block: Block
+    claude_path: Path
+    claude_current: str | None
+    claude_new: str
+    #: store key → (MEMORY.md path, current text, rendered)
+    indexes: dict[str, tuple[Path, str | None, render_index.IndexRender]] = field(default_factory=dict)
+
+    @property
+    def claude_changed(self) -> bool:
+        return self.claude_current != self.claude_new
+
+    @property
+    def stale_indexes(self) -> list[str]:
+        return [key for key, (_, current, rendered) in self.indexes.items() if current != rendered.text]
+
+    @property
+    def up_to_date(self) -> bool:
+        return not self.claude_changed and not self.stale_indexes
+
+
+def claude_path(bank: Bank) -> Path:
+    return bank.project.root / str(bank.config.get("claude_md.path", "CLAUDE.md"))
+
+
+def plan(bank: Bank) -> RenderPlan:
+    """Everything as it would be written now; raises MarkerError for a CLAUDE.md with broken markers."""
+    now = bank.clock()
+    everything = bank.memories()
+    header = bank.state.header
+    block = render_block.render([m for m in everything if m.scope in BLOCK_SCOPES], now,
+                                project=str(header.get("project") or bank.project.name),
+                                description=str(header.get("description") or ""), registry=bank.registry)
+    path = claude_path(bank)
+    current = read_text(path)
+    indexes = {}
+    for store in bank.markdown:
+        if store.exists:
+            index = store.path / "MEMORY.md"
+            indexes[store.key] = (index, read_text(index), render_index.render(store.load().values(), now, bank.registry))
+    return RenderPlan(block, path, current, render_block.splice(current, block.text), indexes)
+
+
+def write(bank: Bank, plan: RenderPlan) -> RenderPlan:
+    """Write what changed (call under the bank's lock)."""
+    if plan.claude_changed:
+        atomic_write(plan.claude_path, plan.claude_new)
+    for path, current, rendered in plan.indexes.values():
+        if current != rendered.text:
+            atomic_write(path, rendered.text)
+    return plan
+
+
+def auto(bank: Bank) -> None:
+    """Keep an installed CLAUDE.md block current after every change (never installs one by itself)."""
+    if not bank.config.get("claude_md.auto", True):
+        return
+    text = read_text(claude_path(bank))
+    if text is None or render_block.START not in text:
+        return
+    try:
+        current = plan(bank)
+    except render_block.MarkerError:
+        return  # reported by `memtui render` and `memtui status`; an automatic write never guesses
+    if current.claude_changed:
+        atomic_write(current.claude_path, current.claude_new)
+
+
+def read_text(path: Path) -> str | None:
+    try:
+        return path.read_bytes().decode("utf-8")  # keep CRLF: text outside the markers stays byte for byte
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text; re-save it as UTF-8 and run again") from exc
