@@ -98,7 +98,7 @@ def explicit_memories(prompt: str) -> list[tuple[str, str]]:
         if not keyword.startswith("remember") or not _request(prompt, match.start(), match.start()):
             continue
         rest = prompt[match.end():]
-        text = _SENTENCE_END.split(rest, maxsplit=1)[0].strip().strip("\"'`").strip()
+        text = _unquote(_SENTENCE_END.split(rest, maxsplit=1)[0].strip())
         text = text.rstrip(" ,;:")
         if len(text) < 3 or text.endswith("?"):
             continue
@@ -114,3 +114,10 @@ def explicit_memories(prompt: str) -> list[tuple[str, str]]:
         if all(text != existing for _, existing in found):
             found.append((type_, text))
     return found
+
+
+def _unquote(text: str) -> str:
+    """Drop quotes that wrap the whole text; keep quotes and backticks that belong to it (`make ship`)."""
+    while len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`" and text.count(text[0]) == 2:
+        text = text[1:-1].strip()
+    return text

@@ -138,6 +138,8 @@ def test_one_huge_line_is_cut_to_fit_a_chunk():
     ("remember when we tried that?", []),
     ("<task-notification>remember that x is y</task-notification>", []),
     ("fix the failing test", []),
+    ("remember that we deploy with `make ship`", [("context", "The team deploys with `make ship`.")]),
+    ('remember: "always squash before merging"', [("feedback", "Always squash before merging.")]),
 ])
 def test_explicit_memories(prompt, expected):
     assert explicit_memories(prompt) == expected
