@@ -33,4 +33,4 @@ def test_command_is_in_readme(command):
 
 def test_readme_documents_the_exit_codes():
     text = README.read_text(encoding="utf-8")
-    assert "`0` success" in text and "`1` error" in text and "`2` usage error" in text
+    assert "`0` success" in text and "`1` error" in text and "`2` the command line itself is wrong" in text
