@@ -74,7 +74,6 @@ class MiniLM:
     model_id = MODEL_ID
 
     def __init__(self, threads: int | None = None) -> None:
-        import os
 
         import numpy as np
         import onnxruntime as ort

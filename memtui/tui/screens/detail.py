@@ -41,8 +41,7 @@ class DetailScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         app = self.app
         yield TopBar("memory")
-        yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
-                           lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
+        yield MemoryDetail.of_app(app)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -72,8 +72,7 @@ or a store.
                 yield Static("Loading memories…", id="list-status")
                 with Vertical(id="panes"):
                     yield MemoryList(app.bank.registry, app.clock, id="list")  # type: ignore[attr-defined]
-                    yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
-                                       lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
+                    yield MemoryDetail.of_app(app)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -58,8 +58,7 @@ that already says something similar, `d` reject it (it goes to the trash; `u` un
         app = self.app
         yield TopBar("review")
         yield Static("", id="list-status")
-        yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
-                           lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
+        yield MemoryDetail.of_app(app)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -37,8 +37,7 @@ cursor (or the marked ones); `u` undoes the last change wherever it was made.
         with Vertical(id="panes"):
             yield Static("", id="list-status")
             yield MemoryList(app.bank.registry, app.clock, badge_width=10, id="list")  # type: ignore[attr-defined]
-            yield MemoryDetail(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
-                               lambda: app.snapshot.memories, id="detail")  # type: ignore[attr-defined]
+            yield MemoryDetail.of_app(app)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

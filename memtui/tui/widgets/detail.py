@@ -42,6 +42,12 @@ the session that captured it, and the store and file that hold it.
     }
     """
 
+    @classmethod
+    def of_app(cls, app: object, *, id: str = "detail") -> MemoryDetail:
+        """The detail pane wired to the running app's bank, clock and live snapshot (every screen's)."""
+        return cls(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
+                   lambda: app.snapshot.memories, id=id)  # type: ignore[attr-defined]
+
     def __init__(self, registry: TypeRegistry, clock: Callable[[], datetime], root: Path,
                  stores: Mapping[str, Path], lookup: Callable[[], Iterable[Memory]], *, id: str | None = None) -> None:
         super().__init__(id=id)
