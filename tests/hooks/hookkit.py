@@ -8,12 +8,12 @@ empty or exactly one JSON object.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+from envkit import isolated_env
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 TRANSCRIPT = SHARED / "data" / "transcripts" / "captured-2.1.330.jsonl"
@@ -44,13 +44,7 @@ def payload(event: str, root: Path, *, session: str = SESSION, transcript: str |
     return {**base, **shapes.get(event, {}), **extra}
 
 
-def hook_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
-    env["HOME"] = str(home)
-    if root is not None:
-        env["CLAUDE_PROJECT_DIR"] = str(root)
-    env.update(extra)
-    return env
+hook_env = isolated_env
 
 
 def run_hook(event: str, data: Any, *, root: Path | None, home: Path, env: dict[str, str] | None = None,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memtui.store.bank import Bank
+from envkit import isolated_env
 
 pytest.importorskip("mcp")
 
@@ -19,13 +19,7 @@ TOOLS = {"memory_search", "memory_related", "memory_ask", "memory_save", "memory
 READ_ONLY = {"memory_search", "memory_related", "memory_ask", "memory_status"}
 
 
-def server_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
-    env["HOME"] = str(home)
-    if root is not None:
-        env["CLAUDE_PROJECT_DIR"] = str(root)
-    env.update(extra)
-    return env
+server_env = isolated_env
 
 
 def session(root: Path | None, home: Path, calls, cwd: Path | None = None, **extra: str):

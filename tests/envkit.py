@@ -1,0 +1,16 @@
+"""The environment a hook or server subprocess sees in tests: a private HOME, none of the caller's
+Claude/memtui/Anthropic settings, and the project (when given) as CLAUDE_PROJECT_DIR."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def isolated_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
+    env["HOME"] = str(home)
+    if root is not None:
+        env["CLAUDE_PROJECT_DIR"] = str(root)
+    env.update(extra)
+    return env
