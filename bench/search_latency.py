@@ -36,12 +36,12 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 from bench.retrieval import MemoryMcp, Store, default_data_dir, load, mcp_tokens  # noqa: E402
+from retrieval import write_store  # noqa: E402  (same store writer as the recall benchmark)
 from memtui.core.memory import Memory  # noqa: E402
 from memtui.index import daemon, embed  # noqa: E402
 from memtui.index.index import Index  # noqa: E402
 from memtui.index.search import close_all, search  # noqa: E402
 from memtui.index.sources import Sources  # noqa: E402
-from memtui.store.locations import Project  # noqa: E402
 
 BASE = datetime(2026, 4, 20, tzinfo=timezone.utc)
 TYPES = ("architecture", "decision", "pattern", "gotcha", "progress", "context")
@@ -68,17 +68,6 @@ def generate(n: int, texts: list[str], rng: random.Random) -> list[Memory]:
         out.append(Memory(id=f"mem_{1770000000000 + i}_{i:06x}", type=rng.choice(TYPES), content=text,
                           created=when, updated=when, tags=tuple(rng.sample(vocab[:300], 2))))
     return out
-
-
-def write_project(root: Path, memories: list[Memory]) -> Project:
-    from memtui.store.bank import init_project
-    from memtui.store.statefile import StateStore, to_raw
-
-    project = init_project(root)
-    state = StateStore(project.path("state.json"), project.name)
-    state.load()
-    state.apply({m.id: to_raw(m, None) for m in memories}, BASE)
-    return project
 
 
 def fake_vectors(index: Index, model_id: str, rng_seed: int = 7) -> None:
@@ -149,7 +138,7 @@ def row(label: str, xs: list[float], naive: list[float] | None = None) -> str:
 def run_size(n: int, tmp: Path, texts: list[str], qs: list[str], semantic: bool, rng: random.Random) -> list[str]:
     lines = [f"### {n:,} memories", "", "| measure | p50 ms | p95 ms | naive p50 ms | naive / memtui |", "|---|---:|---:|---:|---:|"]
     memories = generate(n, texts, rng)
-    project = write_project(tmp / f"bank-{n}", memories)
+    project = write_store(tmp / f"bank-{n}", memories)
     env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project.root))
 
     t = time.perf_counter()
