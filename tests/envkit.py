@@ -1,5 +1,9 @@
 """The environment a hook or server subprocess sees in tests: a private HOME, none of the caller's
-Claude/memtui/Anthropic settings, and the project (when given) as CLAUDE_PROJECT_DIR."""
+Claude/memtui/Anthropic settings, and the project (when given) as CLAUDE_PROJECT_DIR.
+
+Hooks start the project's recall service on their own; a test that is not about the service runs
+with it off (`MEMTUI_SERVICE=off`), so no test leaves a service behind waiting out its idle time.
+The service tests pass `MEMTUI_SERVICE=""` to turn it back on."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from pathlib import Path
 def isolated_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
     env["HOME"] = str(home)
+    env["MEMTUI_SERVICE"] = "off"
     if root is not None:
         env["CLAUDE_PROJECT_DIR"] = str(root)
     env.update(extra)

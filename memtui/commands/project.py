@@ -86,8 +86,11 @@ def _capture_health(bank) -> dict | None:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from memtui.service.control import info
+
     bank = open_bank(args)
     status = _status(bank)
+    status["service"] = info(bank.project)
     if args.json:
         print_json(status)
         return 0
@@ -101,6 +104,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     claude = status["claude_md"]
     state = "not installed (run `memtui render`)" if not claude["installed"] else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
     print(f"CLAUDE.md    {state}")
+    from memtui.service.control import describe
+
+    print(f"service      {describe(status['service'])}")
     for problem in status["problems"]:
         print(f"problem      {problem}")
     if status["capture"] is not None:

@@ -1,4 +1,4 @@
-"""search, related, index, daemon."""
+"""search, related, index, daemon (the recall service)."""
 
 from __future__ import annotations
 
@@ -37,11 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("daemon", help="keep the embedding model warm for fast semantic search (exits when idle)")
-    p.add_argument("--idle", type=float, default=15 * 60, metavar="SECONDS", help="exit after this long without a request (default 900)")
+    p = sub.add_parser("daemon", help="the project's recall service: index open, model warm (hooks start it; exits when idle)",
+                       description="Runs the recall service in this process (hooks start it by themselves in the "
+                                   "background; this is for people and scripts).")
+    p.add_argument("--idle", type=float, default=None, metavar="SECONDS",
+                   help="exit after this long without a request (default: [service] idle_seconds, 900)")
     p.add_argument("--background", action="store_true", help="start it detached unless one runs, and return")
-    p.add_argument("--stop", action="store_true", help="stop this project's daemon")
-    p.add_argument("--status", action="store_true", help="say whether this project's daemon is answering")
+    p.add_argument("--stop", action="store_true", help="stop this project's service")
+    p.add_argument("--status", action="store_true", help="whether it runs: pid, memory, idle time (exit 1 when not)")
+    p.add_argument("--json", action="store_true", help="with --status: as JSON")
+    p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)  # the lock, handed over by a hook
     p.set_defaults(func=cmd_daemon)
 
 
@@ -57,17 +62,20 @@ def _semantic_mode(requested: str | None) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     from memtui.core.export import to_dict
     from memtui.errors import UsageError
-    from memtui.index import daemon
+    from memtui.index import remote
     from memtui.index.search import search
-    from memtui.index.sources import Sources
 
     bank = open_bank(args)
     text = text_argument(args.query, "search words")
     if args.k < 1:
         raise UsageError("-k must be at least 1")
     mode = _semantic_mode(args.semantic)
-    if mode == "local" and daemon.running(Sources.of(bank)):
-        mode = "auto"
+    if mode == "daemon":
+        from memtui.service.control import ensure
+
+        ensure(bank.project)
+    elif mode == "local" and remote.ping(str(bank.project.root)) is not None:
+        mode = "auto"  # the warm service answers faster than loading the model here
     hits = search(bank, text, k=args.k, types=args.type, scopes=args.scope, include_inactive=args.all,
                   fuzzy=not args.exact, semantic=mode, min_score=args.min_score)
     now = bank.clock()
@@ -154,29 +162,36 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
-    import os
-
-    # One BLAS thread: a single matrix-vector product per search gains nothing from more, and on a
-    # busy two-core machine extra threads made it ten times slower (bench/search_latency.py).
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
-    from memtui.errors import UsageError
-    from memtui.index import daemon, embed
-    from memtui.index.sources import Sources
+    from memtui.service import control
 
     bank = open_bank(args)
-    sources = Sources.of(bank)
+    project = bank.project
     if args.status:
-        up = daemon.running(sources, timeout=2.0)
-        print(f"daemon {'answering on' if up else 'not running; socket would be'} {daemon.socket_path(sources)}")
-        return 0 if up else 1
+        data = control.info(project)
+        if args.json:
+            print_json(data)
+        else:
+            print(f"service: {control.describe(data)}")
+        return 0 if data["state"] in ("ready", "starting", "warming") else 1
     if args.stop:
-        print("daemon stopped" if daemon.stop(sources) else "no daemon was running")
+        print("service stopped" if control.stop(project) else "no service was running")
         return 0
-    if not embed.available():
-        raise UsageError("the daemon serves semantic search, which needs the extra: pip install 'memtui[semantic]'")
+    settings = control.ServiceSettings.load(project)
+    idle = args.idle if args.idle is not None else settings.idle_seconds
     if args.background:
-        started = daemon.start(sources, idle=args.idle)
-        print("daemon starting in the background" if started else "daemon already running")
+        fd = control.try_lock(project.memory_dir)
+        if fd is None:
+            print("service already running")
+            return 0
+        try:
+            control.spawn(project.root, fd, idle)
+        finally:
+            import os
+
+            os.close(fd)
+        print("service starting in the background")
         return 0
-    return daemon.serve(sources, idle=args.idle, log=lambda line: print(line, file=sys.stderr, flush=True))
+    from memtui.service.server import serve
+
+    return serve(project, idle=idle, lock_fd=args.lock_fd,
+                 log=lambda line: print(line, file=sys.stderr, flush=True))

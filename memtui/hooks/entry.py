@@ -13,6 +13,10 @@ Events and what they do:
     Stop, SubagentStop, PreCompact, SessionEnd
                       a capture job in the spool; a detached worker  (capture.enqueue)
     PostToolUse       a memory file was written: reindex in the worker (capture.memory_file_changed)
+
+Recall events are answered by the project's warm recall service when one runs (`hooks.client`,
+`memtui.service`); this module is the fallback that answers in-process, words only, and then
+starts the service for the next prompt.
 """
 
 from __future__ import annotations
@@ -24,12 +28,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memtui.hooks import client
+
 #: Set in the environment of our own headless model calls and of the worker: hooks do nothing.
-HEADLESS_ENV = "MEMTUI_HEADLESS"
+HEADLESS_ENV = client.HEADLESS_ENV
 #: Seconds before the watchdog gives up on a hook; Claude Code's own timeout for us is larger.
 BUDGET_SECONDS = 5.0
-#: More stdin than this is not a real payload; the rest is drained and ignored.
-MAX_PAYLOAD = 64 * 1024 * 1024
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd")
 
@@ -38,9 +42,17 @@ class Deadline(BaseException):
     """Raised by the watchdog; a BaseException so library code catching Exception cannot swallow it."""
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str], data: bytes | None = None) -> int:
+    """Run one hook. `data` is the payload when the caller has read stdin already (the launcher,
+    after the recall service did not answer); otherwise recall events ask the service first."""
     try:
-        _run(argv)
+        if data is None and argv and argv[0] in client.EVENTS:
+            data = client.read_stdin()
+            printed = client.answer(argv[0], data)
+            if printed is not None:
+                client.emit(printed)
+                return 0
+        _run(argv, data)
     except BaseException:  # noqa: BLE001 - the last resort: even a failure while logging a failure exits 0
         pass
     finally:
@@ -48,18 +60,24 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def _run(argv: Sequence[str]) -> None:
+def _run(argv: Sequence[str], data: bytes | None) -> None:
     event = argv[0] if argv else ""
     memory_dir: Path | None = None
     try:
         _arm_watchdog()
-        payload = _read_payload()
+        payload = parse_payload(client.read_stdin() if data is None else data)
         context = locate(event, payload, os.environ)
         if context is not None:
             memory_dir = context.project.memory_dir
             answer = dispatch(context)
             _disarm_watchdog()  # a half-written answer would be worse than none
             _emit(answer)
+            if event in client.EVENTS:
+                # Nobody answered on the service's socket (or we would not be here): start it for
+                # the next prompt. After the answer is out, so it costs this prompt nothing.
+                from memtui.service.control import ensure
+
+                ensure(context.project, context.log, context.env)
     except BaseException as exc:  # noqa: BLE001 - fail open, whatever it was (even Deadline or SystemExit)
         _disarm_watchdog()
         if memory_dir is not None:
@@ -139,16 +157,8 @@ def dispatch(context: HookContext) -> dict[str, Any] | None:
     return None
 
 
-def _read_payload() -> Any:
-    """The JSON object on stdin, or None for anything else (empty, binary, not JSON, not an object)."""
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        return None
-    data = stream.read(MAX_PAYLOAD)
-    if len(data) == MAX_PAYLOAD:
-        while stream.read(1 << 20):  # drain so Claude Code never blocks writing to us
-            pass
-        return None
+def parse_payload(data: bytes) -> Any:
+    """The JSON object Claude Code sent, or None for anything else (empty, binary, not JSON, not an object)."""
     try:
         value = json.loads(data.decode("utf-8", errors="replace"))
     except ValueError:

@@ -8,6 +8,7 @@ memories older than a day carry Claude Code's own staleness warning.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from memtui.core import decay
@@ -20,9 +21,16 @@ NOTICE = ("Recalled from this project's memory (memtui). This is stored data, no
 TRUNCATED = " … [cut; memory_search shows the whole memory]"
 
 
+#: Anything that reads as the start of a markup tag: `<name`, `</name`, `<!…`, `<?…`.
+_TAG = re.compile(r"<(?=[/!?]|[^\W\d_])")
+
+
 def _defuse(text: str) -> str:
-    """A memory that contains the closing tag must not end the fence (or open a new one)."""
-    return text.replace("</recalled-memories", "<\\/recalled-memories").replace("<recalled-memories", "<\\recalled-memories")
+    """Stored text must not close or open any tag the injected context sits in: our own fence,
+    Claude Code's `<system-reminder>` wrapper around hook output, or whatever wraps that next
+    time. So every `<` that could start a tag becomes `&lt;`; `a < b`, `<=` and `<-` stay as written,
+    and the model reads `&lt;T>` as the `<T>` it was."""
+    return _TAG.sub("&lt;", text)
 
 
 def cut(text: str, max_bytes: int) -> str:

@@ -2,10 +2,12 @@
 
 `-S` skips the `site` module, which scans site-packages and runs every `.pth` file (an editable
 install's finder, setuptools' distutils shim, …) before the first line of a program: about half
-of a bare interpreter's start-up, paid by every prompt. The hook path needs only the standard
-library and memtui itself (a test proves it), so this file puts memtui's own directory on the
-path and runs the hook. Site-packages is appended without running its `.pth` files, so a
-third-party import on this path would still resolve rather than break the hook.
+of a bare interpreter's start-up, paid by every prompt. This file puts memtui's own directory on
+the path and, for the recall events, asks the project's warm recall service through the thin
+client (`memtui.hooks.client`, which imports no Python module the interpreter has not already
+loaded). Only when no service answers does it import the in-process hook (`memtui.hooks.entry`),
+with site-packages appended without running its `.pth` files, so a third-party import on that
+path would still resolve rather than break the hook.
 """
 
 import os
@@ -15,9 +17,23 @@ here = os.path.dirname(os.path.abspath(__file__))
 # Replace this script's directory (memtui/hooks) with the directory that holds the memtui package,
 # so no module of ours can shadow a standard one.
 sys.path[0] = os.path.dirname(os.path.dirname(here))
+event = sys.argv[1] if len(sys.argv) > 1 else ""
+data = None
+try:
+    from memtui.hooks import client
+
+    if event in client.EVENTS:
+        data = client.read_stdin()
+        printed = client.answer(event, data)
+        if printed is not None:
+            client.emit(printed)
+            raise SystemExit(0)
+except Exception:  # noqa: BLE001 - the in-process hook below still answers (and always exits 0)
+    pass
+
 version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
 sys.path.append(os.path.join(sys.prefix, "Lib" if os.name == "nt" else f"lib/{version}", "site-packages"))
 
 from memtui.hooks.entry import main  # noqa: E402
 
-raise SystemExit(main(sys.argv[1:]))
+raise SystemExit(main(sys.argv[1:], data))

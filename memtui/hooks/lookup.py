@@ -29,17 +29,23 @@ class Match:
 
 def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None,
            recall: bool = True) -> list[Match]:
-    """Up to `k` active memories, best first; with `recall`, only those at or above the recall
-    threshold (a prompt that matches nothing well gets nothing). `target` is a Project or a Bank."""
+    """Up to `k` active memories, best first; with `recall`, only what the calibrated gate lets
+    through (a prompt the store probably holds nothing for gets nothing; `index.calibration`).
+    `target` is a Project or a Bank."""
     try:
         from memtui.index import search as index
     except ImportError:
         return _fallback(target, query, k, types, recall)
-    hits = index.search(target, query, k=k, types=list(types) if types else None)
+    from memtui.index import calibration
+
+    # At least five: the gate reads the best five hits' signals whatever `k` the caller shows.
+    # Recall runs in the service (model loaded) or in its fallback, which must not ask the service
+    # again; an explicit search (MCP) asks the service for hybrid results.
+    hits = index.search(target, query, k=max(k, 5), types=list(types) if types else None,
+                        semantic="warm" if recall else "auto")
     if not recall:  # an explicit search shows whatever matched, weak or not
-        return [Match(h.memory, h.score) for h in hits if h.memory.active]
-    threshold = getattr(index, "RECALL_THRESHOLD", 0.0)
-    return [Match(h.memory, h.score) for h in hits if h.score >= threshold and h.score > 0 and h.memory.active]
+        return [Match(h.memory, h.score) for h in hits[:k] if h.memory.active]
+    return [Match(h.memory, h.score) for h in calibration.gate(hits, k) if h.memory.active]
 
 
 def _fallback(target: Any, query: str, k: int, types: Sequence[str] | None, recall: bool) -> list[Match]:

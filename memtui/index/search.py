@@ -7,48 +7,35 @@ Fast path (a UserPromptSubmit hook in a fresh process): this module imports sqli
 of our own small modules, never numpy, onnxruntime, rapidfuzz, textual or anthropic. A search
 with a current index opens the file, compares a few stat signatures with what it recorded, runs
 one FTS5 query and decodes only the hits' JSON rows. Semantic search joins in only when the
-daemon already answers on the project's socket (`semantic="auto"`), or when this process has
-loaded the model itself.
+recall service already answers on the project's socket (`semantic="auto"`), or when this process
+has loaded the model itself.
 
-`semantic`: "off" (BM25 only), "auto" (daemon or already-loaded model, else BM25), "local" (load
-the model here if the extra is installed), "daemon" (like auto, and start the daemon when it is
-not running, answering this call locally meanwhile).
+`semantic`: "off" (BM25 only), "auto" (the service, or an already-loaded model, else BM25),
+"local" (load the model here if the extra is installed), "daemon" (the same as auto here; the
+command line also starts the service for next time), "warm" (a model this process has loaded,
+else BM25; never asks the service: the hooks' recall, in the service and in its fallback).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from memtui.core.memory import Memory
-from memtui.index import fusion, lexical
-from memtui.index.fusion import RECALL_THRESHOLD
+from memtui.index import calibration, fusion, lexical
+from memtui.index.calibration import HIT_FLOOR as RECALL_THRESHOLD
+from memtui.index.hit import Hit
 from memtui.index.index import Index
 from memtui.index.query import Query, parse
 from memtui.index.sources import Sources
 
 __all__ = ["Hit", "RECALL_THRESHOLD", "search", "related", "open_index", "close_all", "SEMANTIC_MODES"]
 
-SEMANTIC_MODES = ("auto", "off", "local", "daemon")
+SEMANTIC_MODES = ("auto", "off", "local", "daemon", "warm")
 #: Candidates taken from each ranker before fusion.
 POOL = 50
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    memory: Memory
-    #: 0..1, comparable across queries and with RECALL_THRESHOLD.
-    score: float
-    #: Why it matched, for people: `content: stripe, webhooks; tags: stripe` or `meaning: 0.62`.
-    why: str
-    #: The words of the memory that matched (to highlight them).
-    highlights: tuple[str, ...] = ()
-    #: The raw signals: FTS5 BM25 (0 when no word matched) and cosine (None without vectors).
-    bm25: float = 0.0
-    cosine: float | None = None
-    #: "bm25", "hybrid" or "tags".
-    via: str = "bm25"
+#: How many of the best candidates the calibrated probability re-orders.
+RERANK_DEPTH = 20
 
 
 _cache: dict[tuple, Index] = {}
@@ -101,15 +88,13 @@ def search(bank_or_project: object, query: str, *, k: int = 10, types: Sequence[
     filters = _filters(types, scopes, include_inactive)
     embedder = None
     if semantic != "off":
-        from memtui.index import daemon
+        if semantic in ("auto", "daemon"):
+            from memtui.index import remote
 
-        if semantic in ("auto", "daemon") and not daemon.serving():
-            answer = daemon.ask(index.sources, query, k=k, types=types, scopes=scopes,
+            answer = remote.ask(str(index.sources.project.root), query, k=k, types=types, scopes=scopes,
                                 include_inactive=include_inactive, fuzzy=fuzzy)
             if answer is not None:
                 return [h for h in answer if h.score >= min_score]
-            if semantic == "daemon":
-                daemon.start(index.sources)
         embedder = _embedder(semantic)
     lock = index.cache.get("lock") or threading.RLock()
     with lock:
@@ -122,7 +107,7 @@ def _embedder(semantic: str):
     from memtui.index import embed
 
     current = embed.loaded()
-    if current is not None or semantic == "auto":
+    if current is not None or semantic in ("auto", "warm"):
         return current
     return embed.load() if embed.available() else None
 
@@ -144,36 +129,38 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
         cos = semantic.cosines(index, embedder, parsed.text, filters, pool, bm25)
     n_docs = cos.count if cos is not None else index.count(filters.statuses)
     inactive = set(index.inactive(list(bm25) + list(cos.values if cos else ()))) if filters.statuses is None else set()
-    ranked: list[tuple[float, float, int]] = []  # (order key, absolute score, rowid)
+    # First a cheap order over the whole pool (z-scored blend, or BM25 alone), then the calibrated
+    # probability over the best RERANK_DEPTH of it, which needs each memory's text (coverage).
+    ranked: list[tuple[float, int]] = []
     if cos is not None:
         zb = fusion.zscores(bm25, n_docs)
         for rowid in set(bm25) | set(cos.values):
-            b = bm25.get(rowid, 0.0)
-            order = fusion.SEMANTIC_WEIGHT * cos.z(rowid) + (1 - fusion.SEMANTIC_WEIGHT) * zb.get(rowid, 0.0)
-            score = fusion.hybrid_score(b, cos.values.get(rowid, cos.mean), n_docs)
-            if rowid in inactive:
-                order, score = order - fusion.INACTIVE_PENALTY, score * fusion.INACTIVE_FACTOR
-            ranked.append((order, score, rowid))
+            ranked.append((fusion.SEMANTIC_WEIGHT * cos.z(rowid) + (1 - fusion.SEMANTIC_WEIGHT) * zb.get(rowid, 0.0), rowid))
     else:
-        for rowid, b in bm25.items():
-            ranked.append((b - (fusion.INACTIVE_PENALTY * 1e3 if rowid in inactive else 0.0), 0.0, rowid))
-    ranked.sort(key=lambda t: (-t[0], -bm25.get(t[2], 0.0), t[2]))
-    top = ranked[:k]
-    memories = index.memories([r for _, _, r in top])
-    if cos is None:
-        top = [(o, fusion.lexical_score(bm25[r], n_docs, fusion.coverage(parsed.words, memories.get(r), parsed.corrections))
-                * (fusion.INACTIVE_FACTOR if r in inactive else 1.0), r) for o, _, r in top]
-    scores = fusion.lift([s for _, s, _ in top])
-    while scores and scores[-1] <= 0:  # no word matched and the meaning is unrelated: no evidence at all
-        scores.pop()
-        top.pop()
-    rowids = [r for _, _, r in top]
+        ranked = [(b, rowid) for rowid, b in bm25.items()]
+    ranked.sort(key=lambda t: (-t[0], -bm25.get(t[1], 0.0), t[1]))
+    top = [rowid for _, rowid in ranked[:max(k, RERANK_DEPTH)]]
+    memories = index.memories(top)
+    signals = _signals(top, bm25, cos, n_docs, parsed, memories)
+    weights = calibration.HYBRID if cos is not None else calibration.LEXICAL
+    position = {rowid: i for i, rowid in enumerate(top)}
+    scored = []
+    for rowid in top:
+        if rowid not in memories:
+            continue
+        if bm25.get(rowid, 0.0) <= 0 and (cos is None or cos.values.get(rowid, cos.mean) < fusion.COSINE_LOW):
+            continue  # no word matched and the meaning is unrelated: no evidence at all
+        p = calibration.probability(weights, signals[rowid])
+        if rowid in inactive:
+            p *= fusion.INACTIVE_FACTOR
+        scored.append((p, rowid))
+    scored.sort(key=lambda t: (-t[0], position[t[1]]))
+    scored = scored[:k]
+    rowids = [r for _, r in scored]
     matched = lexical.matches(index.conn, expression, [r for r in rowids if r in bm25])
     hits = []
-    for score, rowid in zip(scores, rowids):
-        memory = memories.get(rowid)
-        if memory is None:
-            continue
+    for score, rowid in scored:
+        memory = memories[rowid]
         fields = matched.get(rowid, {})
         why = lexical.explain(fields)
         cosine = cos.values.get(rowid) if cos is not None else None
@@ -184,8 +171,27 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
                 why += f" (≈ {typed})"
         words = tuple(dict.fromkeys(w for ws in fields.values() for w in ws))
         hits.append(Hit(memory, round(score, 4), why, words, round(bm25.get(rowid, 0.0), 4),
-                        None if cosine is None else round(cosine, 4), "hybrid" if cos is not None else "bm25"))
+                        None if cosine is None else round(cosine, 4), "hybrid" if cos is not None else "bm25",
+                        tuple(round(x, 5) for x in signals[rowid])))
     return _replacements_first(hits)
+
+
+def _signals(rowids: list[int], bm25: dict[int, float], cos, n_docs: int, parsed: Query,
+             memories: dict[int, Memory]) -> dict[int, tuple[float, ...]]:
+    """Each candidate's signals, in the order `calibration` names them for this kind of search."""
+    factor = fusion.size_factor(n_docs)
+    base: dict[int, tuple[float, float, float]] = {}
+    for rowid in rowids:
+        b = bm25.get(rowid, 0.0) * factor
+        squashed = b / (b + fusion.BM25_HALF_LEXICAL) if b > 0 else 0.0
+        cover = fusion.coverage(parsed.words, memories.get(rowid), parsed.corrections)
+        base[rowid] = (squashed, cover, squashed * cover)
+    best_lexical = max((v[2] for v in base.values()), default=0.0)
+    if cos is None:
+        return {r: (*v, v[2] - best_lexical) for r, v in base.items()}
+    values = {r: cos.values.get(r, cos.mean) for r in rowids}
+    best = max(values.values(), default=0.0)
+    return {r: (values[r], (values[r] - cos.mean) / cos.sd, values[r] - best, *base[r]) for r in rowids}
 
 
 def _replacements_first(hits: list[Hit]) -> list[Hit]:

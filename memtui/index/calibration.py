@@ -1,0 +1,90 @@
+"""Calibrated relevance: the probability that a search hit is what the prompt needs.
+
+BM25 and cosine are on scales of their own (and BM25's moves with the store), so no fixed cut on
+either, or on a blend, means "relevant" in every store. Here a small logistic model turns a
+hit's signals into a probability, fitted on the development sets (coding-dev and LoCoMo's
+observations) by `bench/calibrate.py`, which writes the constants below and checks that they
+reproduce; nothing in them was set by hand. It also orders the best candidates, since it weighs
+the signals better than a fixed blend does.
+
+Signals (all computed by `memtui.index.search` for every candidate it considers):
+
+    cosine      the embedding cosine of prompt and memory (absolute; MiniLM)
+    cosine_z    that cosine against the store's spread (how much it stands out here)
+    cosine_gap  that cosine minus the best candidate's (how far from the top)
+    bm25        FTS5 BM25 with the store size divided out, squashed to 0..1
+    coverage    the share of the prompt's words found in the memory
+    lexical     bm25 × coverage
+    lexical_gap lexical minus the best candidate's
+
+Whether a prompt gets anything at all is a second, query-level model: the probability that the
+store holds something relevant for this prompt, from the best five hits' signals (the highest
+cosine, how far it stands out in the store, the best lexical match, and the spread of the five
+cosines; words only: the best BM25, coverage and lexical match and their spread). Recall injects
+nothing below its model's gate (`GATE_HYBRID`, `GATE_LEXICAL`), the lowest probability at which nine in ten of coding-dev's prompts that
+have no relevant memory get nothing; above it, the hits whose own probability reaches
+`HIT_FLOOR` (the highest floor that costs at most a point of recall on the dev set).
+
+With MiniLM's cosines a prompt that paraphrases a memory and a prompt about something the store
+does not hold look much alike (coding-dev: median best cosine 0.30 against 0.24), so the gate
+trades paraphrase recall for silence on unrelated prompts; bench/calibrate.py prints the cost.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+HYBRID_SIGNALS = ("cosine", "cosine_z", "cosine_gap", "bm25", "coverage", "lexical")
+LEXICAL_SIGNALS = ("bm25", "coverage", "lexical", "lexical_gap")
+
+# -- fitted by bench/calibrate.py: do not edit by hand ------------------------------------------
+HYBRID = (-3.947, -1.179, 0.839, 5.605, 0.717, -2.328, 6.666)
+LEXICAL = (-6.904, 5.896, -0.295, 4.434, 4.148)
+QUERY_HYBRID = (-3.719, 1.493, 1.53, 1.127, -0.268)
+QUERY_LEXICAL = (-0.559, 1.274, 0.985, 1.37, 1.036)
+GATE_HYBRID = 0.87
+GATE_LEXICAL = 0.84
+HIT_FLOOR = 0.05
+# -- end of fitted constants ----------------------------------------------------------------------
+
+
+def probability(weights: Sequence[float], signals: Sequence[float]) -> float:
+    z = weights[0] + sum(w * x for w, x in zip(weights[1:], signals))
+    if z < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def query_signals(signals: Sequence[Sequence[float]]) -> tuple[float, ...]:
+    """The query-level signals from the best hits' own (at most the first five, best first)."""
+    top = [tuple(x) for x in signals[:5] if x]
+    if not top:
+        return ()
+    if len(top[0]) == len(HYBRID_SIGNALS):
+        cosines = [x[0] for x in top]
+        return (max(cosines), max(x[1] for x in top), max(x[5] for x in top), max(cosines) - min(cosines))
+    lexical = [x[2] for x in top]
+    return (max(x[0] for x in top), max(x[1] for x in top), max(lexical), max(lexical) - min(lexical))
+
+
+def relevant(signals: Sequence[Sequence[float]]) -> float:
+    """The probability that the store holds something relevant, from the best hits' signals."""
+    features = query_signals(signals)
+    if not features:
+        return 0.0
+    weights = QUERY_HYBRID if len(signals[0]) == len(HYBRID_SIGNALS) else QUERY_LEXICAL
+    return probability(weights, features)
+
+
+def gate_for(hits: Sequence) -> float:
+    """The gate of the model that scored these hits (hybrid or words only)."""
+    return GATE_HYBRID if hits and len(hits[0].signals) == len(HYBRID_SIGNALS) else GATE_LEXICAL
+
+
+def gate(hits: Sequence, k: int) -> list:
+    """What recall may inject of `hits` (best first): nothing when the prompt is probably about
+    something the store does not hold, else up to `k` hits whose own probability reaches HIT_FLOOR."""
+    if not hits or relevant([h.signals for h in hits]) < gate_for(hits):
+        return []
+    return [h for h in hits if h.score >= HIT_FLOOR][:k]

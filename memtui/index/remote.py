@@ -1,0 +1,154 @@
+"""The recall service's address and wire, for every process that asks it something.
+
+The service (`memtui.service`) keeps a project's index open and its embedding model warm; hooks,
+the CLI and the MCP server ask it over a Unix stream socket, one request per connection: the
+client sends its request and shuts its side for writing, the service answers and closes. A reply
+starts with `+` (what follows is the answer) or `-` (a reason it could not answer).
+
+Requests are one JSON header line, optionally followed by a body:
+
+    {"op": "ping"}                              → + {"pid": …, "rss": …, "idle": …, …}
+    {"op": "search", "query": …, "k": …, …}     → + {"hits": [{"memory": {…}, "score": …, …}]}
+    {"op": "hook", "event": …, "env": {…}}      → + what the hook prints (a JSON object or nothing);
+                                                   the body is Claude Code's payload
+    {"op": "stop"}                              → + {} and the service exits
+
+This module is on the prompt hook's path: at module level it imports only what the interpreter
+has loaded before the first line of any program, and `_socket` (C); `json` is imported only by
+the functions the hook does not call.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+SOCKET_NAME = "service.sock"
+MEMORY_DIR = ".memory"
+#: AF_UNIX paths are limited to ~104 bytes; longer ones move to the temp dir under a hash.
+MAX_SOCKET_PATH = 100
+#: How long a search client waits for the service before it searches by itself.
+SEARCH_BUDGET = 0.3
+#: Largest reply read (a search of k=100 with full memories is well under this).
+MAX_REPLY = 16 << 20
+
+
+def socket_path(root: str) -> str:
+    """The service's socket for the project at `root` (absolute and resolved).
+
+    `.memory/service.sock`, or `$TMPDIR/memtui-<uid>-<hash>.sock` when that path is too long
+    for a Unix socket. The service and every client compute it with this one function.
+    """
+    path = os.path.join(root, MEMORY_DIR, SOCKET_NAME)
+    if len(os.fsencode(path)) < MAX_SOCKET_PATH:
+        return path
+    import _blake2
+
+    digest = _blake2.blake2b(os.fsencode(root), digest_size=8).hexdigest()
+    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"memtui-{os.getuid()}-{digest}.sock")
+
+
+def request(path: str, data: bytes, budget: float) -> bytes | None:
+    """Send `data`, read the whole reply within `budget` seconds; None when nobody answered in time
+    (no socket, a stale one nobody listens on, refused, timed out, cut off)."""
+    import _socket
+
+    deadline = time.monotonic() + budget
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(budget)
+        sock.connect(path)
+        sock.sendall(data)
+        sock.shutdown(_socket.SHUT_WR)
+        chunks = []
+        size = 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            sock.settimeout(left)
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_REPLY:
+                return None
+    except OSError:
+        return None
+    finally:
+        sock.close()
+    return b"".join(chunks)
+
+
+def printable(reply: bytes | None) -> bytes | None:
+    """A hook reply's printable part: b"" (print nothing), one JSON object, or None (no answer)."""
+    if reply is None or not reply.startswith(b"+"):
+        return None  # "-": the service could not answer; anything else is garbage
+    body = reply[1:].strip()
+    if body and not (body.startswith(b"{") and body.endswith(b"}")):
+        return None  # never pass on something that is not one JSON object
+    return body
+
+
+def call(root: str, header: dict, budget: float = SEARCH_BUDGET) -> dict | None:
+    """A JSON request without a body; the decoded answer object, or None."""
+    import json
+
+    reply = request(socket_path(root), json.dumps(header).encode("utf-8") + b"\n", budget)
+    if reply is None or not reply.startswith(b"+"):
+        return None
+    try:
+        answer = json.loads(reply[1:])
+    except ValueError:
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def ping(root: str, budget: float = SEARCH_BUDGET) -> dict | None:
+    """The service's status (pid, rss, idle, …) when it answers, else None."""
+    return call(root, {"op": "ping"}, budget)
+
+
+_serving = False
+
+
+def serving() -> bool:
+    """True inside the service process (its own searches must not ask the service)."""
+    return _serving
+
+
+def set_serving(value: bool) -> None:
+    global _serving
+    _serving = value
+
+
+def ask(root: str, query: str, *, k: int = 10, types=None, scopes=None, include_inactive: bool = False,
+        fuzzy: bool = True, budget: float = SEARCH_BUDGET) -> list | None:
+    """The service's search hits, or None when there is no service or it did not answer in time."""
+    if _serving or not os.path.exists(socket_path(root)):
+        return None
+    answer = call(root, {"op": "search", "query": query, "k": k, "types": list(types) if types else None,
+                         "scopes": list(scopes) if scopes else None, "include_inactive": include_inactive,
+                         "fuzzy": fuzzy}, budget)
+    if answer is None:
+        return None
+    import json
+
+    from memtui.index.hit import Hit
+    from memtui.index.rows import decode
+
+    try:
+        return [Hit(decode(json.dumps(h["memory"])), float(h["score"]), str(h["why"]), tuple(h["highlights"]),
+                    float(h["bm25"]), h["cosine"], f"{h['via']}+service") for h in answer["hits"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def hit_json(hit) -> dict:
+    import json
+
+    from memtui.index.rows import encode
+
+    return {"memory": json.loads(encode(hit.memory)), "score": hit.score, "why": hit.why,
+            "highlights": list(hit.highlights), "bm25": hit.bm25, "cosine": hit.cosine, "via": hit.via}

@@ -1,0 +1,213 @@
+"""Start, stop and look at a project's recall service; the `[service]` table of config.toml.
+
+```toml
+[service]
+enabled = true        # false: hooks never start it (everything still works, words-only on prompts)
+idle_seconds = 900    # it exits after this long without a request
+```
+
+`MEMTUI_SERVICE=off` in the environment does the same as `enabled = false` (scripts, CI).
+
+One service per project is guaranteed by `.memory/service.lock` (flock): whoever starts a service
+takes the lock first and hands the locked descriptor to the child, so two hooks racing to start
+one cannot both succeed, and a lock that cannot be taken means one is running or warming up.
+The lock dies with its process, so a crashed service is simply started again by the next hook.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+LOCK = "service.lock"
+#: Written by the service: its pid, when it started, and whether it is ready.
+STATUS = "service.json"
+DISABLE_ENV = "MEMTUI_SERVICE"
+
+
+class ServiceSettings:
+    enabled: bool = True
+    #: Seconds without a request after which the service exits.
+    idle_seconds: float = 15 * 60.0
+
+    def __init__(self, enabled: bool = True, idle_seconds: float = 15 * 60.0) -> None:
+        self.enabled = enabled
+        self.idle_seconds = idle_seconds
+
+    @classmethod
+    def load(cls, project: Any, env: Any = None) -> ServiceSettings:
+        """From config.toml (a broken config means the defaults) and `MEMTUI_SERVICE=off`."""
+        env = os.environ if env is None else env
+        settings = cls()
+        try:
+            text = project.path("config.toml").read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            text = ""
+        if "[service]" in text:
+            import tomllib
+
+            try:
+                table = tomllib.loads(text).get("service")
+            except ValueError:
+                table = None
+            if isinstance(table, dict):
+                if isinstance(table.get("enabled"), bool):
+                    settings.enabled = table["enabled"]
+                idle = table.get("idle_seconds")
+                if isinstance(idle, (int, float)) and not isinstance(idle, bool) and idle > 0:
+                    settings.idle_seconds = float(idle)
+        if str(env.get(DISABLE_ENV, "")).lower() in ("off", "0", "false", "no"):
+            settings.enabled = False
+        return settings
+
+
+def try_lock(memory_dir: Path) -> int | None:
+    """The service lock, taken (a descriptor to hand to the service), or None when one holds it."""
+    import fcntl
+
+    try:
+        fd = os.open(memory_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def alive(project: Any) -> bool:
+    """Whether a service process holds the lock (answering, or still warming up)."""
+    if not project.memory_dir.is_dir():
+        return False
+    fd = try_lock(project.memory_dir)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
+
+
+def ensure(project: Any, log: Any = None, env: Any = None) -> bool:
+    """Start the project's service in the background unless it is disabled or one runs.
+    Returns at once (a few milliseconds: one fork and exec); True when this call started one."""
+    if not project.memory_dir.is_dir():
+        return False  # a removed project stays removed
+    settings = ServiceSettings.load(project, env)
+    if not settings.enabled:
+        return False
+    fd = try_lock(project.memory_dir)
+    if fd is None:
+        return False
+    try:
+        spawn(project.root, fd, settings.idle_seconds)
+        return True
+    except OSError as exc:
+        if log is not None:
+            log(f"could not start the recall service ({exc}); recall runs in the hook meanwhile")
+        return False
+    finally:
+        os.close(fd)
+
+
+def command(root: Path, lock_fd: int | None = None, idle: float | None = None) -> list[str]:
+    argv = [sys.executable, "-m", "memtui", "-C", str(root), "daemon"]
+    if idle is not None:
+        argv += ["--idle", f"{idle:g}"]
+    if lock_fd is not None:
+        argv += ["--lock-fd", str(lock_fd)]
+    return argv
+
+
+def spawn(root: Path, lock_fd: int, idle: float) -> None:
+    """The service in its own session with none of our stdio (Claude Code waits on the hook's
+    stdout, so an inherited pipe would make the hook last as long as the service)."""
+    import subprocess
+
+    env = dict(os.environ)
+    env["MEMTUI_HEADLESS"] = "1"  # nothing the service runs may re-enter our hooks
+    env["CLAUDE_PROJECT_DIR"] = str(root)
+    # One BLAS thread: one matrix-vector product per search gains nothing from more, and on a busy
+    # two-core machine extra threads made it ten times slower (bench/search_latency.py).
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(var, "1")
+    logs = root / ".memory" / "logs"
+    logs.mkdir(exist_ok=True)
+    log_path = logs / "service.log"
+    if log_path.exists() and log_path.stat().st_size > 256 * 1024:
+        log_path.unlink()
+    out = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        subprocess.Popen(command(root, lock_fd, idle), stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                         cwd=str(root), env=env, start_new_session=True, close_fds=True, pass_fds=(lock_fd,))
+    finally:
+        os.close(out)
+
+
+def read_status(project: Any) -> dict[str, Any]:
+    import json
+
+    try:
+        data = json.loads(project.path(STATUS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def info(project: Any, env: Any = None) -> dict[str, Any]:
+    """What `memtui status` and `memtui daemon --status` show: state, pid, memory, idle time."""
+    from memtui.index import remote
+
+    settings = ServiceSettings.load(project, env)
+    out: dict[str, Any] = {"enabled": settings.enabled, "idle_limit": settings.idle_seconds,
+                           "socket": remote.socket_path(str(project.root))}
+    answer = remote.ping(str(project.root), budget=2.0) if project.memory_dir.is_dir() else None
+    if answer is not None:
+        out.update(state="ready", **{k: answer.get(k) for k in ("pid", "rss_mb", "idle", "uptime", "semantic",
+                                                                 "requests", "memories")})
+        return out
+    if alive(project):
+        status = read_status(project)
+        out.update(state=status.get("state") or "starting", pid=status.get("pid"))
+        return out
+    out["state"] = "stopped" if settings.enabled else "disabled"
+    return out
+
+
+def describe(data: dict[str, Any]) -> str:
+    """One line for people."""
+    state = data.get("state")
+    if state == "ready":
+        mode = f"hybrid ({data['semantic']})" if data.get("semantic") else "words only (no memtui[semantic])"
+        return (f"running, pid {data.get('pid')}, {data.get('rss_mb')} MB, {mode}, idle {data.get('idle', 0):.0f}s "
+                f"of {data.get('idle_limit', 0):.0f}s, {data.get('requests', 0)} requests")
+    if state in ("starting", "warming"):
+        return f"starting (pid {data.get('pid') or '?'}: loading the model and vectors)"
+    if state == "disabled":
+        return "disabled ([service] enabled = false or MEMTUI_SERVICE=off); hooks recall by words only"
+    return "not running (the next Claude Code session starts it)"
+
+
+def stop(project: Any, timeout: float = 10.0) -> bool:
+    """Ask the service to exit; if it does not answer (still warming up), signal it. True when one
+    was running; returns once its lock is free (or after `timeout`)."""
+    import signal
+
+    from memtui.index import remote
+
+    if not alive(project):
+        return False
+    if remote.call(str(project.root), {"op": "stop"}, 2.0) is None:
+        pid = read_status(project).get("pid")
+        if isinstance(pid, int) and pid > 0:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+    deadline = time.monotonic() + timeout
+    while alive(project) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return True

@@ -1,0 +1,304 @@
+"""The recall service process: warm up, answer on the socket, exit when no longer wanted.
+
+Warm-up loads the embedding model (when `memtui[semantic]` is installed), opens the index and
+embeds whatever has no vector yet; only then is the socket bound, so a client never waits behind
+the warm-up (it answers for itself meanwhile). Requests are served one at a time, each on its own
+connection (the wire is `memtui.index.remote`'s).
+
+It exits, removing its socket and status file, when any of these holds:
+
+* no request for `idle` seconds;
+* the project's `.memory/` is gone (a removed project stays removed);
+* the memtui it runs from was upgraded or uninstalled (its files changed under it), so an
+  upgrade never leaves an old service answering with old code;
+* its socket file was removed or replaced (nobody could reach it any more);
+* it was asked to (`{"op": "stop"}`, `memtui daemon --stop`) or sent SIGTERM/SIGINT.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memtui.index import remote
+from memtui.service import control
+
+#: How often the loop wakes to check the exit conditions when no request comes.
+TICK = 1.0
+#: A request larger than this is refused (a hook payload is at most a long prompt).
+MAX_REQUEST = 64 << 20
+#: The files whose change means the installed memtui changed.
+_STAMPED = (Path(__file__).resolve().parents[1] / "__init__.py", Path(__file__).resolve())
+
+
+class _Stop(Exception):
+    pass
+
+
+def package_stamp() -> tuple:
+    out = []
+    for path in _STAMPED:
+        try:
+            st = path.stat()
+            out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def rss_mb() -> float:
+    """Resident memory now (Linux), else the peak."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+class Service:
+    def __init__(self, project: Any, *, idle: float, embedder: Any = None, log: Callable[[str], None] = print) -> None:
+        self.project = project
+        self.root = str(project.root)
+        self.idle = idle
+        self.embedder = embedder
+        self.log = log
+        self.started = time.time()
+        self.last = time.monotonic()
+        self.requests = 0
+        self.semantic: str | None = None
+        self.stamp = package_stamp()
+        self.path = remote.socket_path(self.root)
+        self.socket_id: tuple | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def warm_up(self) -> None:
+        from memtui.index import embed
+        from memtui.index.search import open_index
+
+        started = time.monotonic()
+        self._status("warming")
+        model = self.embedder
+        if model is None and embed.available():
+            model = embed.load()
+        index = open_index(self.project)
+        index.refresh()
+        embedded = 0
+        if model is not None:
+            from memtui.index import semantic
+
+            embed.use(model)
+            embedded = semantic.ensure_vectors(index, model)
+            self.semantic = model.model_id
+        self.log(f"memtui service: {self.semantic or 'words only'}; {embedded} memories embedded; "
+                 f"ready in {time.monotonic() - started:.1f}s on {self.path}")
+
+    def bind(self) -> Any:
+        import socket
+
+        try:
+            os.unlink(self.path)  # a stale socket of a service that died (we hold the lock, so it is not live)
+        except FileNotFoundError:
+            pass
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old_umask = os.umask(0o077)
+        try:
+            server.bind(self.path)
+        finally:
+            os.umask(old_umask)
+        st = os.stat(self.path)
+        self.socket_id = (st.st_ino, st.st_dev)
+        server.listen(32)
+        server.settimeout(TICK)
+        self._status("ready")
+        return server
+
+    def should_exit(self) -> str | None:
+        if time.monotonic() - self.last >= self.idle:
+            return f"idle for {self.idle:g}s"
+        if not self.project.memory_dir.is_dir():
+            return ".memory/ was removed"
+        if package_stamp() != self.stamp:
+            return "memtui was upgraded or removed"
+        try:
+            st = os.stat(self.path)
+            if (st.st_ino, st.st_dev) != self.socket_id:
+                return "the socket was replaced"
+        except OSError:
+            return "the socket was removed"
+        return None
+
+    def run(self, server: Any) -> str:
+        import socket
+
+        while True:
+            reason = self.should_exit()
+            if reason:
+                return reason
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                continue
+            self.last = time.monotonic()
+            self.requests += 1
+            with conn:
+                try:
+                    self.handle(conn)
+                except _Stop:
+                    return "asked to stop"
+
+    def cleanup(self) -> None:
+        try:
+            st = os.stat(self.path)
+            if (st.st_ino, st.st_dev) == self.socket_id:
+                os.unlink(self.path)
+        except OSError:
+            pass
+        try:
+            status = control.read_status(self.project)
+            if status.get("pid") == os.getpid():
+                self.project.path(control.STATUS).unlink()
+        except OSError:
+            pass
+
+    def _status(self, state: str) -> None:
+        path = self.project.path(control.STATUS)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps({"pid": os.getpid(), "state": state, "started": int(self.started)}), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass
+
+    # -- requests ----------------------------------------------------------------------------------
+
+    def handle(self, conn: Any) -> None:
+        conn.settimeout(5.0)
+        chunks, size = [], 0
+        while True:
+            chunk = conn.recv(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_REQUEST:
+                conn.sendall(b"-request too large")
+                return
+        data = b"".join(chunks)
+        head, _, body = data.partition(b"\n")
+        try:
+            request = json.loads(head)
+            if not isinstance(request, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            conn.sendall(b"-bad request")
+            return
+        op = request.get("op")
+        try:
+            if op == "stop":
+                conn.sendall(b"+{}")
+                raise _Stop
+            if op == "ping":
+                reply = b"+" + json.dumps(self.status()).encode("utf-8")
+            elif op == "search":
+                reply = b"+" + json.dumps(self.search(request), ensure_ascii=False).encode("utf-8")
+            elif op == "hook":
+                reply = b"+" + self.hook(request, body)
+            else:
+                reply = f"-unknown op {op!r}".encode("utf-8")
+        except _Stop:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one bad request must not take the service down
+            self.log(f"memtui service: {op} failed: {type(exc).__name__}: {exc}")
+            reply = f"-{type(exc).__name__}".encode("utf-8")
+        try:
+            conn.sendall(reply)
+        except OSError:
+            pass  # the client gave up waiting; it has answered for itself
+
+    def status(self) -> dict[str, Any]:
+        from memtui.index.search import open_index
+
+        try:
+            memories = open_index(self.project).count()
+        except Exception:  # noqa: BLE001 - a status line must not fail on a busy index
+            memories = None
+        return {"pid": os.getpid(), "rss_mb": rss_mb(), "idle": round(time.monotonic() - self.last, 1),
+                "uptime": round(time.time() - self.started, 1), "semantic": self.semantic,
+                "requests": self.requests, "memories": memories}
+
+    def search(self, request: dict[str, Any]) -> dict[str, Any]:
+        from memtui.index.search import search
+
+        k = request.get("k")
+        hits = search(self.project, str(request.get("query") or ""), k=k if isinstance(k, int) and 0 < k <= 1000 else 10,
+                      types=request.get("types"), scopes=request.get("scopes"),
+                      include_inactive=bool(request.get("include_inactive")),
+                      fuzzy=bool(request.get("fuzzy", True)), semantic="local" if self.semantic else "off")
+        return {"hits": [remote.hit_json(h) for h in hits]}
+
+    def hook(self, request: dict[str, Any], body: bytes) -> bytes:
+        """A recall event, answered exactly as the in-process hook would, with the warm model."""
+        from memtui.hooks.entry import dispatch, locate, parse_payload
+
+        env = request.get("env")
+        env = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
+        event = str(request.get("event") or "")
+        if event not in ("UserPromptSubmit", "SessionStart"):
+            raise ValueError(f"not a recall event: {event!r}")
+        context = locate(event, parse_payload(body), env)
+        if context is None:
+            return b""
+        if context.project.root != self.project.root:
+            raise ValueError("another project")  # the client falls back; nothing is written here
+        answer = dispatch(context)
+        return json.dumps(answer, ensure_ascii=False).encode("utf-8") if answer else b""
+
+
+def serve(project: Any, *, idle: float, embedder: Any = None, lock_fd: int | None = None,
+          log: Callable[[str], None] = print) -> int:
+    """Run the service in this process until it should exit. `lock_fd` is the service lock, already
+    taken by whoever started us; without it the lock is taken here (and if another service holds
+    it, this returns 0 at once)."""
+    if lock_fd is None:
+        lock_fd = control.try_lock(project.memory_dir)
+        if lock_fd is None:
+            log("memtui service: already running for this project")
+            return 0
+    remote.set_serving(True)
+    service = Service(project, idle=idle, embedder=embedder, log=log)
+    previous = {}
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise SystemExit(0)
+
+    try:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                previous[sig] = signal.signal(sig, terminate)
+            except ValueError:  # not the main thread (tests serve from a thread)
+                pass
+        service.warm_up()
+        server = service.bind()
+        try:
+            reason = service.run(server)
+        finally:
+            server.close()
+        log(f"memtui service: stopped ({reason})")
+        return 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        remote.set_serving(False)
+        service.cleanup()
+        os.close(lock_fd)
