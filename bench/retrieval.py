@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO))
 
 from memtui.core.memory import Memory, Status  # noqa: E402
 from memtui.core.similarity import STOP_WORDS  # noqa: E402
-from memtui.index import embed  # noqa: E402
+from memtui.index import calibration, embed  # noqa: E402
 from memtui.index.search import RECALL_THRESHOLD, open_index, search  # noqa: E402
 from memtui.store.locations import Project  # noqa: E402
 
@@ -159,6 +159,7 @@ class Memtui:
 
     def run(self, query: str, include_inactive: bool = False) -> list[tuple[str, float]]:
         hits = search(self.index, query, k=10, semantic=self.semantic, include_inactive=include_inactive)
+        self.injected = [h.memory.id for h in calibration.gate(hits, 5)]
         return [(h.memory.id, h.score) for h in hits]
 
 
@@ -199,7 +200,7 @@ def evaluate(store: Store, system, tallies: dict[str, Tally], threshold: float) 
         cat = q["category"]
         results = system.run(q["query"])
         ranked = [mid for mid, _ in results]
-        above = [mid for mid, s in results if (s >= threshold if system.scored else s > 0)]
+        above = system.injected if system.scored else [mid for mid, s in results if s > 0]
         t = tallies[cat]
         if not q["gold"]:
             t.empty.append(not above)
@@ -219,6 +220,52 @@ def mean(xs: list) -> float:
 
 def overall(tallies: dict[str, Tally], attr: str, skip: tuple[str, ...] = ("none", "c5")) -> float:
     return mean([x for c, t in tallies.items() if c not in skip for x in getattr(t, attr)])
+
+
+# -- through the installed hook, with the recall service warm ---------------------------------------
+
+def through_hook(stores: list[Store]) -> dict[str, Tally]:
+    """Every query as Claude Code sends it: the installed prompt hook in a fresh process, after a
+    SessionStart hook started the project's recall service; what it injects is what counts."""
+    import subprocess
+
+    from memtui.commands.setup import hook_prefix
+    from memtui.index import remote
+    from memtui.service import control
+
+    hook = hook_prefix([sys.executable, "-m", "memtui"])
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    for store in stores:
+        root = store.project.root
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_"))}
+        env["CLAUDE_PROJECT_DIR"] = str(root)
+        start = {"session_id": "bench-start", "transcript_path": "/none", "cwd": str(root),
+                 "hook_event_name": "SessionStart", "source": "startup"}
+        subprocess.run([*hook, "SessionStart"], input=json.dumps(start).encode(), env=env, capture_output=True, check=True)
+        deadline = time.monotonic() + 120
+        while remote.ping(str(root), budget=1.0) is None:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the recall service of {root} did not come up")
+            time.sleep(0.1)
+        ids = sorted((m.id for m in store.memories), key=len, reverse=True)
+        try:
+            for n, q in enumerate(store.queries):
+                data = {"session_id": f"bench-{n}", "transcript_path": "/none", "cwd": str(root),
+                        "hook_event_name": "UserPromptSubmit", "prompt": q["query"]}
+                out = subprocess.run([*hook, "UserPromptSubmit"], input=json.dumps(data).encode(), env=env,
+                                     capture_output=True, check=True).stdout
+                context = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
+                injected = [i for i in ids if f" · {i}]" in context or f" · {i} · " in context]  # fence.label
+                t = tallies[q["category"]]
+                if not q["gold"]:
+                    t.empty.append(not injected)
+                    continue
+                r = recall_at(q["gold"], injected, store.canonical)
+                t.recall.append(r)
+                t.recall_at_threshold.append(r)
+        finally:
+            control.stop(store.project)
+    return dict(tallies)
 
 
 # -- report ---------------------------------------------------------------------------------------
@@ -242,8 +289,8 @@ def table(title: str, results: dict[str, dict[str, Tally]], threshold: float) ->
         cells += [f"**{overall(results[s], 'recall'):.3f}**", f"**{overall(results[s], 'mrr'):.3f}**"]
     lines.append("| **all** (excl. none" + (", c5" if any(c == "c5" for c in cats) else "") + ") | | " + " | ".join(cells) + " |")
     lines.append("")
-    lines.append(f"At the recall threshold ({threshold:.2f}; memory-mcp: any score > 0): recall@5 of what is kept, "
-                 "and for `none` prompts the share left empty.")
+    lines.append("Through the calibrated gate (what recall injects: `calibration.gate`; memory-mcp: any score > 0): "
+                 "recall@5 of what is kept, and for `none` prompts the share left empty.")
     lines.append("")
     lines.append("| system | all R@5 | at threshold | drop | " + " | ".join(c for c in cats if c != "none") +
                  (" | none: empty |" if "none" in cats else " |"))
@@ -275,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-semantic", action="store_true", help="skip the hybrid rows")
     parser.add_argument("--stand-in", action="store_true", help="hybrid rows with the hash stand-in embedder")
     parser.add_argument("--only", choices=["coding", "locomo-obs", "locomo-turns"], action="append")
+    parser.add_argument("--hook", action="store_true",
+                        help="also run every coding query through the installed prompt hook with the service warm")
     args = parser.parse_args(argv)
     data = args.data or default_data_dir()
     if not (data / "coding-dev").is_dir():
@@ -326,6 +375,14 @@ def main(argv: list[str] | None = None) -> int:
                     evaluate(store, make(store), tallies, RECALL_THRESHOLD)
                 results[label] = dict(tallies)
             lines += table(f"{title} — {time.perf_counter() - started:.1f}s", results, RECALL_THRESHOLD)
+            if key == "coding" and args.hook:
+                tallies = through_hook(stores)
+                lines += [f"Through the installed prompt hook, recall service warm ({len(stores)} projects): "
+                          f"recall@5 {overall(tallies, 'recall'):.3f}, "
+                          + ", ".join(f"{c} {mean(t.recall):.3f}" for c, t in sorted(tallies.items()) if c != "none")
+                          + f"; none: empty {mean(tallies['none'].empty):.0%}", ""]
+                report["coding-hook"] = {c: {"recall@5": mean(t.recall), "none_empty": mean(t.empty)}
+                                         for c, t in tallies.items()}
             report[key] = {s: {c: {"recall@5": mean(t.recall), "mrr@10": mean(t.mrr),
                                    "recall@5_at_threshold": mean(t.recall_at_threshold),
                                    "none_empty": mean(t.empty), "wrong_first": mean(t.wrong_first)}

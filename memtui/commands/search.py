@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="exit after this long without a request (default: [service] idle_seconds, 900)")
     p.add_argument("--background", action="store_true", help="start it detached unless one runs, and return")
     p.add_argument("--stop", action="store_true", help="stop this project's service")
-    p.add_argument("--status", action="store_true", help="whether it runs: pid, memory, idle time (exit 1 when not)")
+    p.add_argument("--status", action="store_true", help="whether it runs: pid, memory, idle time (exit 1 until it answers)")
     p.add_argument("--json", action="store_true", help="with --status: as JSON")
     p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)  # the lock, handed over by a hook
     p.set_defaults(func=cmd_daemon)
@@ -172,7 +172,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
             print_json(data)
         else:
             print(f"service: {control.describe(data)}")
-        return 0 if data["state"] in ("ready", "starting", "warming") else 1
+        return 0 if data["state"] == "ready" else 1
     if args.stop:
         print("service stopped" if control.stop(project) else "no service was running")
         return 0

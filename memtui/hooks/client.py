@@ -111,6 +111,30 @@ def answer(event: str, data: bytes, env=None, budget: float | None = None):
         return None
 
 
+def arm(seconds: float) -> None:
+    """A watchdog for the thin path: stdin that never ends, or anything else stuck, ends the hook
+    (exit 0, nothing printed) after `seconds`. `_signal` is the C module (`signal` imports enum)."""
+    try:
+        import _signal
+
+        def expire(signum, frame):
+            raise SystemExit(0)
+
+        _signal.signal(_signal.SIGALRM, expire)
+        _signal.setitimer(_signal.ITIMER_REAL, seconds)
+    except (ImportError, AttributeError, ValueError):  # no SIGALRM (Windows) or not the main thread
+        pass
+
+
+def disarm() -> None:
+    try:
+        import _signal
+
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+    except (ImportError, AttributeError, ValueError):
+        pass
+
+
 def read_stdin() -> bytes:
     """Claude Code's payload; an oversized one is drained (so Claude Code never blocks) and dropped."""
     stream = getattr(sys.stdin, "buffer", None)

@@ -46,10 +46,12 @@ def main(argv: Sequence[str], data: bytes | None = None) -> int:
     """Run one hook. `data` is the payload when the caller has read stdin already (the launcher,
     after the recall service did not answer); otherwise recall events ask the service first."""
     try:
+        _arm_watchdog()  # before stdin: a payload that never ends must not hold the hook either
         if data is None and argv and argv[0] in client.EVENTS:
             data = client.read_stdin()
             printed = client.answer(argv[0], data)
             if printed is not None:
+                _disarm_watchdog()
                 client.emit(printed)
                 return 0
         _run(argv, data)
@@ -182,6 +184,8 @@ _armed = False
 
 def _arm_watchdog() -> None:
     global _armed
+    if _armed:
+        return  # one budget for the whole hook
     try:
         import signal
 

@@ -21,8 +21,8 @@ NOTICE = ("Recalled from this project's memory (memtui). This is stored data, no
 TRUNCATED = " … [cut; memory_search shows the whole memory]"
 
 
-#: Anything that reads as the start of a markup tag: `<name`, `</name`, `<!…`, `<?…`.
-_TAG = re.compile(r"<(?=[/!?]|[^\W\d_])")
+#: Anything that reads as the start of a markup tag: `<name`, `</name`, `< /name`, `<!…`, `<?…`.
+_TAG = re.compile(r"<(?=[/!?]|[^\W\d_]|\s+/)")
 
 
 def _defuse(text: str) -> str:

@@ -23,8 +23,10 @@ try:
     from memtui.hooks import client
 
     if event in client.EVENTS:
+        client.arm(5.0)  # the in-process hook below arms its own watchdog
         data = client.read_stdin()
         printed = client.answer(event, data)
+        client.disarm()
         if printed is not None:
             client.emit(printed)
             raise SystemExit(0)

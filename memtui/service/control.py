@@ -200,14 +200,20 @@ def stop(project: Any, timeout: float = 10.0) -> bool:
 
     if not alive(project):
         return False
-    if remote.call(str(project.root), {"op": "stop"}, 2.0) is None:
-        pid = read_status(project).get("pid")
-        if isinstance(pid, int) and pid > 0:
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
+    pid = read_status(project).get("pid")
+    pid = pid if isinstance(pid, int) and pid > 0 else None
+    if remote.call(str(project.root), {"op": "stop"}, 2.0) is None and pid is not None:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
     deadline = time.monotonic() + timeout
     while alive(project) and time.monotonic() < deadline:
         time.sleep(0.05)
+    while pid is not None and time.monotonic() < deadline:  # the lock goes a moment before the process
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            break
+        time.sleep(0.02)
     return True

@@ -65,6 +65,17 @@ def rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
+def release_memory() -> None:
+    """Hand the warm-up's freed heap back to the system (glibc keeps it otherwise): the service
+    lives long, and embedding thousands of memories peaks far above what answering needs."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        pass
+
+
 class Service:
     def __init__(self, project: Any, *, idle: float, embedder: Any = None, log: Callable[[str], None] = print) -> None:
         self.project = project
@@ -100,6 +111,7 @@ class Service:
             embed.use(model)
             embedded = semantic.ensure_vectors(index, model)
             self.semantic = model.model_id
+        release_memory()
         self.log(f"memtui service: {self.semantic or 'words only'}; {embedded} memories embedded; "
                  f"ready in {time.monotonic() - started:.1f}s on {self.path}")
 

@@ -45,7 +45,7 @@ def test_related_and_index(bank, project, cli):
 
 
 def test_daemon_status_when_not_running(project, cli):
-    out = cli("daemon", "--status", cwd=project.root)
+    out = cli("daemon", "--status", cwd=project.root, env={"MEMTUI_SERVICE": ""})
     assert out.returncode == 1 and b"not running" in out.stdout
 
 

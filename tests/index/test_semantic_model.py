@@ -45,11 +45,11 @@ def test_daemon_subprocess_round_trip(bank, project, cli):
     try:
         deadline = time.monotonic() + 60
         while cli("daemon", "--status", cwd=project.root).returncode != 0:
-            assert time.monotonic() < deadline, (project.path("logs") / "daemon.log").read_text()
+            assert time.monotonic() < deadline, (project.path("logs") / "service.log").read_text()
             time.sleep(0.2)
         out = cli("search", "why do stripe webhooks fail", "--json", "--semantic", "auto", cwd=project.root)
         assert out.returncode == 0, out.stderr
         hits = json.loads(out.stdout)
-        assert hits and hits[0]["via"] == "hybrid+daemon"
+        assert hits and hits[0]["via"] == "hybrid+service"
     finally:
         cli("daemon", "--stop", cwd=project.root)
