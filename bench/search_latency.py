@@ -12,7 +12,7 @@ then:
 * naive: memory-mcp's approach, parse state.json and keyword-score every memory, per query.
 * opening the index in a new process after a hook saved one memory (spawn to exit, and the
   in-process refresh alone), next to the naive fresh process (parse state.json + score).
-* the daemon round trip (a fresh client process, and `ask` alone), when the extra is installed.
+* the recall service's round trip (a fresh client process, and `ask` alone), when the extra is installed.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-# As `memtui daemon` runs: one BLAS thread (a single matrix-vector product per search gains
+# As the recall service (`memtui daemon`) runs: one BLAS thread (a single matrix-vector product per search gains
 # nothing from more, and loses a lot when other work competes for the cores).
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
@@ -38,10 +38,10 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 from bench.retrieval import MemoryMcp, Store, default_data_dir, load, mcp_tokens  # noqa: E402
 from retrieval import write_store  # noqa: E402  (same store writer as the recall benchmark)
 from memtui.core.memory import Memory  # noqa: E402
-from memtui.index import daemon, embed  # noqa: E402
+from memtui.index import embed, remote  # noqa: E402
+from memtui.service import control  # noqa: E402
 from memtui.index.index import Index  # noqa: E402
 from memtui.index.search import close_all, search  # noqa: E402
-from memtui.index.sources import Sources  # noqa: E402
 
 BASE = datetime(2026, 4, 20, tzinfo=timezone.utc)
 TYPES = ("architecture", "decision", "pattern", "gotcha", "progress", "context")
@@ -192,21 +192,21 @@ def run_size(n: int, tmp: Path, texts: list[str], qs: list[str], semantic: bool,
     fresh.close()
 
     if semantic:
-        sources = Sources.of(project)
-        proc = subprocess.Popen([sys.executable, "-m", "memtui", "-C", str(project.root), "daemon", "--idle", "120"],
+        root = str(project.root)
+        proc = subprocess.Popen([sys.executable, "-m", "memtui", "-C", root, "daemon", "--idle", "120"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         try:
             deadline = time.monotonic() + 300
-            while not daemon.running(sources, timeout=2.0):
+            while remote.ping(root, budget=2.0) is None:
                 if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("daemon did not start")
+                    raise RuntimeError("the recall service did not start")
                 time.sleep(0.2)
-            ask_ms = timed(lambda q: daemon.ask(sources, q, k=5, timeout=5.0), qs)
-            lines.append(row("daemon round trip (ask: hybrid search over the socket)", ask_ms))
-            hook_daemon = spawn(HOOK, str(project.root), qs[1], env=env)
-            lines.append(row("fresh process using the daemon: import, ask, exit", hook_daemon, naive_spawn))
+            ask_ms = timed(lambda q: remote.ask(root, q, k=5, budget=5.0), qs)
+            lines.append(row("service round trip (ask: hybrid search over the socket)", ask_ms))
+            hook_service = spawn(HOOK, root, qs[1], env=env)
+            lines.append(row("fresh process using the service: import, ask, exit", hook_service, naive_spawn))
         finally:
-            daemon.stop(sources)
+            control.stop(project)
             proc.wait(timeout=30)
     lines += ["", f"index build from scratch: {build:.1f} s; index file {size_mb:.1f} MB"
               f"{' (+ vectors)' if semantic else ''}", ""]

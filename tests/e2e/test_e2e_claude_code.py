@@ -185,3 +185,59 @@ def test_the_repository_works_as_a_plugin(world):
     tools = {t.get("name") for t in turn.body.get("tools") or []}
     assert "mcp__plugin_memtui_memtui__memory_search" in tools
     wait_for_capture(repo)
+
+
+FACTS = [
+    ("decision", "We deploy with make ship from the main branch; it builds the image and rolls it out"),
+    ("gotcha", "Stripe webhooks need the raw request body for signature checks, never the parsed JSON"),
+    ("architecture", "The API is FastAPI in services/api with Postgres 16 behind PgBouncer"),
+    ("decision", "Background jobs run on Celery with Redis as the broker"),
+    ("gotcha", "Timezones: store UTC in Postgres, convert only in the frontend"),
+    ("pattern", "Database migrations are Alembic revisions under services/api/migrations"),
+    ("context", "Logs go to Loki; dashboards are in Grafana under the Payments folder"),
+    ("architecture", "The frontend is a Next.js app in web/ that talks to the API through tRPC"),
+    ("pattern", "Tests use pytest fixtures from tests/conftest.py; no mocks of our own code"),
+    ("gotcha", "The CI cache key must include poetry.lock or dependencies go stale"),
+    ("decision", "Feature flags live in LaunchDarkly; never hard-code a rollout percentage"),
+    ("pattern", "Error messages shown to users come from web/src/i18n/en.json"),
+]
+#: Shares no content word with the Timezones memory: only the recall service's model can find it.
+PARAPHRASE = "what time zone should dates be saved in?"
+
+
+def test_a_paraphrase_is_recalled_through_the_warm_service(world):
+    """Session 1 starts the recall service (SessionStart); the second prompt, a paraphrase, is
+    answered by it with the memory no word of the prompt matches."""
+    from memtui.index import remote
+    from memtui.service import control
+    from memtui.store.bank import Bank
+    from memtui.store.locations import Project
+
+    api, home, repo, env = world
+    memtui("init", repo=repo, env=env)
+    memtui("setup", repo=repo, env=env)
+    trust(home, repo)
+    config = repo / ".memory" / "config.toml"
+    config.write_text(config.read_text() + "\n[hooks]\nbriefing_bytes = 0\n")  # recall, not the briefing, must find it
+    project = Project(repo)
+    bank = Bank(project, env=env)
+    for type_, text in FACTS:
+        bank.add(type_, text)
+    try:
+        ask("hello", repo, env)
+        deadline = time.monotonic() + 60
+        while remote.ping(str(repo.resolve()), budget=1.0) is None:
+            assert time.monotonic() < deadline, "the SessionStart hook did not start the recall service"
+            time.sleep(0.2)
+        api.clear()
+        result = claude("-p", PARAPHRASE, "--continue", "--model", "claude-haiku-4-5", "--output-format", "json",
+                        repo=repo, env=env)
+        assert result.returncode == 0, result.stderr.decode()[-2000:]
+        turns = [r for r in api.messages() if not r.tool_name]
+        first = conversation(turns[0])
+        assert "hook additional context: <recalled-memories" in first
+        assert "store UTC in Postgres" in first
+        assert remote.ping(str(repo.resolve()))["requests"] >= 2  # the service answered the hooks
+    finally:
+        control.stop(project)
+        wait_for_capture(repo)
