@@ -1,8 +1,11 @@
 """The write-time dedup decision, as a value.
 
 Rules (memory-mcp's, with its silent failures fixed):
-* same type and Jaccard > 0.6 with an active memory → the new memory supersedes it;
-  identical token sets re-affirm the old memory instead of storing a copy;
+* same type and Jaccard > 0.6 with an active memory → the new memory supersedes it, unless the
+  two name different things (`port 8001` / `port 8002`, `service A` / `service B`: see
+  `similarity.different_things`), which makes them two facts however alike their words are;
+  identical token sets re-affirm the old memory instead of storing a copy; a note with no words
+  (only punctuation or symbols) is a duplicate only of the same text;
 * an explicit `supersedes` (an id, or a text matched against active memories above 0.5) marks
   that memory superseded;
 * an explicit supersede that matches nothing is still saved as a new memory and reported.
@@ -14,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memtui.core.memory import Memory
-from memtui.core.similarity import Shortlist, jaccard, tokenize
+from memtui.core.similarity import Shortlist, different_things, jaccard, tokenize
 
 DUPLICATE_THRESHOLD = 0.6
 SUPERSEDE_THRESHOLD = 0.5
@@ -58,11 +61,16 @@ def decide(
         return cached if cached is not None else tokenize(active[key].content)
 
     best: tuple[str, float] | None = None
-    for key in pool(tokens, DUPLICATE_THRESHOLD):
+    candidates = pool(tokens, DUPLICATE_THRESHOLD) if tokens else sorted(active)
+    for key in candidates:
         if active[key].type != type_:
             continue
-        score = jaccard(tokens, tokens_of(key))
-        if score > DUPLICATE_THRESHOLD and (best is None or score > best[1]):
+        if tokens:
+            score = jaccard(tokens, tokens_of(key))
+        else:
+            score = 1.0 if " ".join(content.split()) == " ".join(active[key].content.split()) else 0.0
+        if score > DUPLICATE_THRESHOLD and (best is None or score > best[1]) \
+                and not different_things(content, active[key].content):
             best = (key, score)
     if best is not None:
         if best[1] >= 1.0 and not supersedes:

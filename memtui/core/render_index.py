@@ -2,10 +2,16 @@
 
 Claude Code reads only the first 200 lines and 25 KB, so the best-ranked entries go first and a
 cut leaves a hint line (inside both limits) that says how many entries are not listed.
+
+A MEMORY.md that already exists was written by a person or by Claude Code, and is edited, never
+regenerated (`render(…, existing=text)`): headings, free text and hand-written entry lines stay
+exactly as they are; only the entry of a memory that is no longer active goes, and a memory with
+no entry gets one, appended at the end in rank order.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -49,15 +55,37 @@ def order(memories: Iterable[Memory], now: datetime, registry: TypeRegistry = DE
     return sorted(active, key=lambda m: (-decay.rank(m, now, registry), position[m.type], m.title.lower(), m.id))
 
 
+#: An entry line: a list item whose first link points at a Markdown file in the directory.
+_ENTRY = re.compile(r"^\s*[-*+]\s+.*?\[[^\]]*\]\(<?(?:\./)?([^)<>\s]+?\.md)>?\)")
+HINT_MARK = "more memories not listed here (MEMORY.md load limit)"
+
+
+def filename(memory: Memory) -> str:
+    return (memory.path or f"{memory.id}.md").rsplit("/", 1)[-1]
+
+
+def linked(line: str) -> str | None:
+    """The memory file an index line links to, or None for a heading, free text or a blank line."""
+    match = _ENTRY.match(line)
+    return match.group(1).rsplit("/", 1)[-1] if match else None
+
+
 def render(
     memories: Iterable[Memory],
     now: datetime,
     registry: TypeRegistry = DEFAULT_REGISTRY,
     *,
+    existing: str | None = None,
+    previous: Iterable[Memory] = (),
     max_lines: int = MAX_LINES,
     max_bytes: int = MAX_BYTES,
 ) -> IndexRender:
+    """The index text. With `existing` (the file as it is), an edit of it; `previous` are the
+    changed memories as they were, so a line memtui generated for one follows its rename while a
+    line a person wrote stays as written."""
     ranked = order(memories, now, registry)
+    if existing is not None and existing.strip():
+        return _edit(existing, ranked, {filename(m): entry(m) for m in previous}, max_lines, max_bytes)
     lines = [entry(m) for m in ranked]
     if len(lines) <= max_lines and _size(lines) <= max_bytes:
         return IndexRender(_join(lines), tuple(ranked), ())
@@ -68,9 +96,47 @@ def render(
     return IndexRender(_join(shown), tuple(ranked[:keep]), tuple(ranked[keep:]))
 
 
+def _edit(existing: str, ranked: list[Memory], generated: dict[str, str], max_lines: int, max_bytes: int) -> IndexRender:
+    """Keep every line a person or Claude Code wrote; drop entries of memories that left; append
+    entries for memories that have none, as far as the load limits allow (then one hint line)."""
+    newline = "\r\n" if "\r\n" in existing else "\n"
+    by_file = {filename(m): m for m in ranked}
+    kept: list[str] = []
+    listed: set[str] = set()
+    for line in existing.splitlines():
+        if HINT_MARK in line:
+            continue  # our own hint: recomputed below
+        target = linked(line)
+        if target is not None and target not in by_file:
+            continue  # its memory was dropped, superseded or moved away
+        if target is not None:
+            listed.add(target)
+            if generated.get(target) == line.strip():
+                line = entry(by_file[target])  # our own line for a memory that changed: keep it current
+        kept.append(line)
+    missing = [m for m in ranked if filename(m) not in listed]
+    added: list[str] = []
+    for n, memory in enumerate(missing):
+        candidate = kept + added + [entry(memory)]
+        rest = len(missing) - n - 1
+        if rest:
+            candidate.append(hint(rest))
+        if len(candidate) > max_lines or _size(candidate, newline) > max_bytes:
+            added.append(hint(len(missing) - n))
+            break
+        added.append(entry(memory))
+    lines = kept + added
+    shown = tuple(m for m in ranked if filename(m) in listed or entry(m) in added)
+    cut = tuple(m for m in ranked if m not in shown)
+    text = newline.join(lines) + newline if lines else ""
+    if text and not added and not existing.endswith(("\n", "\r")):
+        text = text[: -len(newline)]  # the file had no final newline and we added nothing: keep it so
+    return IndexRender(text, shown, cut)
+
+
 def _join(lines: list[str]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def _size(lines: list[str]) -> int:
-    return len(_join(lines).encode("utf-8"))
+def _size(lines: list[str], newline: str = "\n") -> int:
+    return len((newline.join(lines) + newline).encode("utf-8")) if lines else 0

@@ -17,24 +17,81 @@ STOP_WORDS = frozenset(
     """.split()
 )
 
-_WORD = re.compile(r"[a-z0-9]+")
+#: Runs of letters and digits in any script (`_` and punctuation split them).
+_WORD = re.compile(r"[^\W_]+")
+#: Scripts written without spaces between words (kana, CJK, Hangul, Thai): a run of them is a
+#: phrase, so overlapping character pairs stand in for its words.
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
 def tokenize(text: str) -> frozenset[str]:
-    """Lower-cased alphanumeric runs longer than two characters, without stop words.
+    """Lower-cased words of two characters or more in any script, without stop words.
 
     Paths and identifiers split into their parts (`services/api/models` → services, api, models),
-    so two phrasings of the same fact about the same file still overlap.
+    so two phrasings of the same fact about the same file still overlap. Two-letter words count
+    (`uv`, `go`, `ci`, `db`), and so do words in any script: a note in Japanese is not empty. In
+    scripts without spaces every pair of adjacent characters is a token.
     """
-    return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in STOP_WORDS)
+    out: set[str] = set()
+    for word in _WORD.findall(text.lower()):
+        if _UNSPACED.search(word):
+            out.update(word[i:i + 2] for i in range(len(word) - 1)) if len(word) > 1 else out.add(word)
+        elif len(word) > 1 and word not in STOP_WORDS:
+            out.add(word)
+    return frozenset(out)
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
-    if not a and not b:
-        return 1.0
+    """|A ∩ B| / |A ∪ B|; two empty sets share nothing (0), so a note with no words is never
+    anybody's duplicate (`decide` compares such notes by their text instead)."""
     inter = len(a & b)
     union = len(a) + len(b) - inter
     return inter / union if union else 0.0
+
+
+#: Pieces of text that name one particular thing: numbers and versions, paths, identifiers,
+#: flags, code in backticks, ALL-CAPS names and single capital letters ("service A").
+_PIECE = re.compile(r"`[^`]+`|\S+")
+_EDGES = "\"'()[]{}<>,;:!?.…“”‘’"
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+
+
+def _pieces(text: str) -> list[str]:
+    """Every whitespace-separated piece (or backticked span), stripped of punctuation."""
+    return [p for p in (raw.strip(_EDGES) for raw in _PIECE.findall(text)) if p]
+
+
+def _specific(piece: str) -> bool:
+    if piece.startswith("`") or any(c.isdigit() for c in piece):
+        return True
+    if any(c in piece for c in "/_.:") or (piece.startswith("-") and len(piece) > 1):
+        return True  # a path, an identifier, a domain, a flag
+    if _CAMEL.search(piece) or (piece.isupper() and piece.isalpha()):
+        return True  # InvoiceService, MAX, "service A"
+    # A capitalised word is a name (Alice, Stripe, Postgres); at a sentence start it may be any
+    # word, which costs little: only a name on each side, unmentioned by the other, separates.
+    return piece[:1].isupper() and piece.lower() not in STOP_WORDS
+
+
+def specifics(text: str) -> frozenset[str]:
+    """What in `text` names one particular thing (numbers, versions, paths, identifiers, names)."""
+    return frozenset(p.strip("`").lower() for p in _pieces(text) if _specific(p))
+
+
+def _mentions(text: str) -> frozenset[str]:
+    """Every piece and every word of `text`, lower-cased: what "also says" can be checked against."""
+    lowered = text.lower()
+    return frozenset({p.strip("`").lower() for p in _pieces(text)} | set(_WORD.findall(lowered)))
+
+
+def different_things(a: str, b: str) -> bool:
+    """True when each text names something the other does not mention at all: `port 8001` and
+    `port 8002`, `service A` and `service B`, `docs/de` and `docs/ja`. Two such notes are two
+    facts however many words they share; one that only adds a detail to the other is not."""
+    only_a = specifics(a) - _mentions(b)
+    if not only_a:
+        return False
+    return bool(specifics(b) - _mentions(a))
 
 
 class Shortlist:

@@ -38,6 +38,8 @@ def run(project: Any, *, lock_fd: int | None = None, idle: float = IDLE_SECONDS)
             total += count
         finally:
             os.close(fd)  # releases the flock (the hook that started us closed its copy already)
+        if not memory_dir.is_dir():
+            break  # the project was removed: it stays removed (nothing here recreates .memory/)
         if not [j for j in spool.pending(memory_dir) if j.path.name not in skipped]:
             break
         fd = spool.try_lock(memory_dir)
@@ -56,6 +58,8 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
     count = 0
     quiet_since = time.monotonic()
     while True:
+        if not project.memory_dir.is_dir():
+            return count, skipped
         jobs = [j for j in spool.pending(project.memory_dir) if j.path.name not in skipped]
         for job in jobs:
             if _run_job(project, bank, job):

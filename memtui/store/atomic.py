@@ -6,6 +6,7 @@ Temp names start with `.` and end with `.tmp` so watchers can skip them.
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from pathlib import Path
@@ -13,6 +14,26 @@ from pathlib import Path
 
 def temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+MEMORY_DIR_NAME = ".memory"
+
+
+def make_parents(path: Path) -> None:
+    """Create the missing directories above `path`, except a project's `.memory/` itself.
+
+    Only `memtui init` creates `.memory/`. A background writer (the capture worker retrying a job,
+    a hook finishing late) whose project was removed under it must fail here, not bring the
+    directory back and make the project count as initialised again.
+    """
+    parent = path.parent
+    for directory in (parent, *parent.parents):
+        if directory.name == MEMORY_DIR_NAME:
+            if not directory.is_dir():
+                raise FileNotFoundError(errno.ENOENT, "the project's .memory/ was removed (`memtui init` sets it up "
+                                                      "again)", str(directory))
+            break
+    parent.mkdir(parents=True, exist_ok=True)
 
 
 def is_temp(path: str | Path) -> bool:
@@ -24,7 +45,7 @@ def atomic_write(path: Path, data: str | bytes | list[bytes], *, mtime: float | 
     """`data` may be a list of byte chunks: written with writev, never joined (a 10k-memory state.json
     is 5 MB, and copying it twice per save was a third of the save)."""
     chunks = [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_parents(path)
     tmp = temp_name(path)
     try:
         mode = path.stat().st_mode & 0o777
@@ -117,7 +138,7 @@ def fsync_dir(directory: Path) -> None:
 
 def append_line(path: Path, line: str) -> None:
     """Append one line with a single write (O_APPEND): concurrent appenders never interleave."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_parents(path)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))

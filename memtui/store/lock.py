@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from memtui.errors import LockTimeout
+from memtui.store.atomic import make_parents
 
 try:
     import fcntl
@@ -43,7 +44,7 @@ class ProjectLock:
             self._depth += 1
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_parents(self.path)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             if fcntl is not None:
                 delay = 0.001

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -204,6 +204,7 @@ class MarkdownStore:
             sweep(self.path)
             sweep(self.path / ARCHIVE)
             self._swept = True
+        before = [m for m in (self._memories.get(i) for i in snapshots) if m is not None]
         for memory_id, snap in snapshots.items():
             old_file = self._files.get(memory_id)
             if snap is None:
@@ -219,16 +220,20 @@ class MarkdownStore:
                 fsync_dir(old_file.parent)
             self._files[memory_id] = target
             self._memories[memory_id] = self.decode(snap["path"], frontmatter.parse(snap["text"]), float(snap["mtime"]))
-        self.write_index(now or utcnow())
+        self.write_index(now or utcnow(), before)
 
-    def write_index(self, now: datetime) -> render_index.IndexRender:
-        rendered = render_index.render(self._memories.values(), now, self.registry)
+    def write_index(self, now: datetime, previous: Iterable[Memory] = ()) -> render_index.IndexRender:
+        """Bring MEMORY.md in line with the memories: an existing file is edited line by line (what a
+        person or Claude Code wrote stays), a missing one is written only when there is a memory to list."""
         index = self.path / INDEX
         try:
-            current = index.read_text(encoding="utf-8")
-        except (FileNotFoundError, UnicodeDecodeError):
+            current: str | None = index.read_bytes().decode("utf-8")
+        except FileNotFoundError:
             current = None
-        if current != rendered.text:
+        except UnicodeDecodeError:
+            return render_index.render(self._memories.values(), now, self.registry)  # not ours to rewrite
+        rendered = render_index.render(self._memories.values(), now, self.registry, existing=current, previous=previous)
+        if current != rendered.text and (current is not None or rendered.text):
             atomic_write(index, rendered.text)
         return rendered
 

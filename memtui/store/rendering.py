@@ -33,7 +33,8 @@ class RenderPlan:
 
     @property
     def stale_indexes(self) -> list[str]:
-        return [key for key, (_, current, rendered) in self.indexes.items() if current != rendered.text]
+        return [key for key, (_, current, rendered) in self.indexes.items()
+                if current != rendered.text and (current is not None or rendered.text)]
 
     @property
     def up_to_date(self) -> bool:
@@ -58,7 +59,8 @@ def plan(bank: Bank) -> RenderPlan:
     for store in bank.markdown:
         if store.exists:
             index = store.path / "MEMORY.md"
-            indexes[store.key] = (index, read_text(index), render_index.render(store.load().values(), now, bank.registry))
+            text = read_text(index)
+            indexes[store.key] = (index, text, render_index.render(store.load().values(), now, bank.registry, existing=text))
     return RenderPlan(block, path, current, render_block.splice(current, block.text), indexes)
 
 
@@ -67,8 +69,8 @@ def write(bank: Bank, plan: RenderPlan) -> RenderPlan:
     if plan.claude_changed:
         atomic_write(plan.claude_path, plan.claude_new)
     for path, current, rendered in plan.indexes.values():
-        if current != rendered.text:
-            atomic_write(path, rendered.text)
+        if current != rendered.text and (current is not None or rendered.text):
+            atomic_write(path, rendered.text)  # never an empty MEMORY.md where there was none
     return plan
 
 

@@ -128,9 +128,12 @@ def test_shortlist_never_misses_a_candidate(threshold):
     ("text", "tokens"),
     [
         ("The API is FastAPI", {"api", "fastapi"}),
-        ("services/api/models.py", {"services", "api", "models"}),
+        ("services/api/models.py", {"services", "api", "models", "py"}),
         ("Use it to do so", set()),
         ("Port 5433, not 5432!", {"port", "5433", "5432"}),
+        ("Use uv", {"uv"}),  # two-letter words count (issue 14: short notes were all "duplicates")
+        ("CI: go 1.22", {"ci", "go", "22"}),
+        ("日本語 docs/ja", {"日本", "本語", "docs", "ja"}),  # no spaces between words: character pairs
     ],
 )
 def test_tokenize(text, tokens):

@@ -80,3 +80,53 @@ def test_long_entry_is_cut_to_150_characters(make):
 def test_deterministic(make, now):
     memories = _memories(make, 300)
     assert render(memories, now).text == render(list(reversed(memories)), now).text
+
+
+HAND_WRITTEN = """# Project memory
+
+Notes the team keeps by hand; Claude Code adds entries below.
+
+## Conventions
+- [Use uv, never pip](feedback_uv.md) — we standardised in March
+- [Deploys](project_deploy.md)
+* Free-text bullet without a link stays too
+
+## References
+- [Grafana board](reference_grafana.md) — dashboards
+"""
+
+
+def _listed(make, now):
+    return [make("Use uv", "feedback", name="uv", path="/m/feedback_uv.md"),
+            make("We deploy with make ship", "project", name="deploy", path="/m/project_deploy.md"),
+            make("Grafana at grafana.internal", "reference", name="grafana", path="/m/reference_grafana.md")]
+
+
+def test_an_existing_index_is_edited_not_regenerated(make, now):
+    memories = _listed(make, now)
+    assert render(memories, now, existing=HAND_WRITTEN).text == HAND_WRITTEN  # nothing to change: byte for byte
+
+
+def test_a_new_memory_is_appended_and_a_dropped_one_leaves(make, now):
+    memories = _listed(make, now)[:2] + [make("Postgres 16", "project", name="db", path="/m/project_db.md")]
+    text = render(memories, now, existing=HAND_WRITTEN).text
+    assert "reference_grafana.md" not in text  # its memory is gone
+    assert text.startswith(HAND_WRITTEN.split("## References")[0])  # headings, free text, titles untouched
+    assert "## References\n" in text  # a heading stays even when its entries go
+    assert text.endswith(entry(memories[2]) + "\n")
+
+
+def test_crlf_and_missing_final_newline_are_kept(make, now):
+    memories = _listed(make, now)
+    crlf = HAND_WRITTEN.replace("\n", "\r\n")
+    assert render(memories, now, existing=crlf).text == crlf
+    assert render(memories, now, existing=HAND_WRITTEN.rstrip("\n")).text == HAND_WRITTEN.rstrip("\n")
+
+
+def test_appended_entries_respect_the_load_limits(make, now):
+    memories = _memories(make, 300)
+    text = render(memories, now, existing="# Index\n").text
+    lines = text.splitlines()
+    assert lines[0] == "# Index" and len(lines) <= MAX_LINES and "more memories not listed" in lines[-1]
+    again = render(memories, now, existing=text).text
+    assert again == text  # the hint is recomputed, not duplicated

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -182,3 +183,33 @@ def test_a_memory_file_written_by_claude_is_indexed_in_the_background(hook, proj
         assert index.memory("local/feedback_uv") is not None
     finally:
         index.close()
+
+
+def test_a_removed_project_stays_removed(project, home, transcript, fake_api):
+    """Issue 14.3: a worker mid-job (the model answers 529 after a while) whose `.memory/` is removed
+    under it exits without bringing the directory back; later hooks do nothing there either."""
+    pytest.importorskip("memtui.capture.pipeline")
+    fakeapi, api = fake_api
+    lock = spool.try_lock(project.memory_dir)
+    run_hook("Stop", payload("Stop", project.root, transcript=str(transcript)), root=project.root, home=home)
+    os.close(lock)
+    env = {**hook_env(project.root, home), **api.env()}
+    api.script(*[fakeapi.delay(1.5, fakeapi.error(529))] * 10)
+    worker = subprocess.Popen([sys.executable, "-m", "memtui", "worker", "--idle", "1"], cwd=project.root, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not api.requests and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert api.requests, "the worker never called the model"
+        shutil.rmtree(project.memory_dir)
+        assert worker.wait(timeout=60) == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+    time.sleep(0.5)
+    assert not project.memory_dir.exists()
+    for event, fields in (("UserPromptSubmit", {"prompt": "remember that we deploy with make ship"}), ("Stop", {})):
+        run_hook(event, payload(event, project.root, transcript=str(transcript), **fields), root=project.root, home=home)
+    time.sleep(0.5)
+    assert not project.memory_dir.exists()

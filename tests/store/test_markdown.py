@@ -192,3 +192,34 @@ def test_memory_md_is_rewritten_after_every_change(files, open_bank, clock):
     step(lambda: bank.undo())
     assert "Timezone" not in seen[-1]
     assert all(not p.name.endswith(".tmp") for p in files.rglob("*"))
+
+
+MEMORY_INDEX = "# Our memory\n\nWritten by hand.\n\n- [Top style, as we call it](top.md) — see the wiki\n"
+
+
+def test_writes_keep_a_hand_written_memory_index(files, open_bank, local_dir, cli, project):
+    """Issue 14.2: touch, drop, undo and render edit MEMORY.md; they never regenerate it."""
+    (local_dir / "MEMORY.md").write_text(MEMORY_INDEX, encoding="utf-8")
+    bank = open_bank()
+    bank.touch("local/top")
+    text = (local_dir / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.startswith(MEMORY_INDEX)  # the heading, the free text and the hand-written title stay
+    assert "(nested.md)" in text  # memories it did not list are appended
+    bank.drop("local/nested")
+    assert "(nested.md)" not in (local_dir / "MEMORY.md").read_text(encoding="utf-8")
+    bank.undo()
+    restored = (local_dir / "MEMORY.md").read_text(encoding="utf-8")
+    assert restored.startswith(MEMORY_INDEX) and "(nested.md)" in restored
+    assert cli("render", cwd=project.root).returncode == 0
+    assert (local_dir / "MEMORY.md").read_text(encoding="utf-8").startswith(MEMORY_INDEX)
+
+
+def test_render_creates_no_empty_index(project, cli, home):
+    """Claude Code creates the project memory directory at every session start; an empty one gets no MEMORY.md."""
+    from memtui.store.locations import markdown_dirs
+
+    directory = next(d.path for d in markdown_dirs(project) if d.scope == "project")
+    directory.mkdir(parents=True)
+    out = cli("render", cwd=project.root)
+    assert out.returncode == 0, out.stderr
+    assert list(directory.iterdir()) == []
