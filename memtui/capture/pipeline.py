@@ -21,6 +21,7 @@ from typing import Any
 
 from memtui.capture import chunk as chunking
 from memtui.capture import health
+from memtui.capture.captured import Captured
 from memtui.capture.cursor import Cursors
 from memtui.capture.explicit import explicit_memories
 from memtui.capture.known import Known
@@ -72,6 +73,7 @@ class _Run:
         self.bank, self.path, self.session, self.event = bank, path, session, event
         self.project = bank.project
         self.cursors = Cursors(self.project.path("cursor.json"))
+        self.captured = Captured(self.project.memory_dir)
         self.source = Source(session, event)
         self.saved: list[Memory] = []
         self.superseded: list[Memory] = []
@@ -97,6 +99,8 @@ class _Run:
     def advance(self, line: int) -> None:
         if line != self.cursor:
             self.cursors.set(self.session, line)
+            if self.span is not None:
+                self.captured.add(u for i, u in sorted(self.span.uuids.items()) if self.cursor <= i < line)
             self.cursor = line
 
     def result(self, **extra: Any) -> ExtractResult:
@@ -175,6 +179,8 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
         return run.record(run.result(error=f"cannot read transcript {run.path}: {exc.strerror or exc}", kind="io",
                                      fix="check the path; the cursor was not moved"))
     run.span = span
+    # A forked or resumed-and-copied session repeats records captured before: skip them.
+    span.drop_lines({i for i, u in span.uuids.items() if u in run.captured})
     minimum = MIN_NEW_LINES.get(run.event, 1) if min_new_lines is None else min_new_lines
     if span.new_lines < minimum or span.new_lines == 0:
         return run.record(run.result(skipped=f"{span.new_lines} new line(s); {run.event} waits for {max(minimum, 1)}"), quiet=True)

@@ -67,6 +67,13 @@ class Span:
     total: int = 0
     #: Byte offset just after each line from `start` on (ends[i] ends line start + i).
     ends: list[int] = field(default_factory=list)
+    #: Line index → record uuid, for the conversation records read (forks repeat them: `captured`).
+    uuids: dict[int, str] = field(default_factory=dict)
+
+    def drop_lines(self, lines: set[int]) -> None:
+        """Forget the events and prompts read from these lines (records captured before)."""
+        self.events = [e for e in self.events if e.first not in lines]
+        self.prompts = [(i, text) for i, text in self.prompts if i not in lines]
 
     @property
     def new_lines(self) -> int:
@@ -177,6 +184,8 @@ def read_span(path: Path, start: int = 0) -> Span:
         if not isinstance(record, dict) or record.get("isSidechain") or record.get("teamName"):
             continue
         kind = record.get("type")
+        if isinstance(record.get("uuid"), str):
+            span.uuids[index] = record["uuid"]
         message = record.get("message") if isinstance(record.get("message"), dict) else {}
         stamp = record.get("timestamp")
         if kind == "user":

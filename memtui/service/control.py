@@ -127,6 +127,10 @@ def spawn(root: Path, lock_fd: int, idle: float) -> None:
     stdout, so an inherited pipe would make the hook last as long as the service)."""
     import subprocess
 
+    from memtui.store.ignore import ensure_ignored
+    from memtui.store.locations import Project
+
+    ensure_ignored(Project(root))  # a project from before the service: its files stay out of git
     env = dict(os.environ)
     env["MEMTUI_HEADLESS"] = "1"  # nothing the service runs may re-enter our hooks
     env["CLAUDE_PROJECT_DIR"] = str(root)

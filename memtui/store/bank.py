@@ -377,9 +377,7 @@ def init_project(root: Path) -> Project:
         state.apply({}, utcnow())
     if not project.path("config.toml").exists():
         atomic_write(project.path("config.toml"), DEFAULT_TEXT)
-    ignore = project.path(".gitignore")
-    if not ignore.exists():
-        atomic_write(ignore, "# derived, per-machine files (state.json and config.toml are shared)\n"
-                     "index.db*\ncursor.json\nstatus.json\nusage.jsonl\njournal.jsonl\nlock\nlogs/\nspool/\n"
-                     "sessions/\n*.sock\n*.tmp\nstate.json.corrupt-*\n")
+    from memtui.store.ignore import ensure_ignored
+
+    ensure_ignored(project)
     return project

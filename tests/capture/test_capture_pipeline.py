@@ -233,3 +233,25 @@ def test_two_extractors_started_at_once_queue_and_capture_once(llm, bank, sample
     contents = [m.content for m in Bank.open(bank.project.root).memories()]
     assert contents == ["Tracing spans go from the plugin through Phoenix to LiveView."]
     assert _cursor(bank) == {"sess-x": 19}
+
+
+def test_a_forked_session_sends_only_its_own_records(llm, bank, tmp_path):
+    """Issue 14.5: `--fork-session` copies the parent's records (same uuids) into a new session;
+    the extractor gets only what the fork added, and an explicit request is not saved twice."""
+    parent = [user("remember that we ship with make release"), assistant(text("Noted.")),
+              user("We chose Redis for the job queue because Celery already needs it."),
+              assistant(text("Redis it is."))]
+    first = write_lines(tmp_path / "parent.jsonl", *parent)
+    llm.script(tool(memories(("decision", "Redis backs the job queue."))),
+               tool(memories(("gotcha", "Staging resets every Sunday."))))
+    assert extract(bank, first, session_id="parent", event="SessionEnd").ok
+    fork = write_lines(tmp_path / "fork.jsonl", *parent,
+                       user("Also: the staging database is reset every Sunday night."), assistant(text("Got it.")))
+    result = extract(bank, fork, session_id="fork", event="SessionEnd")
+    assert result.ok and result.explicit == 0
+    conversation = llm.messages()[-1].prompt_text.split("<transcript>")[-1]
+    assert "staging database is reset" in conversation
+    assert "We chose Redis" not in conversation and "make release" not in conversation
+    contents = [m.content for m in Bank(bank.project).memories()]
+    assert sum("make release" in c for c in contents) == 1
+    assert _cursor(bank) == {"parent": 4, "fork": 6}  # the fork's own cursor still covers every line

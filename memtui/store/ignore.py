@@ -1,0 +1,30 @@
+"""`.memory/.gitignore`: what stays out of git. state.json and config.toml are shared; everything
+derived (the index, logs, the spool) or particular to this machine (cursors, the service's files)
+is not. A newer memtui adds its own entries to an older project's file; lines a person added stay."""
+
+from __future__ import annotations
+
+from memtui.store.atomic import atomic_write
+from memtui.store.locations import Project
+
+#: What `.memory/.gitignore` keeps out of git: everything derived or particular to this machine.
+IGNORED = ("index.db*", "cursor.json", "status.json", "usage.jsonl", "journal.jsonl", "lock", "logs/", "spool/",
+           "sessions/", "*.sock", "*.tmp", "state.json.corrupt-*", "service.json", "service.lock", "captured.txt", "backups/")
+
+
+def ensure_ignored(project: Project) -> bool:
+    """Write `.memory/.gitignore`, or add the entries a newer memtui needs to the one there (lines a
+    person added stay). True when it changed."""
+    ignore = project.path(".gitignore")
+    try:
+        text = ignore.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = "# derived, per-machine files (state.json and config.toml are shared)\n"
+    except (OSError, UnicodeDecodeError):
+        return False
+    present = {line.strip() for line in text.splitlines()}
+    missing = [entry for entry in IGNORED if entry not in present]
+    if not missing and ignore.exists():
+        return False
+    atomic_write(ignore, text + ("" if text.endswith("\n") or not text else "\n") + "".join(f"{m}\n" for m in missing))
+    return True
