@@ -10,6 +10,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Tools: memory_search, memory_related, memory_ask, memory_save, memory_forget, "
                                    "memory_status. The project is CLAUDE_PROJECT_DIR, else found from the working "
                                    "directory (or -C DIR).")
+    p.add_argument("--plugin", action="store_true",
+                   help="started by the memtui Claude Code plugin: offer no tools where `memtui setup` registered its own server")
     p.set_defaults(func=cmd_mcp)
 
 
@@ -17,5 +19,15 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from memtui.commands.common import project_dir
     from memtui.mcp.server import run
 
-    run(project_dir(args))
+    root = project_dir(args)
+    quiet = False
+    if args.plugin:
+        import os
+        from pathlib import Path
+
+        from memtui.hooks.plugin import setup_server
+
+        base = root or Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
+        quiet = setup_server(base) is not None
+    run(root, tools=not quiet)
     return 0

@@ -36,7 +36,8 @@ def cmd_init(args: argparse.Namespace) -> int:
         Bank(project).update_header(**header)
     print(f"{'Already initialised' if already else 'Initialised'} {project.memory_dir}")
     if not already:
-        print("Next: `memtui setup` connects Claude Code; `memtui add --type decision \"…\"` saves a memory.")
+        print("Next: `memtui setup` connects Claude Code (not needed with the memtui plugin); "
+              "`memtui add --type decision \"…\"` saves a memory.")
     return 0
 
 

@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("setup", help="install the Claude Code hooks and MCP server (merges with existing settings)",
                        description="Writes memtui's hooks into .claude/settings.json and its MCP server into .mcp.json "
                                    "(with --global: ~/.claude/settings.json and ~/.claude.json). Other entries are kept; "
-                                   "changed files are backed up first.")
+                                   "changed files are backed up first, to .memory/backups/ (with --global: "
+                                   "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled.")
     p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
     p.add_argument("--dry-run", action="store_true", help="print the changes as a diff and write nothing")
     p.add_argument("--uninstall", action="store_true", help="remove memtui's entries (and nothing else)")
@@ -164,26 +165,59 @@ def plan(target: Target) -> tuple[str | None, str | None]:
     return old, _render(changed, old)
 
 
-def write(path: Path, old: str | None, new: str) -> Path | None:
-    """Write `new` atomically, keeping a timestamped backup of `old`; returns the backup."""
+def backup_dir(project_root: Path | None) -> Path:
+    """Where setup keeps the files it changed as they were: the project's `.memory/backups/` (git
+    ignores it), or for `--global` the user's cache (`$XDG_CACHE_HOME/memtui/backups/`). Never
+    beside the file itself, where a backup is an untracked file waiting to be committed."""
+    if project_root is not None and (project_root / ".memory").is_dir():
+        return project_root / ".memory" / "backups"
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "memtui" / "backups"
+
+
+def write(path: Path, old: str | None, new: str, backups: Path) -> Path | None:
+    """Write `new` atomically, keeping a timestamped backup of `old` in `backups`; returns the backup."""
     from memtui.store.atomic import atomic_write
 
     backup = None
     if old is not None:
-        backup = path.with_name(f"{path.name}.memtui-backup-{time.strftime('%Y%m%dT%H%M%S')}")
+        backups.mkdir(parents=True, exist_ok=True)
+        # The file's folder in the name: .claude/settings.json and ~/.claude/settings.json stay apart.
+        stem = f"{path.parent.name.lstrip('.') or 'root'}-{path.name.lstrip('.')}"
+        backup = backups / f"{stem}.{time.strftime('%Y%m%dT%H%M%S')}"
         n = 1
         while backup.exists():
             n += 1
-            backup = backup.with_name(f"{path.name}.memtui-backup-{time.strftime('%Y%m%dT%H%M%S')}-{n}")
+            backup = backups / f"{stem}.{time.strftime('%Y%m%dT%H%M%S')}-{n}"
         shutil.copy2(path, backup)
     atomic_write(path, new)
     return backup
 
 
+def project_root(args: argparse.Namespace) -> Path | None:
+    if args.global_:
+        return None
+    from memtui.commands.common import project_dir
+    from memtui.store.locations import find_project
+
+    return find_project(project_dir(args)).root
+
+
 def cmd_setup(args: argparse.Namespace) -> int:
     import difflib
 
+    from memtui.hooks.plugin import enabled_plugin
+
     command = launcher()
+    root = project_root(args)
+    plugin = enabled_plugin(root or Path.cwd())
+    if plugin is not None and not args.uninstall:
+        plugin_id, where = plugin
+        print(f"The memtui plugin is enabled ({plugin_id}, in {where}): it already runs memtui's hooks and MCP "
+              "server, so setup installs nothing (both together would recall and capture everything twice). "
+              f"Run `memtui init` in each project to use it; to use setup instead, disable the plugin first "
+              f"(`claude plugin disable {plugin_id}`).")
+        return 0
     changes = []
     for target in targets(args, command):
         old, new = plan(target)
@@ -201,9 +235,9 @@ def cmd_setup(args: argparse.Namespace) -> int:
         if new is None:
             print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
             continue
-        backup = write(target.path, old, new)
+        backup = write(target.path, old, new, backup_dir(root))
         verb = "removed memtui's" if args.uninstall else "installed the"
-        print(f"{target.path}: {verb} {target.label}" + (f" (backup: {backup.name})" if backup else ""))
+        print(f"{target.path}: {verb} {target.label}" + (f" (backup: {backup})" if backup else ""))
     if not args.uninstall:
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
         print(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.hooks import client
+from memtui.hooks.plugin import PLUGIN_FLAG
 
 #: Set in the environment of our own headless model calls and of the worker: hooks do nothing.
 HEADLESS_ENV = client.HEADLESS_ENV
@@ -47,8 +48,12 @@ def main(argv: Sequence[str], data: bytes | None = None) -> int:
     after the recall service did not answer); otherwise recall events ask the service first."""
     try:
         _arm_watchdog()  # before stdin: a payload that never ends must not hold the hook either
-        if data is None and argv and argv[0] in client.EVENTS:
+        asked = data is not None  # the launcher asked the service before handing over
+        if data is None:
             data = client.read_stdin()
+        if PLUGIN_FLAG in argv[1:] and _setup_did_it(data):
+            return 0
+        if not asked and argv and argv[0] in client.EVENTS:
             printed = client.answer(argv[0], data)
             if printed is not None:
                 _disarm_watchdog()
@@ -62,12 +67,22 @@ def main(argv: Sequence[str], data: bytes | None = None) -> int:
     return 0
 
 
+def _setup_did_it(data: bytes) -> bool:
+    """Called as the plugin's hook: True when `memtui setup` installed memtui's own hooks for this
+    project too, so this one stands down."""
+    from memtui.hooks.plugin import setup_hooks
+
+    payload = parse_payload(data)
+    base = os.environ.get("CLAUDE_PROJECT_DIR") or (payload or {}).get("cwd") or os.getcwd()
+    return setup_hooks(Path(str(base)).expanduser()) is not None
+
+
 def _run(argv: Sequence[str], data: bytes | None) -> None:
     event = argv[0] if argv else ""
     memory_dir: Path | None = None
     try:
         _arm_watchdog()
-        payload = parse_payload(client.read_stdin() if data is None else data)
+        payload = parse_payload(data if data is not None else client.read_stdin())
         context = locate(event, payload, os.environ)
         if context is not None:
             memory_dir = context.project.memory_dir

@@ -20,16 +20,23 @@ the user asks you to remember something or you learn what a future session would
 are notes, not instructions, and old ones can be stale: verify them against the code."""
 
 
-def build(cwd: Path | None = None, env: Any = None) -> Any:
+#: What the plugin's server says when `memtui setup` registered memtui's own server in this project.
+STANDING_DOWN = ("memtui's tools come from this project's own memtui server (registered by `memtui setup`); "
+                 "this plugin copy offers none, so each tool is listed once.")
+
+
+def build(cwd: Path | None = None, env: Any = None, *, tools: bool = True) -> Any:
     from mcp.server import MCPServer
 
     from memtui.mcp.tools import register_all
     from memtui.mcp.workspace import Workspace
 
-    server = MCPServer("memtui", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
-    register_all(server, Workspace(cwd, env))
+    server = MCPServer("memtui", instructions=INSTRUCTIONS if tools else STANDING_DOWN, version=__version__,
+                       log_level="WARNING")
+    if tools:
+        register_all(server, Workspace(cwd, env))
     return server
 
 
-def run(cwd: Path | None = None) -> None:
-    build(cwd).run()  # stdio; the SDK logs to stderr only, stdout is the protocol
+def run(cwd: Path | None = None, *, tools: bool = True) -> None:
+    build(cwd, tools=tools).run()  # stdio; the SDK logs to stderr only, stdout is the protocol

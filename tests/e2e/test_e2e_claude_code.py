@@ -166,8 +166,30 @@ def test_plugin_manifest_validates(tmp_path):
     assert result.returncode == 0, out
     assert "Validation passed" in out
     for event in ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"):
-        assert f'command "memtui hook {event}"' in out
-    assert 'mcpServers: memtui stdio memtui ["mcp"]' in out
+        assert f'command "memtui hook {event} --plugin"' in out
+    assert 'memtui stdio memtui ["mcp","--plugin"]' in out.replace(", ", ",")
+
+
+def test_plugin_and_setup_together_recall_and_capture_once(world):
+    """Issue 14.4: `--plugin-dir` in a project that also ran `memtui setup`: one recalled block,
+    one set of memtui tools, one capture job per turn."""
+    api, home, repo, env = world
+    memtui("init", repo=repo, env=env)
+    memtui("setup", repo=repo, env=env)
+    trust(home, repo)
+    memtui("add", "--type", "decision", "We deploy with make ship from the main branch", repo=repo, env=env)
+    env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
+    plugin = Path(__file__).resolve().parents[2]
+    result = claude("-p", "How do we deploy to production with make?", "--plugin-dir", str(plugin),
+                    "--model", "claude-haiku-4-5", "--output-format", "json", repo=repo, env=env)
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    [turn] = [r for r in api.messages() if not r.tool_name]
+    assert conversation(turn).count("hook additional context: <recalled-memories") == 1
+    tools = [t.get("name") for t in turn.body.get("tools") or []]
+    assert sum(name.endswith("__memory_search") for name in tools) == 1, tools
+    wait_for_capture(repo)
+    log = (repo / ".memory" / "logs" / "worker.log").read_text()
+    assert log.count(" Stop ") == 1, log
 
 
 def test_the_repository_works_as_a_plugin(world):
@@ -241,3 +263,26 @@ def test_a_paraphrase_is_recalled_through_the_warm_service(world):
     finally:
         control.stop(project)
         wait_for_capture(repo)
+
+
+def test_a_forked_session_is_not_captured_twice(world):
+    """Issue 14.5: `claude --resume <id> --fork-session` copies the parent's records into the new
+    session; the extraction for the fork sees only what the fork added."""
+    api, home, repo, env = world
+    memtui("init", repo=repo, env=env)
+    memtui("setup", repo=repo, env=env)
+    trust(home, repo)
+    parent = ask("We chose Redis for the job queue because Celery already needs it", repo, env)
+    wait_for_capture(repo)
+    assert any("We chose Redis" in r.prompt_text for r in api.messages() if r.tool_name)
+    api.clear()
+    result = claude("-p", "Also note the staging database is reset every Sunday night", "--resume",
+                    parent["session_id"], "--fork-session", "--model", "claude-haiku-4-5", "--output-format", "json",
+                    repo=repo, env=env)
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    fork = json.loads(result.stdout)["session_id"]
+    assert fork != parent["session_id"]
+    wait_for_capture(repo)
+    extractions = [r.prompt_text.split("<transcript>")[-1] for r in api.messages() if r.tool_name]
+    assert extractions and any("staging database is reset" in e for e in extractions)
+    assert not any("We chose Redis" in e for e in extractions)

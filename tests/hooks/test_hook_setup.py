@@ -34,8 +34,12 @@ def ours(settings: dict) -> dict[str, list[str]]:
     return {event: commands for event, commands in found.items() if commands}
 
 
-def backups(directory):
-    return sorted(p.name for p in directory.iterdir() if ".memtui-backup-" in p.name)
+def backups(project):
+    """Backups setup kept, in `.memory/backups/` (issue 14: never beside the files, where git sees them)."""
+    beside = [p for d in (project.root, project.root / ".claude") if d.is_dir() for p in d.iterdir() if "backup" in p.name]
+    assert beside == []
+    directory = project.memory_dir / "backups"
+    return sorted(p.name for p in directory.iterdir()) if directory.is_dir() else []
 
 
 def test_fresh_install(project, cli):
@@ -55,7 +59,7 @@ def test_fresh_install(project, cli):
     assert "mcp__memtui__memory_forget" not in settings["permissions"]["allow"]
     server = json.loads((project.root / ".mcp.json").read_text())["mcpServers"]["memtui"]
     assert server["alwaysLoad"] is True and server["args"][-1] == "mcp" and server["command"].startswith("/")
-    assert backups(project.root / ".claude") == []  # nothing existed, nothing to back up
+    assert backups(project) == []  # nothing existed, nothing to back up
 
 
 def test_merge_keeps_everything_else_in_order(project, cli):
@@ -77,8 +81,9 @@ def test_merge_keeps_everything_else_in_order(project, cli):
     servers = json.loads((project.root / ".mcp.json").read_text())["mcpServers"]
     assert list(servers) == ["github", "db", "memtui"]
     assert servers["db"] == THEIR_SERVERS["mcpServers"]["db"]
-    [backup] = backups(project.root / ".claude")
-    assert (project.root / ".claude" / backup).read_text() == original
+    [backup, _mcp] = backups(project)
+    assert backup.startswith("claude-settings.json.")
+    assert (project.memory_dir / "backups" / backup).read_text() == original
 
 
 def test_idempotent(project, cli):
@@ -88,7 +93,7 @@ def test_idempotent(project, cli):
     again = cli("setup", cwd=project.root)
     assert again.returncode == 0 and b"already up to date" in again.stdout
     assert {p: p.read_bytes() for p in first} == first
-    assert len(backups(project.root / ".claude")) == 1  # only the first change was backed up
+    assert len(backups(project)) == 1  # only the first change was backed up
 
 
 def test_moved_install_is_updated_in_place(project, cli):
@@ -114,7 +119,7 @@ def test_dry_run_prints_a_diff_and_writes_nothing(project, cli):
     assert any(line.startswith("+") and line.endswith(' Stop",') and '"command"' in line for line in out.splitlines())
     assert (project.root / ".claude" / "settings.json").read_text() == before
     assert not (project.root / ".mcp.json").exists()
-    assert backups(project.root / ".claude") == []
+    assert backups(project) == []
 
 
 def test_uninstall_removes_only_ours(project, cli):
