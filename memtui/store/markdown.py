@@ -170,7 +170,7 @@ class MarkdownStore:
             doc = frontmatter.parse(current["text"])
             stem = current["path"].rsplit("/", 1)[-1]
         else:
-            doc = frontmatter.Document([], "", True)
+            doc = frontmatter.parse(claude_code_header(memory))
             stem = self.new_relpath(memory) if not memory.id.startswith(f"{self.scope}/") else memory.id.split("/", 1)[1] + ".md"
         old = self.decode(current["path"], doc, current["mtime"]) if current else None
         # Only fields that differ from what the file says are written: a touch must not add a `name:`
@@ -187,9 +187,13 @@ class MarkdownStore:
             ("source_session", lambda m: (m.source or Source()).session, source.session),
             ("source_event", lambda m: (m.source or Source()).event, source.event),
             ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
-            ("created", lambda m: m.created, format_ts(memory.created)),
+            # The file's mtime is its age; `created` is written only when it says something more.
+            ("created", lambda m: m.created,
+             format_ts(memory.created) if old is not None or memory.created != memory.updated else None),
         )
         for key, get, value in fields:
+            if key in ("name", "description", "type") and old is None:
+                continue  # written by claude_code_header, in Claude Code's own form
             if old is None or get(old) != get(memory):
                 frontmatter.set_value(doc, key, value)
         if old is None or old.content != memory.content.strip():
@@ -236,6 +240,15 @@ class MarkdownStore:
         if current != rendered.text and (current is not None or rendered.text):
             atomic_write(index, rendered.text)
         return rendered
+
+
+def claude_code_header(memory: Memory) -> str:
+    """A new memory file's frontmatter as Claude Code (2.1.330) writes its own: a kebab-case `name`,
+    a one-line `description`, and the type nested under `metadata:`."""
+    name = memory.name or slug(memory.title or memory.content, 60).replace("_", "-")
+    description = memory.description or " ".join(memory.content.split())[:150]
+    return (f"---\nname: {frontmatter.render_value(name)}\ndescription: {frontmatter.render_value(description)}\n"
+            f"metadata:\n  type: {frontmatter.render_value(memory.type)}\n---\n")
 
 
 def is_memory_file(path: str | os.PathLike[str]) -> bool:

@@ -127,6 +127,20 @@ def test_errors_say_what_to_do(project, home, seeded):
     assert wrong_type.is_error
 
 
+def test_save_needs_a_type_and_caps_the_length(project, home, bank):
+    """Issue 14.6: no silent `context` (decays in 30 days) and no 100,000-character memories."""
+    async def calls(client):
+        return [await client.call_tool("memory_save", {"content": "We deploy with make ship"}),
+                await client.call_tool("memory_save", {"content": "x " * 50_000, "type": "decision"}),
+                await client.call_tool("memory_save", {"content": "y" * 2000, "type": "decision"})]
+
+    untyped, huge, longest = session(project.root, home, calls)
+    assert untyped.is_error and "type" in text(untyped)
+    assert huge.is_error and "100000 characters" in text(huge) and "at most 2000" in text(huge)
+    assert not longest.is_error
+    assert [m.type for m in Bank(project).memories()] == ["decision"]
+
+
 def test_uninitialised_directory(tmp_path, home):
     plain = tmp_path / "plain"
     (plain / ".git").mkdir(parents=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from pathlib import Path
 
 import pytest
 from storekit import OLD, tree, write_files
@@ -166,7 +167,8 @@ def test_new_memory_file_name_and_frontmatter(local_dir, open_bank, clock):
     assert (first.id, second.id) == ("local/feedback_small_prs", "local/feedback_small_prs_2")
     text = (local_dir / "feedback_small_prs.md").read_text()
     doc = frontmatter.parse(text)
-    assert (doc.get("name"), doc.get("description"), doc.get("type")) == ("Small PRs", "small PRs", "feedback")
+    assert (doc.get("name"), doc.get("description"), doc.get("type", "metadata")) == ("Small PRs", "small PRs", "feedback")
+    assert doc.get("type") is None  # nested under metadata:, as Claude Code writes it
     assert doc.body == "\nPrefers small PRs with a summary first\n"
     assert os.stat(local_dir / "feedback_small_prs.md").st_mtime == pytest.approx(clock.now.timestamp(), abs=0.01)
 
@@ -223,3 +225,14 @@ def test_render_creates_no_empty_index(project, cli, home):
     out = cli("render", cwd=project.root)
     assert out.returncode == 0, out.stderr
     assert list(directory.iterdir()) == []
+
+
+def test_a_new_memory_file_is_written_as_claude_code_writes_its_own(open_bank, local_dir):
+    """Issue 14.6: name, description, `metadata: {type: …}`; no `created:` (the mtime is the age)."""
+    saved = open_bank().add("feedback", "Prefer table-driven tests in Go packages", store="local").memory
+    text = (local_dir / Path(saved.path).name).read_text(encoding="utf-8")
+    assert text == ("---\nname: prefer-table-driven-tests-in-go-packages\n"
+                    "description: Prefer table-driven tests in Go packages\nmetadata:\n  type: feedback\n---\n\n"
+                    "Prefer table-driven tests in Go packages\n")
+    again = open_bank().get(saved.id)
+    assert again.type == "feedback" and again.name == "prefer-table-driven-tests-in-go-packages"

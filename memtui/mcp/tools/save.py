@@ -6,6 +6,9 @@ from typing import Any
 
 from memtui.mcp.workspace import tool_errors
 
+#: As long as a memory gets: the same cap extraction gives the model (llm/schema.py).
+MAX_CONTENT = 2000
+
 
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
@@ -14,24 +17,33 @@ def register(server: Any, ws: Any) -> None:
                  annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
                                              idempotent_hint=True, open_world_hint=False))
     @tool_errors
-    def memory_save(content: str, type: str = "context", tags: list[str] | None = None) -> str:
+    def memory_save(content: str, type: str, tags: list[str] | None = None) -> str:
         """Save one durable fact about this project so future sessions know it: a decision and
         its reason, an architectural fact, a convention, a gotcha, the state of ongoing work, or
         a preference the user stated. Save when the user asks you to remember something, or when
         you learn something a future session would otherwise have to rediscover.
 
-        `content`: one self-contained statement (it will be read without this conversation).
-        `type`: architecture, decision, pattern, gotcha, progress (decays in 7 days), context
-        (30 days), user, feedback, project or reference. `tags`: a few lowercase topic words.
+        `content`: one self-contained statement (it will be read without this conversation), at
+        most 2000 characters. `type` (required): architecture, decision, pattern, gotcha,
+        progress (decays in 7 days), context (30 days), user, feedback, project or reference.
+        `tags`: a few lowercase topic words.
 
         Saving a fact that is already stored re-affirms it instead of adding a copy; a newer
         version of a stored fact supersedes the old one. Secrets are redacted before saving.
         """
         from memtui.core.memory import Source
+        from memtui.errors import UsageError
 
+        if not content.strip():
+            raise UsageError("content is empty: give the fact to remember as one self-contained statement")
+        if len(content) > MAX_CONTENT:
+            raise UsageError(f"content is {len(content)} characters; a memory holds at most {MAX_CONTENT}: save "
+                             "the durable fact itself, or split it into several memories")
+        if not type.strip():
+            raise UsageError("type is empty: pick one of architecture, decision, pattern, gotcha, progress, "
+                             "context, user, feedback, project, reference")
         bank = ws.bank()
-        result = bank.add(type or "context", content, tags=tags or (), source=Source(ws.session, "mcp"),
-                          reviewed=False)
+        result = bank.add(type, content, tags=tags or (), source=Source(ws.session, "mcp"), reviewed=False)
         m = result.memory
         if result.reaffirmed:
             line = f"Already known: re-affirmed {m.id} ({m.type})."
