@@ -172,6 +172,8 @@ def info(project: Any, env: Any = None) -> dict[str, Any]:
     if answer is not None:
         out.update(state="ready", **{k: answer.get(k) for k in ("pid", "rss_mb", "idle", "uptime", "semantic",
                                                                  "requests", "memories")})
+        if isinstance(answer.get("idle_limit"), (int, float)):
+            out["idle_limit"] = answer["idle_limit"]  # what this service was started with
         return out
     if alive(project):
         status = read_status(project)

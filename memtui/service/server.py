@@ -168,6 +168,9 @@ class Service:
                     self.handle(conn)
                 except _Stop:
                     return "asked to stop"
+            # After the connection is closed, so the client does not wait for it: 0.4 ms that keeps
+            # the resident size flat (10k memories: ~182 MB after hundreds of requests, ~200 without).
+            release_memory()
 
     def cleanup(self) -> None:
         try:
@@ -246,7 +249,7 @@ class Service:
         except Exception:  # noqa: BLE001 - a status line must not fail on a busy index
             memories = None
         return {"pid": os.getpid(), "rss_mb": rss_mb(), "idle": round(time.monotonic() - self.last, 1),
-                "uptime": round(time.time() - self.started, 1), "semantic": self.semantic,
+                "uptime": round(time.time() - self.started, 1), "semantic": self.semantic, "idle_limit": self.idle,
                 "requests": self.requests, "memories": memories}
 
     def search(self, request: dict[str, Any]) -> dict[str, Any]:
