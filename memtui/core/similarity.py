@@ -89,14 +89,36 @@ def _mentions(text: str) -> frozenset[str]:
     return frozenset({p.strip("`").lower() for p in _pieces(text)} | set(_WORD.findall(lowered)))
 
 
+def _stems(text: str) -> list[str] | None:
+    """The content words in order, cut to five letters (a crude stem: `clashing` and `clashes`
+    agree); None for text in a script without spaces, where a word run is a whole phrase."""
+    words = [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+    if any(_unspaced(w) for w in words):
+        return None
+    return [w[:5] for w in words]
+
+
 def different_things(a: str, b: str) -> bool:
-    """True when each text names something the other does not mention at all: `port 8001` and
-    `port 8002`, `service A` and `service B`, `docs/de` and `docs/ja`. Two such notes are two
-    facts however many words they share; one that only adds a detail to the other is not."""
+    """True when the two texts are about different things, however many words they share:
+
+    * each names something the other does not mention at all: `port 8001` and `port 8002`,
+      `service A` and `service B`, `docs/de` and `docs/ja` (one that only adds a detail to the
+      other is the same fact, told better);
+    * or they are one sentence with a slot filled differently: "the billing service runs in the
+      EU" and "the frontend service runs in the EU". A rephrasing moves, adds and drops words;
+      a template swaps one or two words in place and keeps the rest, in order.
+    """
     only_a = specifics(a) - _mentions(b)
-    if not only_a:
+    if only_a and specifics(b) - _mentions(a):
+        return True
+    import difflib
+
+    left, right = _stems(a), _stems(b)
+    if left is None or right is None:
         return False
-    return bool(specifics(b) - _mentions(a))
+    ops = [op for op in difflib.SequenceMatcher(a=left, b=right, autojunk=False).get_opcodes() if op[0] != "equal"]
+    return bool(ops) and all(tag == "replace" and i2 - i1 <= 2 and j2 - j1 <= 2 for tag, i1, i2, j1, j2 in ops) \
+        and sum(i2 - i1 for _, i1, i2, _, _ in ops) <= 2
 
 
 class Shortlist:

@@ -36,6 +36,10 @@ def run(project: Any, *, lock_fd: int | None = None, idle: float = IDLE_SECONDS)
         try:
             count, skipped = _drain(project, idle)
             total += count
+        except OSError:
+            if memory_dir.is_dir():
+                raise
+            return total  # the project was removed under us: nothing left to do, nothing to recreate
         finally:
             os.close(fd)  # releases the flock (the hook that started us closed its copy already)
         if not memory_dir.is_dir():

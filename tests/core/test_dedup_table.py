@@ -117,6 +117,8 @@ PAIRS = [
     (DISTINCT, "decision", "Keep API responses under 200 KB", "Keep API responses under 500 KB"),
     (DISTINCT, "pattern", "Name branches feature/<ticket>", "Name branches fix/<ticket>"),
     (DISTINCT, "context", "Jun 3: the search index was rebuilt after the outage", "Jun 9: the search index was rebuilt after the outage"),
+    (DISTINCT, "context", "The billing service runs in the eu region only", "The frontend service runs in the eu region only"),
+    (DISTINCT, "context", "The orders service is owned by the platform team", "The search service is owned by the platform team"),
     (DISTINCT, "decision", "x", "y"),
     (DISTINCT, "gotcha", "OK", "KO"),
     (DISTINCT, "context", "🚀 deploys on Fridays are forbidden", "🚀 deploys on Mondays are forbidden"),
