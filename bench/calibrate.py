@@ -88,7 +88,11 @@ def query_features(row: dict, weights) -> tuple[float, ...]:
 
 
 def logistic(xs, ys, ws) -> tuple[float, ...]:
-    X = np.hstack([np.ones((len(xs), 1)), np.asarray(xs, dtype=np.float64)])
+    """Weighted logistic regression on standardised signals (so the light L2 penalty weighs every
+    signal alike, whatever its scale), returned as weights on the raw signals."""
+    raw = np.asarray(xs, dtype=np.float64)
+    mu, sd = raw.mean(axis=0), raw.std(axis=0) + 1e-9
+    X = np.hstack([np.ones((len(xs), 1)), (raw - mu) / sd])
     y = np.asarray(ys, dtype=np.float64)
     w = np.asarray(ws, dtype=np.float64)
     beta = np.zeros(X.shape[1])
@@ -102,7 +106,9 @@ def logistic(xs, ys, ws) -> tuple[float, ...]:
         beta -= step
         if np.abs(step).max() < 1e-10:
             break
-    return tuple(round(float(b), DECIMALS) for b in beta)
+    weights = beta[1:] / sd
+    bias = beta[0] - float((beta[1:] * mu / sd).sum())
+    return tuple(round(float(b), DECIMALS) for b in (bias, *weights))
 
 
 def ranked(row: dict, weights) -> list[tuple[float, str]]:

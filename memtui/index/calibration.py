@@ -39,13 +39,13 @@ HYBRID_SIGNALS = ("cosine", "cosine_z", "cosine_gap", "bm25", "coverage", "lexic
 LEXICAL_SIGNALS = ("bm25", "coverage", "lexical", "lexical_gap")
 
 # -- fitted by bench/calibrate.py: do not edit by hand ------------------------------------------
-HYBRID = (-3.947, -1.179, 0.839, 5.605, 0.717, -2.328, 6.666)
-LEXICAL = (-6.904, 5.896, -0.295, 4.434, 4.148)
-QUERY_HYBRID = (-3.719, 1.493, 1.53, 1.127, -0.268)
-QUERY_LEXICAL = (-0.559, 1.274, 0.985, 1.37, 1.036)
-GATE_HYBRID = 0.87
-GATE_LEXICAL = 0.84
-HIT_FLOOR = 0.05
+HYBRID = (-3.287, -0.589, 0.631, 6.934, 0.281, -5.544, 10.832)
+LEXICAL = (-5.986, 4.704, -3.469, 8.599, 4.347)
+QUERY_HYBRID = (-4.369, 13.808, 0.604, 2.033, -8.336)
+QUERY_LEXICAL = (-1.758, 2.883, -1.768, 4.018, 2.224)
+GATE_HYBRID = 0.77
+GATE_LEXICAL = 0.88
+HIT_FLOOR = 0.02
 # -- end of fitted constants ----------------------------------------------------------------------
 
 
