@@ -65,6 +65,10 @@ def world(tmp_path):
     env.update(api.env(), HOME=str(home), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
     yield api, home, repo, env
     api.close()
+    from memtui.service import control
+    from memtui.store.locations import Project
+
+    control.stop(Project(repo.resolve()))  # the SessionStart hooks started one: it leaves with the test
 
 
 def memtui(*args: str, repo: Path, env: dict) -> subprocess.CompletedProcess:
