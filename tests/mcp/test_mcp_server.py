@@ -189,3 +189,41 @@ def test_search_counts_recalls(project, home, seeded, cli):
     assert cli("worker", "--idle", "0", cwd=project.root).returncode == 0
     state = json.loads(project.path("state.json").read_text())
     assert max(m.get("accessCount", 0) for m in state["memories"]) == 1
+
+
+def test_the_recorded_handshake_is_what_the_sdk_answers():
+    """The prelude answers `initialize` and `tools/list` from memtui/mcp/handshake.json before the
+    SDK has loaded (issue 14.6); the record must be exactly what the installed SDK answers."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-m", "memtui.mcp.prelude"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+
+
+def test_initialize_is_answered_before_the_sdk_is_loaded(project, home):
+    """Spawn the server, ask `initialize` and `tools/list`, then call a tool: the first two come from
+    the record (fast), the call from the SDK after the hand-over, in one stream with no extra answer."""
+    import subprocess
+
+    env = server_env(project.root, home)
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "memtui", "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project.root, env=env)
+    init = {"jsonrpc": "2.0", "id": 7, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    try:
+        proc.stdin.write(json.dumps(init).encode() + b"\n")
+        proc.stdin.flush()
+        first = json.loads(proc.stdout.readline())
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+                         b'{"jsonrpc":"2.0","id":8,"method":"tools/list"}\n'
+                         b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}\n')
+        proc.stdin.flush()
+        answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+    finally:
+        proc.kill()
+        proc.wait()
+    assert first["id"] == 7 and first["result"]["protocolVersion"] == "2025-06-18"
+    assert first["result"]["serverInfo"]["name"] == "memtui"
+    assert [a["id"] for a in answers] == [8, 9]  # the SDK's own answer to the replayed initialize was dropped
+    assert {t["name"] for t in answers[0]["result"]["tools"]} == TOOLS
+    assert not answers[1]["result"].get("isError")
