@@ -239,3 +239,16 @@ def test_broken_files_are_one_line_errors(run, project, setup, needle):
     setup(project)
     code, _, err = run("render")
     assert code == 1 and needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_short_non_latin_and_template_notes_are_all_kept(run, project):
+    """Issue 14.1, as reported: each of these was thrown away as a "duplicate" of the one before."""
+    pairs = [("decision", "Use uv"), ("decision", "CI: go 1.22"),
+             ("decision", "日本語のドキュメントは docs/ja にある"), ("decision", "ドイツ語のドキュメントは docs/de にある")]
+    pairs += [("context", f"service {name} listens on {8000 + n}") for n, name in enumerate("ABCDEFGHIJKLMNO", 1)]
+    for type_, text in pairs:
+        saved = _add(run, "--type", type_, text)
+        assert not saved["reaffirmed"] and saved["superseded"] == [], text
+    active = [m for m in json.loads(project.path("state.json").read_text())["memories"]
+              if not {"superseded", "archived"} & set(m["tags"])]
+    assert sorted(m["content"] for m in active) == sorted(text for _, text in pairs)
