@@ -24,11 +24,6 @@ from typing import Any
 
 from memtui.store.atomic import atomic_write
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no flock; jobs still queue, a worker may double-run
-    fcntl = None  # type: ignore[assignment]
-
 MAX_ATTEMPTS = 3
 LOCK = "worker.lock"
 
@@ -101,22 +96,14 @@ def failed(job: Job, error: str) -> bool:
 
 def try_lock(memory_dir: Path) -> int | None:
     """An fd holding the worker lock, or None when a worker already holds it."""
+    from memtui.store.lock import try_hold
+
     path = spool_dir(memory_dir) / LOCK
     path.parent.mkdir(exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    if fcntl is None:
-        return fd
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    return fd
+    return try_hold(path)
 
 
 def worker_running(memory_dir: Path) -> bool:
-    fd = try_lock(memory_dir)
-    if fd is None:
-        return True
-    os.close(fd)
-    return False
+    from memtui.store.lock import held
+
+    return held(spool_dir(memory_dir) / LOCK) if spool_dir(memory_dir).is_dir() else False

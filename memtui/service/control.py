@@ -66,29 +66,16 @@ class ServiceSettings:
 
 def try_lock(memory_dir: Path) -> int | None:
     """The service lock, taken (a descriptor to hand to the service), or None when one holds it."""
-    import fcntl
+    from memtui.store.lock import try_hold
 
-    try:
-        fd = os.open(memory_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    return try_hold(memory_dir / LOCK, 0o600)
 
 
 def alive(project: Any) -> bool:
     """Whether a service process holds the lock (answering, or still warming up)."""
-    if not project.memory_dir.is_dir():
-        return False
-    fd = try_lock(project.memory_dir)
-    if fd is None:
-        return True
-    os.close(fd)
-    return False
+    from memtui.store.lock import held
+
+    return project.memory_dir.is_dir() and held(project.memory_dir / LOCK)
 
 
 def ensure(project: Any, log: Any = None, env: Any = None) -> bool:

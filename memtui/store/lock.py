@@ -77,3 +77,31 @@ class ProjectLock:
             os.close(self._fd)
             self._fd = None
         self._thread_lock.release()
+
+
+def try_hold(path: Path, mode: int = 0o644) -> int | None:
+    """A descriptor holding an exclusive flock on `path` (created if missing), or None when another
+    process holds it. For locks that mark a live process (the capture worker, the recall service):
+    the holder passes the descriptor on to the process it starts, and the lock dies with it."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, mode)
+    except OSError:
+        return None
+    if fcntl is None:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def held(path: Path) -> bool:
+    """Whether a process holds `path` (see `try_hold`)."""
+    fd = try_hold(path)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
+
