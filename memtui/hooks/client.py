@@ -2,10 +2,10 @@
 
 The prompt hook runs on every prompt in a fresh interpreter, so what it imports is the user's
 latency. This module imports only C modules that come with the interpreter (`_json` to read the
-payload, `_socket` to talk to the service) plus `os`, `sys` and `time`, which the interpreter has
-loaded before the first line of any program: no `json` (it pulls in `re` and `enum`), no
-`socket` (`enum`, `selectors`), no `pathlib`, `typing` or `dataclasses`. A test runs the
-installed hook under `-X importtime` to prove it.
+payload, `_socket` to talk to the service, `_signal` for its watchdog) plus `os` and `sys`,
+which the interpreter has loaded before the first line of any program: no `json` (it pulls in
+`re` and `enum`), no `socket` (`enum`, `selectors`), no `pathlib`, `typing` or `dataclasses`. A
+test runs the installed hook under `-X importtime` to prove it.
 
 `answer()` returns the bytes to print (possibly none) when the service answered or the event
 needs nothing here; it returns None when the caller must do the work itself (no service, a
@@ -31,6 +31,8 @@ MAX_PAYLOAD = 64 * 1024 * 1024
 #: The environment the service needs to see the hook's view of the world.
 FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "HOME")
 HEADLESS_ENV = "MEMTUI_HEADLESS"
+
+
 def find_root(base: str, env) -> str | None:
     """The nearest ancestor of `base` (itself included) that holds `.memory/`, as the hooks'
     `locate` finds it; the home directory never counts (`~/.memory` is not a project)."""
@@ -57,7 +59,6 @@ class _Context:
     object_pairs_hook = None
     parse_float = float
     parse_int = int
-    memo: dict = {}
 
     @staticmethod
     def parse_constant(name: str) -> float:
