@@ -2,7 +2,7 @@
 
 ```toml
 [hooks]
-min_prompt_chars = 30     # shorter prompts get no recall ("ok", "go on", "yes")
+min_prompt_chars = 12     # shorter prompts get no recall ("ok", "go on", "yes, do it")
 recall_k = 5              # memories injected per prompt at most
 memory_bytes = 4096       # one recalled memory is cut to this many bytes
 prompt_chars = 9500       # one injection stays under Claude Code's 10,000-character cap
@@ -23,7 +23,8 @@ class HookSettings:
     """Plain class attributes as defaults (no dataclass machinery: this is built on every prompt)."""
 
     #: Prompts shorter than this (after trimming) get no recall; explicit "remember that" still saves.
-    min_prompt_chars: int = 30
+    #: Short, because the calibrated gate decides relevance: "what's our MSRV?" deserves an answer.
+    min_prompt_chars: int = 12
     #: At most this many memories per prompt.
     recall_k: int = 5
     #: Each recalled memory is cut to this many UTF-8 bytes (mini-claude's 4 KB).

@@ -105,11 +105,11 @@ def test_nothing_relevant_means_no_answer(hook, bank):
 
 def test_short_prompts_and_task_notifications_are_skipped(hook, bank, project):
     bank.add("decision", "Deploy with make ship")
-    assert hook("UserPromptSubmit", prompt="deploy make ship?") is None  # under 30 characters
+    assert hook("UserPromptSubmit", prompt="make ship") is None  # under 12 characters
     note = "<task-notification>\n<task-id>a7c</task-id> deploy with make ship finished on the main branch"
     assert hook("UserPromptSubmit", prompt=note) is None
     set_hooks_config(project, min_prompt_chars=5)
-    assert "Deploy with make ship" in context_of(hook("UserPromptSubmit", prompt="deploy make ship?"))
+    assert "Deploy with make ship" in context_of(hook("UserPromptSubmit", prompt="make ship"))
 
 
 def test_no_repeats_within_a_session(hook, bank):
