@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from factkit import FACTS
+
 fakeapi = pytest.importorskip("fakeapi", reason="tests/fakeapi.py (the fake Messages API) is not in this checkout")
 
 
@@ -213,20 +215,6 @@ def test_the_repository_works_as_a_plugin(world):
     wait_for_capture(repo)
 
 
-FACTS = [
-    ("decision", "We deploy with make ship from the main branch; it builds the image and rolls it out"),
-    ("gotcha", "Stripe webhooks need the raw request body for signature checks, never the parsed JSON"),
-    ("architecture", "The API is FastAPI in services/api with Postgres 16 behind PgBouncer"),
-    ("decision", "Background jobs run on Celery with Redis as the broker"),
-    ("gotcha", "Timezones: store UTC in Postgres, convert only in the frontend"),
-    ("pattern", "Database migrations are Alembic revisions under services/api/migrations"),
-    ("context", "Logs go to Loki; dashboards are in Grafana under the Payments folder"),
-    ("architecture", "The frontend is a Next.js app in web/ that talks to the API through tRPC"),
-    ("pattern", "Tests use pytest fixtures from tests/conftest.py; no mocks of our own code"),
-    ("gotcha", "The CI cache key must include poetry.lock or dependencies go stale"),
-    ("decision", "Feature flags live in LaunchDarkly; never hard-code a rollout percentage"),
-    ("pattern", "Error messages shown to users come from web/src/i18n/en.json"),
-]
 #: Shares no content word with the Timezones memory: only the recall service's model can find it.
 PARAPHRASE = "what time zone should dates be saved in?"
 

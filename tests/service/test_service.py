@@ -15,24 +15,13 @@ from pathlib import Path
 
 import pytest
 from envkit import isolated_env
+from factkit import FACTS
 
 from memtui.hooks import launch_path
 from memtui.index import remote
 from memtui.service import control
 
 PROMPT = "How do we deploy with make ship from the main branch these days?"
-FACTS = [
-    ("decision", "We deploy with make ship from the main branch; it builds the image and rolls it out"),
-    ("gotcha", "Stripe webhooks need the raw request body for signature checks, never the parsed JSON"),
-    ("architecture", "The API is FastAPI in services/api with Postgres 16 behind PgBouncer"),
-    ("decision", "Background jobs run on Celery with Redis as the broker"),
-    ("gotcha", "Timezones: store UTC in Postgres, convert only in the frontend"),
-    ("pattern", "Database migrations are Alembic revisions under services/api/migrations"),
-    ("context", "Logs go to Loki; dashboards are in Grafana under the Payments folder"),
-    ("architecture", "The frontend is a Next.js app in web/ that talks to the API through tRPC"),
-    ("pattern", "Tests use pytest fixtures from tests/conftest.py; no mocks of our own code"),
-    ("gotcha", "The CI cache key must include poetry.lock or dependencies go stale"),
-]
 LAUNCHER = [sys.executable, "-S", str(launch_path())]
 
 
