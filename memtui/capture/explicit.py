@@ -92,6 +92,9 @@ def explicit_memories(prompt: str) -> list[tuple[str, str]]:
     """`[(type, text)]` for every "remember …" request in a prompt; `[]` when there is none."""
     if not prompt or "remember" not in prompt.lower() or prompt.lstrip().startswith("<task-notification>"):
         return []
+    from memtui.core.redact import strip_private
+
+    prompt = strip_private(prompt)  # before sentences are cut, so a private span never half-survives
     found: list[tuple[str, str]] = []
     for match in _TRIGGER.finditer(prompt):
         keyword = match.group(0).lower().lstrip("#")

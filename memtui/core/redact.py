@@ -1,5 +1,8 @@
 """Secret redaction, applied before anything reaches disk or a prompt.
 
+`<private>…</private>` comes first: what a user wraps so is removed outright (not marked), so it
+is never captured, sent to a model or stored. An unclosed `<private>` hides everything after it.
+
 Patterns match the published shapes of each provider's keys. `KEY=value` assignments are
 redacted only when the name looks secret *and* the value looks like a literal (not a call, a
 variable reference or a placeholder), so ordinary code survives.
@@ -58,8 +61,22 @@ class Redaction:
         return bool(self.kinds)
 
 
+_PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.DOTALL | re.IGNORECASE)
+
+
+def strip_private(text: str) -> str:
+    """`text` without its `<private>…</private>` spans."""
+    if "<" not in text:
+        return text  # the common case, without running the pattern
+    return _PRIVATE.sub("", text)
+
+
 def scan(text: str) -> Redaction:
     kinds: list[str] = []
+    without = strip_private(text)
+    if without != text:
+        kinds.append("private")
+        text = without
 
     def sub(kind: str):
         def repl(_: re.Match[str]) -> str:

@@ -255,3 +255,19 @@ def test_a_forked_session_sends_only_its_own_records(llm, bank, tmp_path):
     contents = [m.content for m in Bank(bank.project).memories()]
     assert sum("make release" in c for c in contents) == 1
     assert _cursor(bank) == {"parent": 4, "fork": 6}  # the fork's own cursor still covers every line
+
+
+def test_private_spans_never_reach_the_model_or_the_store(llm, bank, tmp_path):
+    """Issue 10 (`<private>`): wrapped text is removed before the transcript goes to the model,
+    and an explicit request keeps only what is outside the span."""
+    path = write_lines(tmp_path / "p.jsonl",
+                       user("remember that the staging VPN is vpn.example.internal <private>pin 88231 for me</private>"),
+                       assistant(text("Noted; <private>your pin 88231</private> stays with you.")),
+                       user("We chose Redis for the job queue <private>because Dana hates RabbitMQ</private>."))
+    llm.script(tool(memories(("decision", "Redis backs the job queue."))))
+    assert extract(bank, path, session_id="s", event="SessionEnd").ok
+    sent = llm.messages()[-1].prompt_text
+    assert "88231" not in sent and "Dana" not in sent and "We chose Redis" in sent
+    stored = " ".join(m.content for m in Bank(bank.project).memories())
+    assert "vpn.example.internal" in stored and "88231" not in stored
+    assert "88231" not in "".join(p.read_text(errors="replace") for p in bank.project.memory_dir.rglob("*") if p.is_file())

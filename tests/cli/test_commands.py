@@ -252,3 +252,11 @@ def test_short_non_latin_and_template_notes_are_all_kept(run, project):
     active = [m for m in json.loads(project.path("state.json").read_text())["memories"]
               if not {"superseded", "archived"} & set(m["tags"])]
     assert sorted(m["content"] for m in active) == sorted(text for _, text in pairs)
+
+
+def test_add_drops_private_spans(run, project):
+    saved = _add(run, "--type", "decision", "Use the shared staging account <private>password hunter22</private> for demos")
+    assert saved["content"].startswith("Use the shared staging account") and saved["content"].endswith("for demos")
+    assert "hunter22" not in saved["content"] and "private" in saved["redacted"]
+    assert "hunter22" not in project.path("state.json").read_text()
+    assert "hunter22" not in project.path("journal.jsonl").read_text()

@@ -112,3 +112,17 @@ def test_ordinary_code_is_not_redacted(text):
     result = scan(text)
     assert result.text == text
     assert not result.changed
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Deploy key rotation is monthly <private>the vault pin is 4417</private> and audited", "Deploy key rotation is monthly  and audited"),
+    ("two <PRIVATE>a</PRIVATE> spans <private>b\nc</private> here", "two  spans  here"),
+    ("unclosed <private>everything after this stays out", "unclosed "),
+    ("no private span, a < b", "no private span, a < b"),
+])
+def test_private_spans_are_removed_outright(text, kept):
+    from memtui.core.redact import scan
+
+    result = scan(text)
+    assert result.text == kept
+    assert ("private" in result.kinds) is (kept != text)

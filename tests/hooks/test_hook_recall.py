@@ -257,3 +257,10 @@ def test_recall_disabled(hook, bank, project):
     set_hooks_config(project, recall=False)
     assert hook("UserPromptSubmit", prompt=PROMPT) is None
     assert hook("SessionStart") is None
+
+
+def test_remember_keeps_private_spans_out(hook, project):
+    answer = hook("UserPromptSubmit", prompt="remember that the demo tenant is acme-demo <private>its admin pin is 55120</private>")
+    state = project.path("state.json").read_text()
+    assert "acme-demo" in state and "55120" not in state
+    assert "55120" not in context_of(answer)
