@@ -1,4 +1,4 @@
-"""Ranking and scoring: how BM25 and cosine become one order and one relevance score in 0..1.
+"""Ranking: how BM25 and cosine become one order, and the signals the calibrated score reads.
 
 Two jobs, two tools, chosen on the development split (bench/retrieval.py; no per-query tuning):
 
@@ -7,16 +7,14 @@ Two jobs, two tools, chosen on the development split (bench/retrieval.py; no per
   BM25 stands out, in a store of technical notes a paraphrase's cosine stands out. Min-max or
   raw mixes had to pick one kind of store to be good at (dev: 50/50 min-max 0.76 coding /
   0.69 observations / 0.55 turns; z 80/20 0.84 / 0.69 / 0.53, with paraphrases 0.20 → 0.63).
-* **Score** (what callers threshold): absolute, so "nothing relevant" is visible. Cosine from
-  MiniLM is absolute already (unrelated texts ~0.1-0.25, same topic 0.45+), mapped linearly
-  between COSINE_LOW and COSINE_HIGH; BM25 is squashed with a half-saturation constant, after
-  dividing out the store size's effect on IDF (a word unique in 10k memories scores twice what
-  it does in 100, but is not twice as relevant). Down the ranked list a hit's score is lifted to
-  the best score below it, so thresholding never keeps a hit while dropping one ranked above it.
+* **Signals** for the calibrated score (`calibration`): BM25 is squashed with a half-saturation
+  constant after dividing out the store size's effect on IDF (a word unique in 10k memories
+  scores twice what it does in 100, but is not twice as relevant), times the share of prompt
+  words found (`lexical_score`); cosine from MiniLM is absolute already. Whether a hit is worth
+  injecting is `calibration`'s probability, fitted on the same split.
 
-RECALL_THRESHOLD leaves 80 % of the dev prompts that have no relevant memory with nothing to
-inject; it costs 3 points on lexical/entity/stale prompts and most paraphrase-only matches
-(their cosines sit inside the noise band), which is the right way round for injection.
+`hybrid_score`, `cosine_score` and `lift` are the round-1 fixed blend, kept for callers that want
+an uncalibrated 0..1 score; search no longer uses them.
 """
 
 from __future__ import annotations
@@ -30,9 +28,6 @@ from memtui.index.rows import idents
 
 _WORD = re.compile(r"[^\W_]+")
 
-#: What `search(...)` results must reach to be worth injecting into a prompt.
-RECALL_THRESHOLD = 0.30
-
 #: Order: share of the cosine z-score in the hybrid order.
 SEMANTIC_WEIGHT = 0.8
 #: Score: cosine mapped 0..1 between these marks; share of cosine in the hybrid score.
@@ -44,7 +39,6 @@ BM25_HALF_HYBRID = 12.0
 REFERENCE_SIZE = 100
 #: Superseded and archived memories, when asked for, rank below what replaced them.
 INACTIVE_FACTOR = 0.5
-INACTIVE_PENALTY = 1.0
 
 
 def size_factor(n_docs: int) -> float:

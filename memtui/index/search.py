@@ -179,11 +179,9 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
 def _signals(rowids: list[int], bm25: dict[int, float], cos, n_docs: int, parsed: Query,
              memories: dict[int, Memory]) -> dict[int, tuple[float, ...]]:
     """Each candidate's signals, in the order `calibration` names them for this kind of search."""
-    factor = fusion.size_factor(n_docs)
     base: dict[int, tuple[float, float, float]] = {}
     for rowid in rowids:
-        b = bm25.get(rowid, 0.0) * factor
-        squashed = b / (b + fusion.BM25_HALF_LEXICAL) if b > 0 else 0.0
+        squashed = fusion.lexical_score(bm25.get(rowid, 0.0), n_docs, 1.0)
         cover = fusion.coverage(parsed.words, memories.get(rowid), parsed.corrections)
         base[rowid] = (squashed, cover, squashed * cover)
     best_lexical = max((v[2] for v in base.values()), default=0.0)
