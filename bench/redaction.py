@@ -17,6 +17,7 @@ character chunk in ≤ 5 ms (p50).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import sys
@@ -84,9 +85,11 @@ def measure(name: str, fn: Callable[[str], str], runs: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 unless the redaction targets are met (the test suite runs this; timing is not checked)")
     args = parser.parse_args(argv)
     systems: list[tuple[str, Callable[[str], str]]] = [("memtui redact", redact.redact), ("naive long-token rule", naive)]
-    library = detect_secrets_redactor()
+    library = None if args.check else detect_secrets_redactor()
     if library is not None:
         systems.append(("detect-secrets (default plugins)", library))
     results = [measure(name, fn, args.runs if "detect" not in name else max(5, args.runs // 20)) for name, fn in systems]
@@ -104,6 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     ours = results[0]
     print(f"targets: redacted ≥ 98 % {'✓' if ours['redacted'] >= 0.98 else '✗'}; altered ≤ 1 % "
           f"{'✓' if ours['altered'] <= 0.01 else '✗'}; ≤ 5 ms {'✓' if ours['p50_ms'] <= 5 else '✗'}")
+    try:
+        print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    except OSError:
+        pass
+    if args.check and (ours["redacted"] < 0.98 or ours["altered"] > 0.01):
+        return 1
     return 0
 
 

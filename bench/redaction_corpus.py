@@ -59,9 +59,10 @@ def _kinds() -> list[tuple[str, list[str], callable]]:
         ("npm-token", ["Publishing to npm needs NPM_TOKEN={s} in CI.",
                        "The registry token {s} belongs to the release user."],
          lambda k: "npm" + "_" + _v("npm", 36, ALNUM, k)),
+        # Real PyPI tokens are macaroons of about 180 characters.
         ("pypi-token", ["We upload wheels to PyPI with {s}.",
                         "twine reads the token {s} from the keyring on the build box."],
-         lambda k: "pypi-" + "AgEIcHlwaS5vcmc" + _v("pypi", 60, URLSAFE, k)),
+         lambda k: "pypi-" + "AgEIcHlwaS5vcmc" + _v("pypi", 160, URLSAFE, k)),
         ("huggingface-token", ["Model downloads in CI use {s}.",
                                "HF_TOKEN={s} is set for the eval jobs."],
          lambda k: "hf" + "_" + _v("hf", 34, ALNUM, k)),

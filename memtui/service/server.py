@@ -94,6 +94,7 @@ class Service:
     # -- lifecycle ---------------------------------------------------------------------------------
 
     def warm_up(self) -> None:
+        from memtui.core import detectors
         from memtui.index import embed
         from memtui.index.search import open_index
 
@@ -104,6 +105,7 @@ class Service:
             model = embed.load()
         index = open_index(self.project)
         index.refresh()
+        detectors.library()  # an explicit "remember that …" is redacted here, without the engine's import cost
         embedded = 0
         if model is not None:
             from memtui.index import semantic

@@ -11,7 +11,7 @@ import pytest
 import memtui.core
 import memtui.store
 
-HEAVY = ("textual", "anthropic", "mcp", "numpy")
+HEAVY = ("textual", "anthropic", "mcp", "numpy", "detect_secrets", "requests")
 
 CHECK = """
 import importlib, json, sys

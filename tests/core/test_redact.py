@@ -14,7 +14,7 @@ AWS = "AKIA" + "IOSFODNN7EXAMPLE"
 GITHUB = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"
 GITHUB_PAT = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnop"
 SLACK = "xoxb-" + "1234567890-0987654321-AbCdEfGhIjKl"
-SLACK_HOOK = "https://hooks.slack.com/services/" + "T0000/B0000/XXXXXXXXXXXXXXXX"
+SLACK_HOOK = "https://hooks.slack.com/services/" + "T0A1B2C3D/B0E4F5G6H/k3J9mQ2xV7pL0sD4fG8hW1zR"
 STRIPE = "sk_live_" + "51HxYzAbCdEfGhIjKlMnOp"
 STRIPE_WEBHOOK = "whsec_" + "AbCdEfGhIjKlMnOpQrStUv"
 JWT = "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0." + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
@@ -42,14 +42,14 @@ GOOGLE = "AIza" + "SyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1v"
         (f"{OPENSSH_KEY}", "b3BlbnNzaC1rZXktdjEAAAAA", "private-key"),
         ("-----BEGIN PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0B (truncated paste", "MIIEvgIBADANBgkqhkiG9w0B", "private-key"),
         (f"maps key {GOOGLE}", GOOGLE, "google-api-key"),
-        ("DATABASE_URL=postgres://app:hunter2secret@db.internal:5432/app", "hunter2secret", "url-password"),
-        ("redis://:s3cretpass@cache:6379/0", "s3cretpass", "url-password"),
-        ("DB_PASSWORD=s3cr3tP4ssw0rd", "s3cr3tP4ssw0rd", "secret-assignment"),
-        ('API_KEY="abcd1234efgh5678"', "abcd1234efgh5678", "secret-assignment"),
-        ("export GITHUB_TOKEN=abcdefgh12345678", "abcdefgh12345678", "secret-assignment"),
-        ("client_secret: 'Zx9Yw8Vu7Ts6'", "Zx9Yw8Vu7Ts6", "secret-assignment"),
-        ('"auth_token": "a1b2c3d4e5f6g7h8"', "a1b2c3d4e5f6g7h8", "secret-assignment"),
-        ("password=correcthorsebattery", "correcthorsebattery", "secret-assignment"),
+        ("DATABASE_URL=postgres://app:hunter2secret@db.internal:5432/app", "hunter2secret", "password"),
+        ("redis://:s3cretpass@cache:6379/0", "s3cretpass", "password"),
+        ("DB_PASSWORD=s3cr3tP4ssw0rd", "s3cr3tP4ssw0rd", "secret"),
+        ('API_KEY="abcd1234efgh5678"', "abcd1234efgh5678", "secret"),
+        ("export GITHUB_TOKEN=abcdefgh12345678", "abcdefgh12345678", "secret"),
+        ("client_secret: 'Zx9Yw8Vu7Ts6'", "Zx9Yw8Vu7Ts6", "secret"),
+        ('"auth_token": "a1b2c3d4e5f6g7h8"', "a1b2c3d4e5f6g7h8", "secret"),
+        ("password=correcthorsebattery", "correcthorsebattery", "secret"),
         ("curl -H 'Authorization: Bearer abcdef1234567890abcdef12'", "abcdef1234567890abcdef12", "bearer-token"),
     ],
 )
