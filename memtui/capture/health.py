@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.core.clock import format_ts, parse_ts, utcnow
+from memtui.core.redact import redact_values
 from memtui.store.atomic import atomic_write
 
 #: Sessions remembered for the pending-bytes figure; older ones are long finished.
@@ -49,6 +50,7 @@ def update(project: Any, **changes: Any) -> dict[str, Any]:
     if len(sessions) > MAX_SESSIONS:
         newest = sorted(sessions, key=lambda s: str(sessions[s].get("at", "")))[-MAX_SESSIONS:]
         data["sessions"] = {s: sessions[s] for s in newest}
+    data = redact_values(data)  # an API error may quote what it was sent
     atomic_write(_path(project), json.dumps(data, indent=2, ensure_ascii=False))
     return data
 

@@ -5,8 +5,8 @@ detectors): every regex-based detector it ships is used, so a new detector in a 
 library is picked up without a change here. We use its patterns, not its scanner: the scanner runs
 every plugin and filter line by line (50 ms for a 6,000-character chunk, 10x our budget) and
 reports a value rather than a position (for GitHub tokens the value is just `ghp`), while redaction
-needs positions. The library is imported on the first scan, never at import time, so the prompt
-hook's recall path (which never redacts) does not pay its 120 ms import.
+needs positions. Its patterns are read from a snapshot of the installed version (see SNAPSHOT), so
+no process, the hooks included, pays the library's 120 ms import to redact.
 
 `PREFIXED` and `CONTEXT` hold the rules the library lacks, one row per kind, each with a test row in
 tests/core/test_detectors.py. Most are the published, prefixed token formats of providers the
@@ -17,17 +17,22 @@ such as "token" or "key", each with filters that keep code, identifiers and plac
 
 from __future__ import annotations
 
+import json
 import math
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
     kind: str
-    pattern: re.Pattern[str]
+    #: The regular expression's source: compiled on the first scan, so importing costs nothing.
+    pattern: str
     #: The group that is the secret (None: the longest group of 8+ characters, else the whole match).
     group: str | None = None
     #: A filter on the secret's text: False means "not a secret after all".
@@ -35,6 +40,7 @@ class Rule:
     #: Lower-case literals one of which any match contains; the pattern runs only when one is in the
     #: text (gitleaks' "keywords": a substring test is ~100x cheaper than a regex pass). None: always run.
     needles: tuple[str, ...] | None = None
+    flags: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +93,10 @@ def _random(value: str) -> bool:
 
 # ---- memtui's own rules ------------------------------------------------------------------------
 
-def _r(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    return re.compile(pattern, flags)
+def _r(pattern: str, flags: int = 0) -> str:
+    """A rule's pattern; flags other than DOTALL and IGNORECASE are written inline."""
+    inline = ("s" if flags & re.DOTALL else "") + ("i" if flags & re.IGNORECASE else "")
+    return f"(?{inline}){pattern}" if inline else pattern
 
 
 _END = r"(?![A-Za-z0-9_-])"  # a token ends where its alphabet does
@@ -200,18 +208,69 @@ def _kind(secret_type: str) -> str:
     return LIBRARY_KINDS.get(secret_type) or re.sub(r"[^a-z0-9]+", "-", secret_type.lower()).strip("-")
 
 
-@cache
-def library() -> tuple[Rule, ...]:
-    """detect-secrets' regex detectors as rules (imported here, on the first scan)."""
+#: A snapshot of the library's detectors (pattern, flags, secret type), used while the installed
+#: detect-secrets is the version it was taken from. It lets the hooks (standard library only) redact
+#: with the library's patterns without importing it: detect-secrets loads `requests` and its whole
+#: scanning engine (120 ms). Regenerate with `python -m memtui.core.detectors --write`; a test
+#: checks it against the installed library.
+SNAPSHOT = Path(__file__).with_name("library_rules.json")
+
+
+def installed_version() -> str | None:
+    """detect-secrets' version, read from its `__version__.py` without importing the package."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("detect_secrets")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        try:
+            text = (Path(location) / "__version__.py").read_text(encoding="utf-8")
+        except OSError:
+            continue
+        match = re.search(r"VERSION\s*=\s*['\"]([^'\"]+)['\"]", text)
+        if match:
+            return match.group(1)
+    return None
+
+
+def live() -> list[dict[str, Any]]:
+    """The installed library's regex detectors, as (type, pattern, flags) records."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    rules = []
+    records = []
     for secret_type, plugin in sorted(get_mapping_from_secret_type_to_class().items()):
-        if secret_type in LIBRARY_EXCLUDED or not issubclass(plugin, RegexBasedDetector):
-            continue  # the keyword and entropy detectors are not regexes; OWN's context rules stand in
-        needles = LIBRARY_NEEDLES.get(secret_type)
-        rules += [Rule(_kind(secret_type), pattern, needles=needles) for pattern in plugin.denylist]
+        if not issubclass(plugin, RegexBasedDetector):
+            continue  # the keyword and entropy detectors are not regexes; CONTEXT's rules stand in
+        records += [{"type": secret_type, "pattern": p.pattern, "flags": int(p.flags)} for p in plugin.denylist]
+    return records
+
+
+def snapshot() -> dict[str, Any] | None:
+    try:
+        data = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("rules"), list) else None
+
+
+@cache
+def library() -> tuple[Rule, ...]:
+    """detect-secrets' regex detectors as rules: from the snapshot when it matches the installed
+    version (or the library is missing), else from the library itself."""
+    taken = snapshot()
+    version = installed_version()
+    records = taken["rules"] if taken and (version is None or taken.get("detect_secrets") == version) else live()
+    rules = []
+    for record in records:
+        if record["type"] in LIBRARY_EXCLUDED:
+            continue
+        rules.append(Rule(_kind(record["type"]), record["pattern"], needles=LIBRARY_NEEDLES.get(record["type"]),
+                          flags=record["flags"]))
     return tuple(rules)
 
 
@@ -237,7 +296,15 @@ def _span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
 
 def rules() -> tuple[Rule, ...]:
     """Every rule, most specific first: a finding's kind is that of the first rule that matched it."""
-    return PREFIXED + library() + CONTEXT
+    return _plan()[0]
+
+
+@cache
+def _plan() -> tuple[tuple[Rule, ...], tuple[re.Pattern[str], ...], tuple[str, ...]]:
+    """The rules, compiled, and every distinct needle (a text is searched once per needle, not per rule)."""
+    every = PREFIXED + library() + CONTEXT
+    compiled = tuple(re.compile(rule.pattern, rule.flags) for rule in every)
+    return every, compiled, tuple(sorted({needle for rule in every for needle in rule.needles or ()}))
 
 
 #: memtui's own rules, one row per kind in tests/core/test_detectors.py.
@@ -247,11 +314,13 @@ OWN = PREFIXED + CONTEXT
 def find(text: str) -> list[Finding]:
     """Every secret in `text`, as non-overlapping spans in order (overlapping findings are joined)."""
     raw: list[tuple[int, int, int, str]] = []
+    every, compiled, needles = _plan()
     lower = text.lower()
-    for order, rule in enumerate(rules()):
-        if rule.needles is not None and not any(needle in lower for needle in rule.needles):
+    present = {needle for needle in needles if needle in lower}
+    for order, (rule, pattern) in enumerate(zip(every, compiled, strict=True)):
+        if rule.needles is not None and present.isdisjoint(rule.needles):
             continue
-        for match in rule.pattern.finditer(text):
+        for match in pattern.finditer(text):
             span = _span(rule, match)
             if span is not None:
                 raw.append((span[0], span[1], order, rule.kind))
@@ -270,3 +339,22 @@ def find(text: str) -> list[Finding]:
 
 def iter_kinds(text: str) -> Iterator[str]:
     return (finding.kind for finding in find(text))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m memtui.core.detectors --write`: snapshot the installed library's detectors."""
+    args = sys.argv[1:] if argv is None else argv
+    data = {"detect_secrets": installed_version(), "rules": live()}
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if "--write" in args:
+        SNAPSHOT.write_text(text, encoding="utf-8")
+        print(f"wrote {SNAPSHOT} ({len(data['rules'])} patterns of detect-secrets {data['detect_secrets']})")
+        return 0
+    current = snapshot()
+    same = current == data
+    print("the snapshot matches the installed library" if same else "the snapshot is stale: run with --write")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from memtui.core import detectors
 
@@ -61,3 +62,14 @@ def scan(text: str) -> Redaction:
 
 def redact(text: str) -> str:
     return scan(text).text
+
+
+def redact_values(value: Any) -> Any:
+    """`value` (JSON-like) with every string in it redacted; keys are names we chose and stay."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: redact_values(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redact_values(item) for item in value]
+    return value

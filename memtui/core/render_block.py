@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memtui.core import decay
+from memtui.core.redact import redact
 from memtui.core.memory import Memory
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.errors import MemtuiError
@@ -114,7 +115,7 @@ def render(
         if not group:
             continue
         lines.append(f"## {section.title}")
-        lines += [memory_line(m) for m in section.shown]
+        lines += [redact(memory_line(m)) for m in section.shown]
         if section.overflow:
             lines.append(f"- _…and {len(section.overflow)} more (use memory_search to find them)_")
         lines.append("")

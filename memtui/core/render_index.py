@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memtui.core import decay
+from memtui.core.redact import redact
 from memtui.core.memory import Memory
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 
@@ -36,9 +37,9 @@ def entry(memory: Memory) -> str:
     title = " ".join((memory.name or memory.title).split()) or memory.id
     hook = " ".join((memory.description or memory.content).split())
     filename = (memory.path or f"{memory.id}.md").rsplit("/", 1)[-1]
-    line = f"- [{title}]({filename})"
+    line = f"- [{redact(title)}]({filename})"
     if hook and hook != title:
-        line += f" — {hook}"
+        line += f" — {redact(hook)}"
     if len(line) > ENTRY_CHARS:
         line = line[: ENTRY_CHARS - 1] + "…"
     return line

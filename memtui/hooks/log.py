@@ -31,7 +31,9 @@ def write(memory_dir: Path, event: str, message: str, *, name: str = "hooks.log"
         except FileNotFoundError:
             pass
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
-        flat = " ".join(str(message).split())[:2000]
+        from memtui.core.redact import redact  # only on the way to disk: a log line may quote a payload
+
+        flat = redact(" ".join(str(message).split())[:2000])
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             os.write(fd, f"{stamp} pid={os.getpid()} {event}: {flat}\n".encode("utf-8", "replace"))

@@ -78,7 +78,21 @@ def _digest(*parts: str) -> str:
     return h.hexdigest()
 
 
+def _redacted(memory: Memory) -> Memory:
+    """What the index keeps of a memory: what memtui wrote is redacted already, but a Markdown
+    memory Claude Code or a person wrote is not, and the index must never hold a secret."""
+    from memtui.core.redact import scan
+
+    changes = {}
+    for field_name in ("content", "name", "description"):
+        result = scan(getattr(memory, field_name))
+        if result.changed:
+            changes[field_name] = result.text
+    return memory.evolve(**changes) if changes else memory
+
+
 def to_row(memory: Memory) -> Row:
+    memory = _redacted(memory)
     tags = " ".join(memory.tags)
     fields = (memory.name, memory.description, memory.content, tags,
               idents(memory.name, memory.description, memory.content, tags))

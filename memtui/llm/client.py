@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memtui.core.redact import redact
 from memtui.llm import keys, usage
 from memtui.llm.errors import AuthFailed, BadOutput, LLMError, ModelNotFound, NoApiKey, RequestRejected, Unavailable
 from memtui.llm.schema import validate
@@ -68,6 +69,7 @@ class Client:
     def structured(self, *, system: str, prompt: str, tool_name: str, description: str, schema: dict[str, Any],
                    purpose: str, max_tokens: int | None = None, enforce_budget: bool = True) -> dict[str, Any]:
         """The forced tool's input, validated against `schema` (BadOutput otherwise)."""
+        prompt = redact(prompt)
         tool: dict[str, Any] = {"name": tool_name, "description": description, "input_schema": schema}
         if self.settings.strict:
             tool = {**tool, "input_schema": _strict(schema), "strict": True}
@@ -95,6 +97,7 @@ class Client:
     def stream_text(self, *, system: str, prompt: str, purpose: str, on_text: Callable[[str], None] | None = None,
                     max_tokens: int | None = None, enforce_budget: bool = False) -> str:
         """The answer's text, passed piece by piece to `on_text` as it arrives."""
+        prompt = redact(prompt)
         request = {"model": self.settings.model, "max_tokens": max_tokens or self.settings.max_tokens,
                    "system": system, "messages": [{"role": "user", "content": prompt}]}
         emitted: list[str] = []

@@ -105,7 +105,7 @@ class Service:
             model = embed.load()
         index = open_index(self.project)
         index.refresh()
-        detectors.library()  # an explicit "remember that …" is redacted here, without the engine's import cost
+        detectors.rules()  # compiled now, not on the first explicit "remember that …"
         embedded = 0
         if model is not None:
             from memtui.index import semantic

@@ -270,7 +270,9 @@ class Bank:
             if target.key == memory.store:
                 raise UsageError(f"{memory.id} is already in {target.key}")
             target.load()
-            moved = memory.evolve(store=target.key, scope=target.scope, path=None, id=new_id(self.clock()))
+            moved = memory.evolve(store=target.key, scope=target.scope, path=None, id=new_id(self.clock()),
+                                  content=redact.redact(memory.content).strip(), name=redact.redact(memory.name).strip(),
+                                  description=redact.redact(memory.description).strip())
             if isinstance(target, MarkdownStore):
                 moved = moved.evolve(id=target.id_for(target.new_relpath(moved)))
             self.commit("promote", f"promote {memory.id} to {target.key} as {moved.id}",

@@ -152,3 +152,15 @@ def test_redaction_is_stable(kind, sentence, secret):
     once = scan(sentence.format(s=secret)).text
     assert scan(once).text == once
     assert scan(once).kinds == ()
+
+
+def test_the_snapshot_is_the_installed_library():
+    """core/library_rules.json holds the installed detect-secrets' patterns (regenerate with
+    `python -m memtui.core.detectors --write` after upgrading it)."""
+    taken = detectors.snapshot()
+    assert taken is not None
+    if taken["detect_secrets"] != detectors.installed_version():
+        pytest.skip(f"detect-secrets {detectors.installed_version()} is installed; the snapshot is of "
+                    f"{taken['detect_secrets']} and is not used (the library is read live)")
+    assert taken["rules"] == detectors.live()
+    assert len(detectors.library()) == len([r for r in taken["rules"] if r["type"] not in detectors.LIBRARY_EXCLUDED])
