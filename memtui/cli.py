@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "memtui.commands.render",
     "memtui.commands.demo",
     "memtui.commands.search",
+    "memtui.commands.scan",
     "memtui.commands.capture",
     "memtui.commands.hook",
     "memtui.commands.setup",

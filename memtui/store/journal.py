@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.core.clock import format_ts, utcnow
+from memtui.core.redact import redact_values
 from memtui.store.atomic import append_line, atomic_write
 
 #: Past this size the oldest half is dropped (undo history, not the memories themselves).
@@ -83,7 +84,12 @@ class Journal:
         return sum(1 for _ in self)
 
     def append(self, op: str, summary: str, changes: list[Change], undoes: int | None = None) -> Entry:
-        """Call under the project lock (sequence numbers are read-then-written)."""
+        """Call under the project lock (sequence numbers are read-then-written).
+
+        Snapshots are redacted on the way in: a memory memtui did not write (a Markdown file Claude
+        Code or a person wrote) may hold a key, and the journal must not keep a copy that an undo
+        could bring back."""
+        changes = [Change(c.store, c.id, redact_values(c.before), redact_values(c.after)) for c in changes]
         entry = Entry(self._last_seq() + 1, format_ts(utcnow()), op, summary, changes, undoes)
         append_line(self.path, entry.to_json())
         self._trim()

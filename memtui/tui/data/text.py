@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
-from memtui.core import decay
+from memtui.core import decay, redact
 from memtui.core.memory import Memory, Status
 from memtui.core.types import TypeRegistry
 
@@ -35,8 +36,21 @@ def level(confidence: float) -> str:
     return "warn" if confidence < STALE_BELOW else "good"
 
 
+@lru_cache(maxsize=65536)
+def _secret_kinds(content: str, name: str, description: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(redact.scan(content).kinds + redact.scan(name).kinds + redact.scan(description).kinds))
+
+
+def secret_kinds(memory: Memory) -> tuple[str, ...]:
+    """The kinds of secret a memory holds (written before redaction existed, or by another tool).
+    Remembered by text, so a list repaint does not scan the same memory again."""
+    return _secret_kinds(memory.content, memory.name, memory.description)
+
+
 def badge(memory: Memory, confidence: float, registry: TypeRegistry) -> str:
-    """One word for the list: not reviewed, replaced/archived, faded (out of CLAUDE.md) or stale."""
+    """One word for the list: holds a secret, not reviewed, replaced/archived, faded (out of CLAUDE.md) or stale."""
+    if secret_kinds(memory):
+        return "secret"
     if memory.status is Status.SUPERSEDED:
         return "superseded"
     if memory.status is Status.ARCHIVED:

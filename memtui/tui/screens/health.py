@@ -39,6 +39,31 @@ def render_value(value: Any, indent: int = 0) -> list[tuple[str, str] | str]:
     return [pad, f"{value}\n"]
 
 
+def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
+    """Secrets already stored (memories, journal, logs), by where and kind, never the values."""
+    from memtui.store import leaks
+
+    try:
+        report = leaks.scan(bank)
+    except Exception as exc:  # noqa: BLE001 - a store that cannot be read is reported above; say so here too
+        return [("\nSecrets\n", "bold $accent"), (f"  could not scan: {type(exc).__name__}: {exc}\n", "$warning")]
+    out: list[tuple[str, str] | str] = [("\nSecrets\n", "bold $accent")]
+    if report.clean:
+        return [*out, ("  none stored\n", "$success")]
+    out.append((f"  ⚠ {report.count} stored in {len(report.memories)} memories and {len(report.files)} files; "
+                "`memtui scan --fix` redacts them\n", "$error bold"))
+    root = bank.project.root
+    for leak in report.memories[:20]:
+        out.append(f"  {leak.memory.id}  {', '.join(dict.fromkeys(leak.kinds))}\n")
+    for file in report.files[:20]:
+        try:
+            shown = str(file.path.relative_to(root))
+        except ValueError:
+            shown = str(file.path)
+        out.append(f"  {shown}  {', '.join(dict.fromkeys(file.kinds))}\n")
+    return out
+
+
 def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
     """memtui.capture.health.read()'s dict, laid out for a person; unknown keys are listed at the end."""
     def row(label: str, value: Any, style: str = "") -> list[tuple[str, str] | str]:
@@ -121,24 +146,25 @@ spent today against the daily budget. `r` reads it again.
         app = self.app
         project = app.bank.project  # type: ignore[attr-defined]
         engine = self.app.engine("health")  # type: ignore[attr-defined]
+        secrets = secrets_view(app.bank)  # type: ignore[attr-defined]
         if isinstance(engine, services.Missing):
             raw = None
             try:
                 raw = json.loads(project.path("status.json").read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 pass
-            app.call_from_thread(self._show, None, engine.message, raw)
+            app.call_from_thread(self._show, None, engine.message, raw, secrets)
             return
         try:
             data = engine(project)
             if not isinstance(data, dict):
                 raise TypeError(f"expected a dict, got {type(data).__name__}")
         except Exception as exc:
-            app.call_from_thread(self._show, None, f"Reading health failed: {type(exc).__name__}: {exc}", None)
+            app.call_from_thread(self._show, None, f"Reading health failed: {type(exc).__name__}: {exc}", None, secrets)
             return
-        app.call_from_thread(self._show, data, None, None)
+        app.call_from_thread(self._show, data, None, None, secrets)
 
-    def _show(self, data: dict | None, problem: str | None, raw: Any) -> None:
+    def _show(self, data: dict | None, problem: str | None, raw: Any, secrets: list[tuple[str, str] | str]) -> None:
         parts: list[tuple[str, str] | str] = []
         if problem:
             parts += [(problem + "\n\n", "$warning")]
@@ -146,6 +172,7 @@ spent today against the daily budget. `r` reads it again.
             parts += [("status.json\n", "bold")] + render_value(raw, 1)
         if data is not None:
             parts += health_view(data)
+        parts += secrets
         if not parts:
             parts = ["Nothing recorded yet."]
         self.query_one("#health-body", Static).update(Content.assemble(*parts))

@@ -15,7 +15,7 @@ from textual.widgets import Static
 from memtui.core import decay
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
-from memtui.tui.data.text import bar, level, lifetime, show_path, store_file, successors, when
+from memtui.tui.data.text import bar, level, lifetime, secret_kinds, show_path, store_file, successors, when
 
 _LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
 
@@ -109,6 +109,10 @@ the session that captured it, and the store and file that hold it.
         if memory.tags:
             parts.append("\n")
             parts.append((" ".join(f"#{t}" for t in memory.tags), "$accent"))
+        kinds = secret_kinds(memory)
+        if kinds:
+            parts.append("\n")
+            parts.append((f"⚠ holds a secret ({', '.join(kinds)}): `memtui scan --fix` redacts it", "$error bold"))
         stale = decay.freshness(memory, now)
         if stale and memory.path:
             parts.append("\n")

@@ -38,7 +38,7 @@ class MemoryList(ScrollView, can_focus=True):
 Each row: a **confidence bar** (how much the memory can still be trusted; types like *progress*
 decay over days), the **age** since it was last updated or touched, a **badge** and the first line.
 
-Badges: **new** — captured automatically, not reviewed yet (`R` to review); **stale** — a decaying
+Badges: **secret** — holds a key or password (`memtui scan --fix` redacts it); **new** — captured automatically, not reviewed yet (`R` to review); **stale** — a decaying
 memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left out of CLAUDE.md;
 **archived** / **superseded** — in the trash.
 
@@ -66,6 +66,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         "memory-list--warn",
         "memory-list--bad",
         "memory-list--badge",
+        "memory-list--secret",
         "memory-list--mark",
     }
 
@@ -81,6 +82,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         & > .memory-list--warn { color: $warning; }
         & > .memory-list--bad { color: $error; }
         & > .memory-list--badge { color: $warning; text-style: bold; }
+        & > .memory-list--secret { color: $error; text-style: bold reverse; }
         & > .memory-list--mark { color: $accent; text-style: bold; }
     }
     """
@@ -303,7 +305,8 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         text.append(bar(entry.confidence, BAR_WIDTH), self._style(level(entry.confidence)))
         text.append(f" {decay.age_label(memory, now):>4} ", self._style("dim"))
         word = badge(memory, entry.confidence, self.registry)
-        text.append(f"{word[:self.badge_width]:<{self.badge_width}} ", self._style("badge" if word == "new" else "dim"))
+        text.append(f"{word[:self.badge_width]:<{self.badge_width}} ",
+                    self._style({"new": "badge", "secret": "secret"}.get(word, "dim")))
         text.append(first_line(memory.title))
         if is_cursor:
             text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))
