@@ -253,3 +253,21 @@ def test_a_record_of_another_version_hands_over_at_once(project, home, tmp_path)
         return {t.name for t in (await client.list_tools()).tools}
 
     assert session(project.root, home, calls, PYTHONPATH=str(site)) == TOOLS
+
+
+def test_no_secret_is_saved_or_answered(project, home):
+    """Every kind of secret through memory_save, then back out through search and status."""
+    from secretkit import SECRETS, batches, leaked, pieces
+
+    async def calls(client):
+        saved = [text(await client.call_tool("memory_save", {"content": batch, "type": "context"})) for batch in batches(5)]
+        found = text(await client.call_tool("memory_search", {"query": "release bot pushes tags", "k": 10}))
+        status = text(await client.call_tool("memory_status", {}))
+        return saved, found, status
+
+    saved, found, status = session(project.root, home, calls)
+    assert all("Redacted before saving" in line for line in saved), saved
+    said = " ".join([*saved, found, status]).lower()
+    assert [kind for kind, secret in SECRETS.items() if any(p in said for p in pieces(secret))] == []
+    assert "[REDACTED:github-token]" in found
+    assert leaked(project.memory_dir, project.root / "CLAUDE.md", home / ".claude") == []

@@ -53,3 +53,41 @@ async def test_health_says_none_stored_for_a_clean_project(small):
         await pilot.press("H")
         await settle(pilot)
         assert "none stored" in str(app.screen.query_one("#health-body").render())
+
+
+async def test_add_edit_and_merge_in_the_tui_store_no_secret(small, home):
+    """Every kind of secret typed into the add, edit and merge screens is redacted before it is written."""
+    from secretkit import batches, leaked
+    from textual.widgets import Select, TextArea
+
+    from memtui.tui.screens.main import MainScreen
+
+    texts = batches(10)
+    app = make_app(small)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        for i, text in enumerate(texts[:3]):
+            await pilot.press("n")
+            app.screen.query_one("#add-type", Select).value = "context"
+            app.screen.query_one(TextArea).text = f"Batch {i}: {text}"
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert isinstance(app.screen, MainScreen)
+        added = [m for m in small.memories() if m.content.startswith("Batch ")]
+        assert len(added) == 3
+        memory_list = app.screen.query_one(MemoryList)
+        assert memory_list.select_id(added[0].id)
+        await pilot.press("e")
+        app.screen.query_one(TextArea).text = f"Edited: {texts[3]} {texts[4] if len(texts) > 4 else ''}"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert memory_list.select_id(added[1].id)
+        await pilot.press("space")
+        assert memory_list.select_id(added[2].id)
+        await pilot.press("space", "m")
+        app.screen.query_one(TextArea).text = f"Merged: {' '.join(texts[5:])}"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    contents = " ".join(m.content for m in small.memories())
+    assert "Edited: " in contents and "Merged: " in contents and contents.count("[REDACTED:") >= 40
+    assert leaked(small.project.memory_dir, small.project.root / "CLAUDE.md", small.project.root / ".claude") == []
