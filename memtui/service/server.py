@@ -293,7 +293,12 @@ def serve(project: Any, *, idle: float, embedder: Any = None, lock_fd: int | Non
             log("memtui service: already running for this project")
             return 0
     remote.set_serving(True)
-    service = Service(project, idle=idle, embedder=embedder, log=log)
+    def redacted(message: str) -> None:  # service.log sits in .memory/: an error message may quote a request
+        from memtui.core.redact import redact
+
+        log(redact(message))
+
+    service = Service(project, idle=idle, embedder=embedder, log=redacted)
     previous = {}
 
     def terminate(signum: int, frame: Any) -> None:
