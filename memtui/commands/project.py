@@ -69,9 +69,13 @@ def _status(bank) -> dict:
     except MarkerError as exc:  # status reports a broken CLAUDE.md; it does not fail on it
         problems.append(str(exc))
         claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": True, "up_to_date": False}
+    everything = {m.id: m for m in bank.memories()}
+    conflicts = [[m.id, other.id] for m in everything.values()
+                 if (other := m.in_conflict_with(everything)) is not None and m.id < other.id]
     return {
         "project": str(bank.project.root),
         "stores": stores,
+        "conflicts": conflicts,
         "claude_md": claude,
         "problems": problems,
         "capture": _capture_health(bank),
@@ -105,6 +109,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     claude = status["claude_md"]
     state = "not installed (run `memtui render`)" if not claude["installed"] else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
     print(f"CLAUDE.md    {state}")
+    for first, second in status["conflicts"]:
+        print(f"conflict     {first} ⇄ {second}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
+              "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`")
     from memtui.service.control import describe
 
     print(f"service      {describe(status['service'])}")

@@ -1,9 +1,15 @@
 """setup: connect Claude Code to memtui (hooks, MCP server, tool approvals), or disconnect it.
 
-Project mode writes `.claude/settings.json` and `.mcp.json` in the project; `--global` writes
-`~/.claude/settings.json` and the user-scope server list in `~/.claude.json`, so every project
-gets the hooks (they do nothing where there is no `.memory/`). Each file is merged, never
-rewritten from scratch, backed up before it changes, and left alone when nothing would change.
+Project mode keeps what names this machine's paths out of the files a team commits: the hooks go
+to `.claude/settings.local.json` and the MCP server to the user's own configuration for this
+project (`~/.claude.json`, local scope). Entries an older setup put in `.claude/settings.json` and
+`.mcp.json` are moved there. `--team` instead writes portable entries (`memtui` from the PATH)
+into `.claude/settings.json` and `.mcp.json`, plus `.gitattributes` for the merge driver, so a
+teammate who clones gets memory by running `memtui setup` once (it registers the driver in their
+clone's git config). `--global` writes `~/.claude/settings.json` and the user-scope server list in
+`~/.claude.json`, so every project gets the hooks (they do nothing where there is no `.memory/`).
+Each file is merged, never rewritten from scratch, backed up before it changes, and left alone
+when nothing would change.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "changed files are backed up first, to .memory/backups/ (with --global: "
                                    "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled.")
     p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
+    p.add_argument("--team", action="store_true",
+                   help="share the set-up through git: portable entries in .claude/settings.json and .mcp.json, "
+                        "the merge driver in .gitattributes and this clone's git config")
     p.add_argument("--dry-run", action="store_true", help="print the changes as a diff and write nothing")
     p.add_argument("--uninstall", action="store_true", help="remove memtui's entries (and nothing else)")
     p.add_argument("--plain-hooks", action="store_true",
@@ -42,6 +51,8 @@ class Target:
     path: Path
     label: str
     change: Callable[[dict[str, Any], str], dict[str, Any]]
+    #: A file of the user's own (~/.claude.json): backed up to the user's cache, never into the project.
+    personal: bool = False
 
 
 def launcher() -> list[str]:
@@ -110,17 +121,61 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
     if args.global_:
         settings_dir, user_json = _claude_home()
         # User-scope servers need no approval; only project (.mcp.json) servers do.
-        return [Target(settings_dir / "settings.json", "hooks", _settings_change(args.uninstall, line, False)),
-                Target(user_json, "MCP server (user scope)", servers)]
+        return [Target(settings_dir / "settings.json", "removed memtui's hooks" if args.uninstall else "installed the hooks",
+                       _settings_change(args.uninstall, line, False)),
+                Target(user_json, "removed memtui's MCP server (user scope)" if args.uninstall else "installed the MCP server (user scope)",
+                       servers)]
     from memtui.commands.common import project_dir
+    from memtui.hooks import install
     from memtui.store.locations import find_project
 
     project = find_project(project_dir(args))
     if not project.initialised and not args.uninstall:
         raise UsageError(f"no memtui project at {project.root}; run `memtui init` there first "
                          "(or `memtui setup --global` to install for every project)")
-    return [Target(project.root / ".claude" / "settings.json", "hooks", _settings_change(args.uninstall, line, True)),
-            Target(project.root / ".mcp.json", "MCP server", servers)]
+    root = project.root
+    shared, local, mcp = root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"
+    user_json = _claude_home()[1]
+    key = str(root.resolve())
+
+    def local_server(doc: dict[str, Any], where: str) -> dict[str, Any]:
+        return install.install_local_server(doc, key, command, where)
+
+    def no_local_server(doc: dict[str, Any], where: str) -> dict[str, Any]:
+        return install.uninstall_local_server(doc, key, where)
+
+    if args.uninstall:
+        return [Target(shared, "removed memtui's hooks", _settings_change(True, line, True)),
+                Target(local, "removed memtui's hooks", _settings_change(True, line, False)),
+                Target(mcp, "removed memtui's MCP server", servers),
+                Target(user_json, "removed memtui's MCP server (this project, local scope)", no_local_server, True)]
+    if args.team:
+        def team_hooks(doc: dict[str, Any], where: str) -> dict[str, Any]:
+            return install.install_approvals(install.install_hooks(doc, None, where), approve_server=True, where=where)
+
+        def team_server(doc: dict[str, Any], where: str) -> dict[str, Any]:
+            return install.install_server(doc, install.PORTABLE_SERVER, where)
+
+        return [Target(shared, "installed the portable hooks (shared through git)", team_hooks),
+                Target(mcp, "installed the portable MCP server (shared through git)", team_server),
+                Target(local, "removed this machine's hooks (the shared ones replace them)", lambda d, w: install.uninstall_hooks(d, w)),
+                Target(user_json, "removed this machine's MCP server for this project (the shared one replaces it)", no_local_server, True)]
+    _, shared_doc = _read(shared)
+    _, mcp_doc = _read(mcp)
+    servers_now = mcp_doc.get("mcpServers") if isinstance(mcp_doc.get("mcpServers"), dict) else {}
+    team_hooks_present = install.has_portable_hooks(shared_doc)
+    team_server_present = install.is_portable(servers_now.get(install.SERVER))
+    out = [Target(shared, "moved this machine's hook paths out of the shared settings", lambda d, w: install.uninstall_machine_hooks(d, w)),
+           Target(mcp, "moved this machine's server path out of the shared .mcp.json", lambda d, w: install.uninstall_machine_server(d, w))]
+    if team_hooks_present:
+        out.append(Target(local, "removed memtui's hooks (the project's shared ones run)", lambda d, w: install.uninstall_hooks(d, w)))
+    else:
+        out.append(Target(local, "installed the hooks (this machine)", _settings_change(False, line, False)))
+    if team_server_present:
+        out.append(Target(user_json, "removed memtui's MCP server for this project (the project's shared one runs)", no_local_server, True))
+    else:
+        out.append(Target(user_json, "installed the MCP server (this machine, local scope)", local_server, True))
+    return out
 
 
 def _read(path: Path) -> tuple[str | None, dict[str, Any]]:
@@ -223,6 +278,11 @@ def cmd_setup(args: argparse.Namespace) -> int:
         old, new = plan(target)
         changes.append((target, old, new))
     if args.dry_run:
+        if root is not None and not args.global_:
+            from memtui.commands import teamgit
+
+            for line in teamgit.plan(root, team=args.team, uninstall=args.uninstall):
+                print(f"# {line}")
         for target, old, new in changes:
             if new is None:
                 print(f"# {target.path}: no change")
@@ -235,12 +295,20 @@ def cmd_setup(args: argparse.Namespace) -> int:
         if new is None:
             print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
             continue
-        backup = write(target.path, old, new, backup_dir(root))
-        verb = "removed memtui's" if args.uninstall else "installed the"
-        print(f"{target.path}: {verb} {target.label}" + (f" (backup: {backup})" if backup else ""))
+        backup = write(target.path, old, new, backup_dir(None if target.personal else root))
+        print(f"{target.path}: {target.label}" + (f" (backup: {backup})" if backup else ""))
+    if root is not None and not args.global_:
+        from memtui.commands import teamgit
+
+        for line in teamgit.apply(root, command, team=args.team, uninstall=args.uninstall):
+            print(line)
     if not args.uninstall:
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
-        print(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")
+        if args.team:
+            print("Hooks run `memtui hook <Event>` and the MCP server `memtui mcp`, from the PATH of whoever runs Claude Code. "
+                  "Commit .claude/settings.json, .mcp.json, .gitattributes and .memory/; each teammate runs `memtui setup` once.")
+        else:
+            print(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")
         if args.global_:
             print("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
         else:

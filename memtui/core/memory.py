@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -46,6 +47,9 @@ class Memory:
     source: Source | None = None
     #: False for memories captured automatically and not yet looked at by a person.
     reviewed: bool = True
+    #: After a git merge in which both sides edited this memory: the id of the other version
+    #: (`mergeConflict` in state.json). Settled by dropping one, merging both, or reviewing.
+    conflict: str | None = None
     #: Which store holds it: "state" or "md:<scope>".
     store: str = "state"
     scope: str = "project"
@@ -63,6 +67,13 @@ class Memory:
             return self.name
         first = self.content.strip().splitlines()[0] if self.content.strip() else ""
         return first
+
+    def in_conflict_with(self, others: Mapping[str, Memory]) -> Memory | None:
+        """The other version of an unsettled git merge conflict (both still active), else None."""
+        if not self.conflict or not self.active:
+            return None
+        other = others.get(self.conflict)
+        return other if other is not None and other.active else None
 
     def evolve(self, **changes) -> Memory:
         return replace(self, **changes)

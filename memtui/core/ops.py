@@ -27,7 +27,8 @@ def supersede(old: Memory, now: datetime) -> Memory:
 
 
 def review(memory: Memory) -> Memory:
-    return memory.evolve(reviewed=True)
+    """A person looked at it: no longer new, and a git merge conflict it was part of is settled (both kept)."""
+    return memory.evolve(reviewed=True, conflict=None)
 
 
 def merge(

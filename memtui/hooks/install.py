@@ -51,15 +51,57 @@ def is_our_server(entry: Any) -> bool:
     return bool(_MCP_COMMAND.search(line))
 
 
-def hook_group(prefix: str, event: str) -> dict[str, Any]:
-    """Our matcher group for `event`; the command is `prefix` followed by the event name."""
+#: A path in a command: what makes an entry this machine's own (`/dev/null` is everywhere).
+_ABSOLUTE = re.compile(r"""(?:^|[\s"'=])(?:/(?!dev/null)|~/|[A-Za-z]:[\\/])""")
+
+
+def portable_command(event: str) -> str:
+    """A hook command any machine with memtui on its PATH runs. Where memtui is missing it does
+    nothing, except at session start, which says once what to install (a non-blocking hook error)."""
+    if event == "SessionStart":
+        return ('command -v memtui >/dev/null 2>&1 || { echo "memtui is not installed: this project shares its memory '
+                'through memtui (pipx install memtui, then memtui setup)" >&2; exit 1; }; exec memtui hook SessionStart')
+    return f"command -v memtui >/dev/null 2>&1 && exec memtui hook {event} || true"
+
+
+def is_portable(entry: Any) -> bool:
+    """Our hook handler or server entry with no path of this machine in it."""
+    if is_our_hook(entry):
+        return not _ABSOLUTE.search(entry["command"])
+    if is_our_server(entry):
+        return not any(_ABSOLUTE.search(str(x)) for x in [entry.get("command", ""), *(entry.get("args") or [])])
+    return False
+
+
+def has_portable_hooks(settings: Mapping[str, Any]) -> bool:
+    hooks = settings.get("hooks")
+    return isinstance(hooks, dict) and any(
+        is_portable(h) for groups in hooks.values() if isinstance(groups, list) for g in groups if isinstance(g, dict)
+        for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else []))
+
+
+def has_machine_hooks(settings: Mapping[str, Any]) -> bool:
+    hooks = settings.get("hooks")
+    return isinstance(hooks, dict) and any(
+        is_our_hook(h) and not is_portable(h) for groups in hooks.values() if isinstance(groups, list)
+        for g in groups if isinstance(g, dict) for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else []))
+
+
+def hook_group(prefix: str | None, event: str) -> dict[str, Any]:
+    """Our matcher group for `event`; the command is `prefix` followed by the event name, or with
+    no prefix the portable command."""
     matcher, timeout, run_async = EVENTS[event]
-    handler: dict[str, Any] = {"type": "command", "command": f"{prefix} {event}", "timeout": timeout}
+    command = f"{prefix} {event}" if prefix is not None else portable_command(event)
+    handler: dict[str, Any] = {"type": "command", "command": command, "timeout": timeout}
     if run_async:
         handler["async"] = True
     group: dict[str, Any] = {"matcher": matcher} if matcher else {}
     group["hooks"] = [handler]
     return group
+
+
+#: The MCP server as any machine with memtui on its PATH starts it.
+PORTABLE_SERVER = ("memtui",)
 
 
 def server_entry(command: Sequence[str]) -> dict[str, Any]:
@@ -76,8 +118,9 @@ def _object(doc: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     return value
 
 
-def install_hooks(settings: Mapping[str, Any], prefix: str, where: str = "settings") -> dict[str, Any]:
-    """Our hooks in `settings`; each command is `prefix <Event>` (e.g. `/venv/bin/memtui hook`)."""
+def install_hooks(settings: Mapping[str, Any], prefix: str | None, where: str = "settings") -> dict[str, Any]:
+    """Our hooks in `settings`; each command is `prefix <Event>` (e.g. `/venv/bin/memtui hook`), or
+    with no prefix the portable command."""
     new = copy.deepcopy(dict(settings))
     hooks = _object(new, "hooks", where)
     for event in EVENTS:
@@ -218,3 +261,42 @@ def uninstall_approvals(settings: Mapping[str, Any]) -> dict[str, Any]:
     _remove_items(new, ["enabledMcpjsonServers"], [SERVER])
     _remove_items(new, ["permissions", "allow"], ALLOWED_TOOLS)
     return new
+
+
+def install_local_server(doc: Mapping[str, Any], project: str, command: Sequence[str], where: str = "~/.claude.json") -> dict[str, Any]:
+    """Our server in the user's own configuration for one project (`claude mcp add --scope local`):
+    `projects[<project>].mcpServers` in ~/.claude.json, needing no approval and never shared."""
+    new = copy.deepcopy(dict(doc))
+    projects = _object(new, "projects", where)
+    entry = _object(projects, project, where)
+    projects[project] = install_server(entry, command, f"{where} projects[{project}]")
+    new["projects"] = projects
+    return new
+
+
+def uninstall_local_server(doc: Mapping[str, Any], project: str, where: str = "~/.claude.json") -> dict[str, Any]:
+    projects = doc.get("projects")
+    if not isinstance(projects, dict) or not isinstance(projects.get(project), dict):
+        return dict(doc)
+    servers = projects[project].get("mcpServers")
+    if not isinstance(servers, dict) or not is_our_server(servers.get(SERVER)):
+        return dict(doc)
+    new = copy.deepcopy(dict(doc))
+    del new["projects"][project]["mcpServers"][SERVER]
+    return new
+
+
+def uninstall_machine_hooks(settings: Mapping[str, Any], where: str = "settings") -> dict[str, Any]:
+    """`settings` without our hooks that name a path of this machine (portable ones stay)."""
+    if not has_machine_hooks(settings):
+        return dict(settings)
+    portable = has_portable_hooks(settings)
+    without = uninstall_hooks(settings, where)
+    return install_hooks(without, None, where) if portable else without
+
+
+def uninstall_machine_server(doc: Mapping[str, Any], where: str = ".mcp.json") -> dict[str, Any]:
+    servers = doc.get("mcpServers")
+    if isinstance(servers, dict) and is_our_server(servers.get(SERVER)) and not is_portable(servers[SERVER]):
+        return uninstall_server(doc, where)
+    return dict(doc)

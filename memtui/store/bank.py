@@ -204,6 +204,17 @@ class Bank:
     def drop(self, *refs: str) -> list[Memory]:
         return self._mutate("drop", refs, ops.drop)
 
+    def settle(self, keep: str, drop: str) -> list[Memory]:
+        """A git merge conflict settled by keeping one version; the other goes to the trash. One undoable change."""
+        with self.lock:
+            kept, dropped = self.resolve(keep), self.resolve(drop)
+            now = self.clock()
+            changes: dict[str, dict[str, Memory | None]] = {}
+            changes.setdefault(kept.store, {})[kept.id] = ops.review(kept)
+            changes.setdefault(dropped.store, {})[dropped.id] = ops.drop(dropped, now).evolve(conflict=None)
+            self.commit("settle", f"keep {kept.id}, drop {dropped.id}", changes)
+            return [self._fresh(m) for m in (changes[kept.store][kept.id], changes[dropped.store][dropped.id]) if m]
+
     def restore(self, *refs: str) -> list[Memory]:
         return self._mutate("restore", refs, ops.restore)
 

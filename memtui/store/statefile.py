@@ -209,22 +209,28 @@ class StateStore:
             sweep(self.path.parent)
             self._swept = True
         self._own_fragments()
-        keys = list(self._header)
-        if "memories" not in keys:
-            keys.insert(min(3, len(keys)), "memories")
-        chunks = [b"{\n"]
-        for n, key in enumerate(keys):
-            chunks.append(b"  " + json.dumps(key, ensure_ascii=False).encode("utf-8") + b": ")
-            if key != "memories":
-                chunks.append(json.dumps(self._header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ").encode("utf-8"))
-            elif self._fragments:  # the memories themselves go out as they are, not copied into one string
-                chunks += (b"[\n", b",\n".join(self._fragments.values()), b"\n  ]")
-            else:
-                chunks.append(b"[]")
-            chunks.append(b",\n" if n < len(keys) - 1 else b"\n}")
-        atomic_write(self.path, chunks)
+        atomic_write(self.path, layout(self._header, list(self._fragments.values())))
         self._header.setdefault("memories", [])
         self._signature = _signature(self.path)
+
+
+def layout(header: Mapping[str, Any], fragments: list[bytes]) -> list[bytes]:
+    """The file's bytes in chunks: the header's keys in their order (`memories` third when absent),
+    the memories' own texts (`stateraw.fragment`) as they are, not copied into one string."""
+    keys = list(header)
+    if "memories" not in keys:
+        keys.insert(min(3, len(keys)), "memories")
+    chunks = [b"{\n"]
+    for n, key in enumerate(keys):
+        chunks.append(b"  " + json.dumps(key, ensure_ascii=False).encode("utf-8") + b": ")
+        if key != "memories":
+            chunks.append(json.dumps(header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ").encode("utf-8"))
+        elif fragments:
+            chunks += (b"[\n", b",\n".join(fragments), b"\n  ]")
+        else:
+            chunks.append(b"[]")
+        chunks.append(b",\n" if n < len(keys) - 1 else b"\n}")
+    return chunks
 
 
 def parse(payload: bytes) -> tuple[dict[str, Any] | None, str | None]:

@@ -112,6 +112,8 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         values["merged_from"] = tuple(str(x) for x in merged) if merged and isinstance(merged, list) else ()
         values["source"] = Source(source.get("session"), source.get("event")) if isinstance(source, dict) else None
         values["reviewed"] = get("reviewed", True) is not False
+        conflict = get("mergeConflict")
+        values["conflict"] = str(conflict.get("with")) if isinstance(conflict, dict) and conflict.get("with") else None
     memory = _new(Memory)
     _setattr(memory, "__dict__", values)
     return memory
@@ -152,6 +154,10 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     source = {k: v for k, v in (("session", memory.source.session), ("event", memory.source.event)) if v} if memory.source else {}
     _set(raw, "source", source, {})
     _set(raw, "reviewed", memory.reviewed, True)
+    if not memory.conflict:
+        raw.pop("mergeConflict", None)
+    elif not (isinstance(raw.get("mergeConflict"), dict) and raw["mergeConflict"].get("with") == memory.conflict):
+        raw["mergeConflict"] = {"with": memory.conflict}
     return raw
 
 

@@ -42,10 +42,25 @@ def backups(project):
     return sorted(p.name for p in directory.iterdir()) if directory.is_dir() else []
 
 
-def test_fresh_install(project, cli):
+def local(project):
+    """This machine's hooks: `.claude/settings.local.json`, never committed."""
+    return project.root / ".claude" / "settings.local.json"
+
+
+def shared(project):
+    return project.root / ".claude" / "settings.json"
+
+
+def local_servers(home, project) -> dict:
+    """The MCP servers of this project in the user's own configuration (`claude mcp add --scope local`)."""
+    data = json.loads((home / ".claude.json").read_text())
+    return data["projects"][str(project.root.resolve())]["mcpServers"]
+
+
+def test_fresh_install(project, cli, home):
     result = cli("setup", cwd=project.root)
     assert result.returncode == 0, result.stderr
-    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    settings = json.loads(local(project).read_text())
     commands = ours(settings)
     assert set(commands) == set(install.EVENTS)
     for event, found in commands.items():
@@ -54,18 +69,21 @@ def test_fresh_install(project, cli):
         assert " -S " in found[0] and "memtui/hooks/launch.py" in found[0]  # the fast launcher
     assert settings["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
     assert settings["hooks"]["PostToolUse"][0]["hooks"][0]["async"] is True
-    assert settings["enabledMcpjsonServers"] == ["memtui"]
+    assert "enabledMcpjsonServers" not in settings  # a local-scope server needs no approval
     assert "mcp__memtui__memory_search" in settings["permissions"]["allow"]
     assert "mcp__memtui__memory_forget" not in settings["permissions"]["allow"]
-    server = json.loads((project.root / ".mcp.json").read_text())["mcpServers"]["memtui"]
+    server = local_servers(home, project)["memtui"]
     assert server["alwaysLoad"] is True and server["args"][-1] == "mcp" and server["command"].startswith("/")
+    # Nothing of this machine in the files a team commits.
+    assert not shared(project).exists() and not (project.root / ".mcp.json").exists()
     assert backups(project) == []  # nothing existed, nothing to back up
 
 
-def test_merge_keeps_everything_else_in_order(project, cli):
-    settings_path = project.root / ".claude" / "settings.json"
+def test_merge_keeps_everything_else_in_order(project, cli, home):
+    settings_path = local(project)
     write(settings_path, THEIRS, indent=4)
-    write(project.root / ".mcp.json", THEIR_SERVERS)
+    key = str(project.root.resolve())
+    write(home / ".claude.json", {"numStartups": 3, "projects": {"/x": {"mcpServers": {}}, key: {"allowedTools": [], **THEIR_SERVERS}}})
     original = settings_path.read_text()
     assert cli("setup", cwd=project.root).returncode == 0
     merged = json.loads(settings_path.read_text())
@@ -78,82 +96,90 @@ def test_merge_keeps_everything_else_in_order(project, cli):
     assert merged["hooks"]["UserPromptSubmit"][0] == THEIRS["hooks"]["UserPromptSubmit"][0]  # theirs stays first
     assert merged["hooks"]["Stop"][0] == THEIRS["hooks"]["Stop"][0]
     assert settings_path.read_text().startswith('{\n    "model"')  # their indentation kept
-    servers = json.loads((project.root / ".mcp.json").read_text())["mcpServers"]
-    assert list(servers) == ["github", "db", "memtui"]
-    assert servers["db"] == THEIR_SERVERS["mcpServers"]["db"]
-    [backup, _mcp] = backups(project)
-    assert backup.startswith("claude-settings.json.")
+    user = json.loads((home / ".claude.json").read_text())
+    assert user["numStartups"] == 3 and user["projects"]["/x"] == {"mcpServers": {}}
+    assert list(local_servers(home, project)) == ["github", "db", "memtui"]
+    assert local_servers(home, project)["db"] == THEIR_SERVERS["mcpServers"]["db"]
+    [backup] = backups(project)  # ~/.claude.json is backed up to the user's cache, not into the project
+    assert backup.startswith("claude-settings.local.json.")
     assert (project.memory_dir / "backups" / backup).read_text() == original
 
 
-def test_idempotent(project, cli):
-    write(project.root / ".claude" / "settings.json", THEIRS)
+def test_idempotent(project, cli, home):
+    write(local(project), THEIRS)
     assert cli("setup", cwd=project.root).returncode == 0
-    first = {p: p.read_bytes() for p in (project.root / ".claude" / "settings.json", project.root / ".mcp.json")}
+    first = {p: p.read_bytes() for p in (local(project), home / ".claude.json")}
     again = cli("setup", cwd=project.root)
     assert again.returncode == 0 and b"already up to date" in again.stdout
     assert {p: p.read_bytes() for p in first} == first
     assert len(backups(project)) == 1  # only the first change was backed up
 
 
-def test_moved_install_is_updated_in_place(project, cli):
-    stale = install.install_hooks(THEIRS, "/old/venv/bin/memtui hook")
+def test_an_older_install_in_the_shared_files_moves_to_this_machine(project, cli, home):
+    """Issue 11: setup used to write this machine's paths into the files a team commits."""
+    stale = install.install_approvals(install.install_hooks(THEIRS, "/old/venv/bin/memtui hook"), approve_server=True)
     stale["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": "echo after-us"}]})
-    write(project.root / ".claude" / "settings.json", stale)
+    write(shared(project), stale)
+    write(project.root / ".mcp.json", install.install_server(THEIR_SERVERS, ["/old/venv/bin/memtui"]))
     assert cli("setup", cwd=project.root).returncode == 0
-    merged = json.loads((project.root / ".claude" / "settings.json").read_text())
-    for event, commands in ours(merged).items():
+    moved = json.loads(shared(project).read_text())
+    assert ours(moved) == {}
+    assert [g["hooks"][0]["command"] for g in moved["hooks"]["Stop"]] == ["notify-send done", "echo after-us"]  # order kept
+    assert json.loads((project.root / ".mcp.json").read_text()) == THEIR_SERVERS
+    for commands in ours(json.loads(local(project).read_text())).values():
         assert len(commands) == 1 and not commands[0].startswith("/old/")
-    assert merged["hooks"]["Stop"][-1]["hooks"][0]["command"] == "echo after-us"  # order kept
-    assert [g["hooks"][0]["command"] for g in merged["hooks"]["Stop"]][0] == "notify-send done"
+    assert not local_servers(home, project)["memtui"]["command"].startswith("/old/")
 
 
-def test_dry_run_prints_a_diff_and_writes_nothing(project, cli):
-    write(project.root / ".claude" / "settings.json", THEIRS)
-    before = (project.root / ".claude" / "settings.json").read_text()
+def test_dry_run_prints_a_diff_and_writes_nothing(project, cli, home):
+    write(local(project), THEIRS)
+    before = local(project).read_text()
     result = cli("setup", "--dry-run", cwd=project.root)
     assert result.returncode == 0
     out = result.stdout.decode()
-    path = project.root / ".claude" / "settings.json"
+    path = local(project)
     assert f"--- {path}\n+++ {path} (after setup)\n" in out
     assert any(line.startswith("+") and line.endswith(' Stop",') and '"command"' in line for line in out.splitlines())
-    assert (project.root / ".claude" / "settings.json").read_text() == before
-    assert not (project.root / ".mcp.json").exists()
+    assert local(project).read_text() == before
+    assert not (project.root / ".mcp.json").exists() and not (home / ".claude.json").exists()
     assert backups(project) == []
 
 
-def test_uninstall_removes_only_ours(project, cli):
-    write(project.root / ".claude" / "settings.json", THEIRS)
+def test_uninstall_removes_only_ours(project, cli, home):
+    write(local(project), THEIRS)
+    write(shared(project), THEIRS)
     write(project.root / ".mcp.json", THEIR_SERVERS)
     assert cli("setup", cwd=project.root).returncode == 0
     result = cli("setup", "--uninstall", cwd=project.root)
     assert result.returncode == 0, result.stderr
-    assert json.loads((project.root / ".claude" / "settings.json").read_text()) == THEIRS
+    assert json.loads(local(project).read_text()) == THEIRS
+    assert json.loads(shared(project).read_text()) == THEIRS
     assert json.loads((project.root / ".mcp.json").read_text()) == THEIR_SERVERS
+    assert "memtui" not in local_servers(home, project)
     again = cli("setup", "--uninstall", cwd=project.root)
     assert again.returncode == 0 and b"already clean" in again.stdout
 
 
-def test_uninstall_of_a_fresh_install_leaves_empty_documents(project, cli):
+def test_uninstall_of_a_fresh_install_leaves_empty_documents(project, cli, home):
     assert cli("setup", cwd=project.root).returncode == 0
     assert cli("setup", "--uninstall", cwd=project.root).returncode == 0
-    assert json.loads((project.root / ".claude" / "settings.json").read_text()) == {}
-    assert json.loads((project.root / ".mcp.json").read_text()) == {"mcpServers": {}}
+    assert json.loads(local(project).read_text()) == {}
+    assert local_servers(home, project) == {}
 
 
-def test_invalid_json_is_refused_untouched(project, cli):
-    path = project.root / ".claude" / "settings.json"
+def test_invalid_json_is_refused_untouched(project, cli, home):
+    path = local(project)
     path.parent.mkdir()
     path.write_text('{"hooks": {,}}', encoding="utf-8")
     result = cli("setup", cwd=project.root)
     assert result.returncode == 1
     assert b"not valid JSON" in result.stderr and b"Traceback" not in result.stderr
     assert path.read_text() == '{"hooks": {,}}'
-    assert not (project.root / ".mcp.json").exists()
+    assert not (home / ".claude.json").exists()
 
 
 def test_wrong_shapes_are_refused(project, cli):
-    write(project.root / ".claude" / "settings.json", {"hooks": {"Stop": {"not": "a list"}}})
+    write(local(project), {"hooks": {"Stop": {"not": "a list"}}})
     result = cli("setup", cwd=project.root)
     assert result.returncode == 1 and b"hooks.Stop is not a list" in result.stderr
 
@@ -228,12 +254,12 @@ def test_a_person_disabling_our_server_is_respected():
 
 def test_plain_hooks(project, cli):
     assert cli("setup", "--plain-hooks", cwd=project.root).returncode == 0
-    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    settings = json.loads(local(project).read_text())
     for event, found in ours(settings).items():
         assert found == [f"{found[0].split()[0]} hook {event}"] and found[0].split()[0].endswith("/memtui")
     assert cli("setup", cwd=project.root).returncode == 0  # switching style replaces, never duplicates
     assert all(len(found) == 1 and "launch.py" in found[0] for found in ours(json.loads(
-        (project.root / ".claude" / "settings.json").read_text())).values())
+        local(project).read_text())).values())
 
 
 @pytest.mark.parametrize("plain", [False, True])
@@ -248,7 +274,7 @@ def test_installed_commands_run(project, cli, home, plain):
 
     Bank(project).add("decision", "We deploy with make ship from the main branch")
     assert cli("setup", *(["--plain-hooks"] if plain else []), cwd=project.root).returncode == 0
-    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    settings = json.loads(local(project).read_text())
     command = ours(settings)["SessionStart"][0]
     proc = subprocess.run(command, shell=True, input=json.dumps(payload("SessionStart", project.root)).encode(),
                           capture_output=True, env=hook_env(project.root, home), cwd=project.root, timeout=30)

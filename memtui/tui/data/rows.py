@@ -71,6 +71,8 @@ class Counts:
     by_store: dict[str, int]
     unreviewed: int
     inactive: int
+    #: Unsettled git merge conflicts (pairs).
+    conflicts: int = 0
 
 
 def entry(memory: Memory, now: datetime, registry: TypeRegistry) -> Entry:
@@ -128,8 +130,10 @@ class ListModel:
 
     def _count(self) -> Counts:
         active = [e.memory for e in self.entries if e.memory.active]
+        by_id = {m.id: m for m in active}
+        conflicts = sum(1 for m in active if m.conflict and m.id < (m.conflict or "") and m.in_conflict_with(by_id))
         return Counts(len(active), dict(Counter(m.type for m in active)), dict(Counter(m.store for m in active)),
-                      sum(1 for m in active if not m.reviewed), len(self.entries) - len(active))
+                      sum(1 for m in active if not m.reviewed), len(self.entries) - len(active), conflicts)
 
     def types(self) -> list[str]:
         return self.registry.order({e.memory.type for e in self.entries if e.memory.active})

@@ -159,8 +159,8 @@ or a store.
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         option = event.option.id or "all"
-        if option == "trash":
-            self.app.open_screen("trash")  # type: ignore[attr-defined]
+        if option in ("trash", "conflicts"):
+            self.app.open_screen("trash" if option == "trash" else "review")  # type: ignore[attr-defined]
             return
         kind, _, value = option.partition(":")
         q = replace(self.query_state, type=None, store=None, only=None)

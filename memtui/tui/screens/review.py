@@ -1,4 +1,5 @@
-"""The review queue: memories the hooks captured on their own, one at a time, oldest first."""
+"""The review queue: git merge conflicts first, then memories the hooks captured on their own,
+one at a time, oldest first."""
 
 from __future__ import annotations
 
@@ -18,8 +19,18 @@ from memtui.tui.widgets.topbar import TopBar
 CANDIDATES = 12
 
 
+def conflicts(memories: tuple[Memory, ...]) -> list[tuple[Memory, Memory]]:
+    """Unsettled git merge conflicts, one pair each (the version that kept the id first)."""
+    by_id = {m.id: m for m in memories}
+    pairs = [(m, other) for m in memories if (other := m.in_conflict_with(by_id)) is not None and "~" not in m.id]
+    return sorted(pairs, key=lambda pair: (pair[0].created, pair[0].id))
+
+
 def queue(memories: tuple[Memory, ...]) -> list[Memory]:
-    return sorted((m for m in memories if m.active and not m.reviewed), key=lambda m: (m.created, m.id))
+    paired = conflicts(memories)
+    seen = {m.id for pair in paired for m in pair}
+    rest = sorted((m for m in memories if m.active and not m.reviewed and m.id not in seen), key=lambda m: (m.created, m.id))
+    return [first for first, _ in paired] + rest
 
 
 def merge_candidates(memory: Memory, memories: tuple[Memory, ...]) -> list[Memory]:
@@ -38,12 +49,19 @@ Memories captured automatically from your sessions wait here until a person look
 For each: `a` accept it as it is, `e` edit it (saving accepts it), `m` merge it into a memory
 that already says something similar, `d` reject it (it goes to the trash; `u` undoes).
 `n`/`j` skip to the next, `p`/`k` go back.
+
+A memory two people edited differently before a git merge comes first, with both versions:
+`1` keeps this one (the other goes to the trash), `2` keeps the other, `m` merges the two texts
+(drafted by the model when a key is set), `b` keeps both.
 """
     BINDINGS = [
         Binding("a", "accept", "Accept", id="review.accept"),
         Binding("e", "edit", "Edit", id="review.edit"),
         Binding("m", "merge", "Merge into…", id="review.merge"),
         Binding("d", "reject", "Reject", id="review.reject"),
+        Binding("1", "keep(0)", "Keep this", id="review.keep-this"),
+        Binding("2", "keep(1)", "Keep the other", id="review.keep-other"),
+        Binding("b", "keep_both", "Keep both", id="review.keep-both"),
         Binding("n,j,down", "step(1)", "Next", id="review.next"),
         Binding("p,k,up", "step(-1)", "Previous", show=False, id="review.previous"),
         Binding("escape", "app.pop_screen", "Back", id="review.back"),
@@ -59,6 +77,7 @@ that already says something similar, `d` reject it (it goes to the trash; `u` un
         yield TopBar("review")
         yield Static("", id="list-status")
         yield MemoryDetail.of_app(app)
+        yield Static("", id="review-other")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -69,6 +88,14 @@ that already says something similar, `d` reject it (it goes to the trash; `u` un
     @property
     def current(self) -> Memory | None:
         return self.items[self.index] if 0 <= self.index < len(self.items) else None
+
+    @property
+    def other(self) -> Memory | None:
+        """The other version when the current item is a git merge conflict."""
+        memory = self.current
+        if memory is None or not memory.conflict:
+            return None
+        return memory.in_conflict_with({m.id: m for m in self.app.snapshot.memories})  # type: ignore[attr-defined]
 
     def _on_data(self, snap: Snapshot) -> None:
         keep = self.current.id if self.current else None
@@ -84,17 +111,41 @@ that already says something similar, `d` reject it (it goes to the trash; `u` un
         memory = self.current
         if memory is None:
             status.update("Nothing to review. Memories the hooks capture on their own wait here until you look at them.")
+        elif self.other is not None:
+            status.update(f"Review {self.index + 1} of {len(self.items)} · merge conflict: edited on both sides of a git "
+                          "merge · 1 keep this · 2 keep the other · m merge the two · b keep both")
         else:
             source = f" · from session {memory.source.session}" if memory.source and memory.source.session else ""
             status.update(f"Review {self.index + 1} of {len(self.items)}{source} · a accept · e edit · m merge · d reject")
+        other = self.other
+        self.query_one("#review-other", Static).update(
+            f"The other version ({other.id}):\n\n{other.content}" if other is not None else "")
         self.query_one(TopBar).sync("review")
         self.query_one(MemoryDetail).show(memory)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("accept", "edit", "merge", "reject", "step"):
+        if action in ("keep", "keep_both"):
+            return self.other is not None
+        if action in ("accept", "edit", "reject"):
+            return self.current is not None and self.other is None
+        if action in ("merge", "step"):
             return self.current is not None
         return True
+
+    def action_keep(self, which: int) -> None:
+        memory, other = self.current, self.other
+        if memory is None or other is None:
+            return
+        kept, dropped = (memory, other) if which == 0 else (other, memory)
+        self.app.run_op(Op("Keep one", lambda bank: bank.settle(kept.id, dropped.id),  # type: ignore[attr-defined]
+                           done=f"Kept {kept.id}; the other version is in the trash (u undoes)."))
+
+    def action_keep_both(self) -> None:
+        memory, other = self.current, self.other
+        if memory is not None and other is not None:
+            self.app.run_op(Op("Keep both", lambda bank: bank.review(memory.id, other.id),  # type: ignore[attr-defined]
+                               done="Kept both versions."))
 
     def action_step(self, delta: int) -> None:
         if self.items:
@@ -122,6 +173,11 @@ that already says something similar, `d` reject it (it goes to the trash; `u` un
         memory = self.current
         if memory is None:
             return
+        if self.other is not None:
+            from memtui.tui.screens.merge import MergeScreen
+
+            self.app.push_screen(MergeScreen([memory, self.other]))
+            return
         candidates = merge_candidates(memory, self.app.snapshot.memories)  # type: ignore[attr-defined]
         if not candidates:
             self.notify("No other memory in this store to merge into.", severity="warning", timeout=4)
@@ -141,6 +197,11 @@ that already says something similar, `d` reject it (it goes to the trash; `u` un
     def palette_commands(self) -> list:
         if self.current is None:
             return []
+        if self.other is not None:
+            return [("review: Keep this version", lambda: self.action_keep(0), "The other goes to the trash (1)"),
+                    ("review: Keep the other version", lambda: self.action_keep(1), "This one goes to the trash (2)"),
+                    ("review: Merge the two", self.action_merge, "One memory from both texts (m)"),
+                    ("review: Keep both", self.action_keep_both, "Both stay (b)")]
         return [("review: Accept", self.action_accept, "Keep it as it is (a)"),
                 ("review: Edit", self.action_edit, "Edit, then accept (e)"),
                 ("review: Merge into…", self.action_merge, "Merge into a similar memory (m)"),

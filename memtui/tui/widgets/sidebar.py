@@ -22,7 +22,8 @@ class Sidebar(OptionList):
 ## Sidebar
 
 Types and stores with how many active memories each holds. `enter` filters the list to one;
-**All** clears it. **To review** lists automatically captured memories (`R` steps through them),
+**All** clears it. **Conflicts** (shown when a git merge kept two versions of a memory) and
+**To review** (automatically captured memories) open the review queue (`R`),
 **Trash** opens archived and superseded memories (`x`).
 
 Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:project`,
@@ -52,6 +53,8 @@ Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:p
         options.append(None)
         options += [Option(_line(s, counts.by_store.get(s, 0)), id=f"store:{s}") for s in stores]
         options.append(None)
+        if counts.conflicts:
+            options.append(Option(_line("Conflicts", counts.conflicts, "$error bold"), id="conflicts"))
         options.append(Option(_line("To review", counts.unreviewed, "$warning" if counts.unreviewed else ""), id="review"))
         options.append(Option(_line("Trash", counts.inactive), id="trash"))
         self.set_options(options)

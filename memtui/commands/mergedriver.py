@@ -1,0 +1,91 @@
+"""merge-driver: git's three-way merge of memtui's files (`memtui merge-driver %O %A %B %P`).
+
+Registered by `memtui setup --team` (or `memtui setup` in a clone whose .gitattributes names it):
+`.gitattributes` maps `.memory/state.json` and the MEMORY.md indexes to `merge=memtui`, and the
+clone's git config says how to run it. The result is written to %A and the exit status is 0: a
+memory store never holds conflict markers. Memories both sides edited differently are kept in
+both versions and listed by `memtui status` and the TUI's review queue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("merge-driver", help="git's merge driver for memtui's files (set up by `memtui setup --team`)")
+    p.add_argument("base", help="%%O: the common ancestor's version")
+    p.add_argument("ours", help="%%A: our version; the result is written here")
+    p.add_argument("theirs", help="%%B: their version")
+    p.add_argument("path", nargs="?", default="", help="%%P: the file's path in the repository")
+    p.set_defaults(func=cmd_merge_driver)
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return b""
+
+
+def cmd_merge_driver(args: argparse.Namespace) -> int:
+    from memtui.store import gitmerge
+    from memtui.store.atomic import atomic_write
+
+    name = Path(args.path or args.ours).name
+    base, ours, theirs = _read(args.base), _read(args.ours), _read(args.theirs)
+    if name == "CLAUDE.md":
+        text, clean = gitmerge.merge_claude_md(*(b.decode("utf-8", "replace") for b in (base, ours, theirs)))
+        atomic_write(Path(args.ours), text)
+        if not clean:
+            print(f"memtui merge-driver: {args.path or name}: your own text outside memtui's block conflicts; "
+                  "resolve it as in any file (memtui's block merged)", file=sys.stderr)
+        return 0 if clean else 1
+    if name == "MEMORY.md":
+        merged = gitmerge.merge_lines(*(b.decode("utf-8", "replace") for b in (base, ours, theirs)))
+        atomic_write(Path(args.ours), merged)
+        return 0
+    if not name.endswith(".json"):
+        print(f"memtui merge-driver: {args.path or name} is not a memtui store; merge it by hand", file=sys.stderr)
+        return 1
+    result = gitmerge.merge_state(base, ours, theirs)
+    _journal(args.path, ours, result.data)
+    atomic_write(Path(args.ours), result.data)
+    if result.conflicts:
+        print(f"memtui: {len(result.conflicts)} memories were edited on both sides; both versions are kept "
+              "for review (`memtui status`, or the review queue in `memtui`)", file=sys.stderr)
+    if result.salvaged:
+        print(f"memtui: the {' and '.join(result.salvaged)} version of {args.path} was not valid JSON; "
+              "every memory that could be read was kept", file=sys.stderr)
+    return 0
+
+
+def _journal(path: str, before: bytes, after: bytes) -> None:
+    """One journal entry for the merge, so `memtui undo` after a pull restores the store as it was.
+    Best effort: a merge outside an initialised project (or a journal that cannot be written) merges all the same."""
+    try:
+        from memtui.store.bank import Bank
+        from memtui.store.journal import Change
+        from memtui.store.locations import Project
+        from memtui.store.statefile import parse
+
+        target = Path(path).resolve() if path else None
+        if target is None or target.name != "state.json" or target.parent.name != ".memory" or not target.parent.is_dir():
+            return
+        old, _ = parse(before) if before.strip() else ({"memories": []}, None)
+        new, _ = parse(after)
+        if old is None or new is None:
+            return
+        was = {str(m["id"]): m for m in old.get("memories", [])}
+        now = {str(m["id"]): m for m in new.get("memories", [])}
+        changes = [Change("state", mid, was.get(mid), now.get(mid)) for mid in [*was, *(m for m in now if m not in was)]
+                   if was.get(mid) != now.get(mid)]
+        if not changes:
+            return
+        bank = Bank(Project(target.parent.parent))
+        with bank.lock:
+            bank.journal.append("git-merge", f"git merge of {path}: {len(changes)} memories changed", changes)
+    except Exception:  # noqa: BLE001 - the merge itself must never fail over its undo record
+        pass
