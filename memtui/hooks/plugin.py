@@ -74,10 +74,14 @@ def setup_server(root: Path, env: Any = None) -> Path | None:
     home = Path(env.get("HOME") or os.path.expanduser("~"))
     config = _config_dir(env)
     user = config / ".claude.json" if env.get("CLAUDE_CONFIG_DIR") else home / ".claude.json"
-    for path in (root / ".mcp.json", user):
-        from memtui.hooks.install import is_our_server
+    from memtui.hooks.install import is_our_server
 
-        servers = _read(path).get("mcpServers")
+    user_doc = _read(user)
+    projects = user_doc.get("projects") if isinstance(user_doc.get("projects"), dict) else {}
+    local = projects.get(str(root.resolve())) or projects.get(str(root)) or {}
+    for path, doc in ((root / ".mcp.json", _read(root / ".mcp.json")), (user, local if isinstance(local, dict) else {}),
+                      (user, user_doc)):
+        servers = doc.get("mcpServers")
         if isinstance(servers, dict) and any(is_our_server(e) and PLUGIN_FLAG not in (e.get("args") or [])
                                              for e in servers.values()):
             return path

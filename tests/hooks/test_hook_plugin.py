@@ -37,7 +37,7 @@ def test_plugin_hooks_work_alone_and_stand_down_after_setup(project, home, bank,
     bank.add("decision", "We deploy with make ship from the main branch")
     assert b"make ship" in plugin_hook("SessionStart", project, home, session="one")
     assert cli("setup", cwd=project.root).returncode == 0
-    assert setup_hooks(project.root) == project.root / ".claude" / "settings.json"
+    assert setup_hooks(project.root) == project.root / ".claude" / "settings.local.json"
     assert plugin_hook("SessionStart", project, home, session="two") == b""
     assert plugin_hook("UserPromptSubmit", project, home, session="three", prompt=PROMPT) == b""
     before = sorted(p.name for p in (project.memory_dir / "spool").glob("*.json")) \
@@ -55,14 +55,15 @@ def test_setup_installs_nothing_while_the_plugin_is_enabled(project, home, cli):
     assert result.returncode == 0
     out = result.stdout.decode()
     assert "plugin is enabled" in out and "memtui init" in out and "claude plugin disable memtui@memtui-local" in out
-    assert not (project.root / ".claude" / "settings.json").exists() and not (project.root / ".mcp.json").exists()
+    assert not (project.root / ".claude").exists() and not (project.root / ".mcp.json").exists()
+    assert not (home / ".claude.json").exists()
 
 
 def test_a_disabled_plugin_does_not_stop_setup(project, home, cli):
     enable_plugin(home, on=False)
     assert enabled_plugin(project.root) is None
     assert cli("setup", cwd=project.root).returncode == 0
-    assert (project.root / ".mcp.json").exists()
+    assert setup_server(project.root) == home / ".claude.json"
 
 
 def test_the_plugin_server_offers_no_tools_where_setup_registered_one(project, home, cli):
@@ -81,7 +82,7 @@ def test_the_plugin_server_offers_no_tools_where_setup_registered_one(project, h
 
     assert "memory_search" in tools()
     assert cli("setup", cwd=project.root).returncode == 0
-    assert setup_server(project.root) == project.root / ".mcp.json"
+    assert setup_server(project.root) == home / ".claude.json"  # this machine's server, local scope
     assert tools() == set()
 
 

@@ -119,3 +119,14 @@ def test_a_pull_merges_both_sides_lists_the_conflict_and_undo_restores_the_store
     assert "git merge" in undo.stdout.decode()
     restored = {m.id: m.content for m in Bank(Project(b), env=env).memories()}
     assert restored == {m["id"]: m["content"] for m in json.loads(before)["memories"]}
+
+
+def test_one_change_touches_few_lines_of_the_committed_store(tmp_path):
+    _remote, a, _b = team(tmp_path)
+    bank = Bank(Project(a), env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")})
+    ids = [bank.add("context", f"Memory number {n} about the {n}th service").memory.id for n in range(30)]
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "-m", "thirty")
+    bank.update(ids[12], content="Memory number 12 is about the billing service now")
+    added, removed, _path = git(a, "diff", "--numstat", "--", ".memory/state.json").split()
+    assert (int(added), int(removed)) == (3, 3)  # its content, its updated time, the file's lastUpdated

@@ -45,6 +45,7 @@ async def test_sidebar_counts_and_review_keeps_one_then_undo_brings_the_pair_bac
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.current.id == kept
+        assert [m.id for m in screen.items].count(kept) + [m.id for m in screen.items].count(other) == 1  # one item per pair
         status = str(screen.query_one("#list-status").render())
         assert "merge conflict" in status and "1 keep this" in status
         assert "NUMERIC(12,2)" in str(screen.query_one("#review-other").render())
