@@ -33,12 +33,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-import numpy as np  # noqa: E402
+import numpy as np
+from retrieval import coding_stores, default_data_dir, locomo_stores, recall_at
 
-from retrieval import coding_stores, default_data_dir, locomo_stores, recall_at  # noqa: E402
-
-from memtui.index import calibration, embed  # noqa: E402
-from memtui.index.search import RERANK_DEPTH, open_index, search  # noqa: E402
+from memtui.index import calibration, embed
+from memtui.index.search import RERANK_DEPTH, open_index, search
 
 TARGET = REPO / "memtui" / "index" / "calibration.py"
 #: Share of coding-dev's `none` prompts that must stay empty at the gate.
@@ -56,9 +55,18 @@ def collect(stores, semantic: str) -> list[dict]:
             hits = search(index, q["query"], k=RERANK_DEPTH, semantic=semantic)
             ids = [h.memory.id for h in hits]
             labels = [store.canonical.get(i, i) in q["gold"] for i in ids]
-            rows.append({"suite": store.name.split("/")[0], "store": store.name, "category": q["category"], "gold": q["gold"],
-                         "canonical": store.canonical, "ids": ids, "x": [list(h.signals) for h in hits],
-                         "y": labels})
+            rows.append(
+                {
+                    "suite": store.name.split("/")[0],
+                    "store": store.name,
+                    "category": q["category"],
+                    "gold": q["gold"],
+                    "canonical": store.canonical,
+                    "ids": ids,
+                    "x": [list(h.signals) for h in hits],
+                    "y": labels,
+                }
+            )
     return rows
 
 
@@ -112,7 +120,7 @@ def logistic(xs, ys, ws) -> tuple[float, ...]:
 
 
 def ranked(row: dict, weights) -> list[tuple[float, str]]:
-    out = [(calibration.probability(weights, x), i) for x, i in zip(row["x"], row["ids"])]
+    out = [(calibration.probability(weights, x), i) for x, i in zip(row["x"], row["ids"], strict=False)]
     out.sort(key=lambda t: -t[0])  # stable: ties keep the search's order
     return out
 
@@ -139,8 +147,12 @@ def metrics(rows: list[dict], weights, query_weights, gate: float, floor: float)
         gated.append(g)
         per.setdefault(row["category"], []).append(g)
     mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
-    return {"recall@5": mean(recall), "gated": mean(gated), "none_empty": mean(empty),
-            **{f"gated {c}": mean(v) for c, v in sorted(per.items())}}
+    return {
+        "recall@5": mean(recall),
+        "gated": mean(gated),
+        "none_empty": mean(empty),
+        **{f"gated {c}": mean(v) for c, v in sorted(per.items())},
+    }
 
 
 def choose_gate(rows: list[dict], weights, query_weights) -> float:
@@ -156,14 +168,18 @@ def choose_floor(coding_rows: dict[str, list[dict]], models, queries, gates) -> 
     """The highest hit floor that costs at most one point of gated recall with either model."""
     best = 0.0
     for floor in (0.02, 0.05, 0.1, 0.15, 0.2, 0.3):
-        if all(metrics(coding_rows[m], models[m], queries[m], gates[m], floor)["gated"]
-               >= metrics(coding_rows[m], models[m], queries[m], gates[m], 0.0)["gated"] - 0.01 for m in models):
+        if all(
+            metrics(coding_rows[m], models[m], queries[m], gates[m], floor)["gated"]
+            >= metrics(coding_rows[m], models[m], queries[m], gates[m], 0.0)["gated"] - 0.01
+            for m in models
+        ):
             best = floor
     return best
 
 
 def held_out(coding_rows: list[dict], weights) -> dict[str, float]:
     """Leave one coding project out: fit query model and gate on the other two, measure on it."""
+
     def project(row: dict) -> str:
         return row["store"]
 
@@ -179,9 +195,11 @@ def held_out(coding_rows: list[dict], weights) -> dict[str, float]:
 
 
 def render(models: dict[str, tuple], queries: dict[str, tuple], gates: dict[str, float], floor: float) -> str:
-    return (f"HYBRID = {models['hybrid']!r}\nLEXICAL = {models['lexical']!r}\n"
-            f"QUERY_HYBRID = {queries['hybrid']!r}\nQUERY_LEXICAL = {queries['lexical']!r}\n"
-            f"GATE_HYBRID = {gates['hybrid']!r}\nGATE_LEXICAL = {gates['lexical']!r}\nHIT_FLOOR = {floor!r}\n")
+    return (
+        f"HYBRID = {models['hybrid']!r}\nLEXICAL = {models['lexical']!r}\n"
+        f"QUERY_HYBRID = {queries['hybrid']!r}\nQUERY_LEXICAL = {queries['lexical']!r}\n"
+        f"GATE_HYBRID = {gates['hybrid']!r}\nGATE_LEXICAL = {gates['lexical']!r}\nHIT_FLOOR = {floor!r}\n"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,7 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     floor = choose_floor(coding, models, queries, gates)
     for m, weights in models.items():
         names = calibration.HYBRID_SIGNALS if m == "hybrid" else calibration.LEXICAL_SIGNALS
-        print(f"{m}: bias {weights[0]:+.3f}, " + ", ".join(f"{n} {w:+.3f}" for n, w in zip(names, weights[1:])))
+        print(
+            f"{m}: bias {weights[0]:+.3f}, "
+            + ", ".join(f"{n} {w:+.3f}" for n, w in zip(names, weights[1:], strict=False))
+        )
         print(f"  query model: {queries[m]}")
         for suite in ("coding", "locomo-obs"):
             got = metrics([r for r in rows[m] if r["suite"] == suite], weights, queries[m], gates[m], floor)
@@ -229,7 +250,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.check:
         if current.group(2) != fitted:
-            print(f"calibration.py differs from the fit:\n--- shipped\n{current.group(2)}--- fitted\n{fitted}", file=sys.stderr)
+            print(
+                f"calibration.py differs from the fit:\n--- shipped\n{current.group(2)}--- fitted\n{fitted}",
+                file=sys.stderr,
+            )
             return 1
         print("calibration.py holds the fitted constants")
     elif args.write:

@@ -48,8 +48,14 @@ RATIO_TARGETS = {"UserPromptSubmit, service warm": 1.0, "UserPromptSubmit, no se
 TARGETS = {"Stop": 100.0}
 #: The service answers only once every memory has a vector: minutes for 10k memories on 2 cores.
 SERVICE_WAIT = 1500.0
-SERIES = ("UserPromptSubmit, no service", "UserPromptSubmit, service warm", "SessionStart, service warm",
-          "UserPromptSubmit via memtui hook, service warm", "Stop", "naive")
+SERIES = (
+    "UserPromptSubmit, no service",
+    "UserPromptSubmit, service warm",
+    "SessionStart, service warm",
+    "UserPromptSubmit via memtui hook, service warm",
+    "Stop",
+    "naive",
+)
 
 IMPORT_FLOOR = "import json, sqlite3, re, os, pathlib"
 NAIVE = """
@@ -121,8 +127,14 @@ def build_project(root: Path, size: int) -> None:
         if round_:
             content = f"{content} (variant {round_} for service {n % 97})"
         when = now - timedelta(days=(n * 7919) % 400, minutes=n)
-        memory = Memory(id=f"mem_{int(when.timestamp() * 1000)}_{n:06d}", type=src.get("type") if src.get("type") in types else types[n % 6],
-                        content=content, created=when, updated=when, tags=tuple(src.get("tags") or ()))
+        memory = Memory(
+            id=f"mem_{int(when.timestamp() * 1000)}_{n:06d}",
+            type=src.get("type") if src.get("type") in types else types[n % 6],
+            content=content,
+            created=when,
+            updated=when,
+            tags=tuple(src.get("tags") or ()),
+        )
         snapshots[memory.id] = store.encode(memory)
     store.apply(snapshots, now)
 
@@ -148,8 +160,13 @@ def timed(command: list[str], payload: bytes | None, env: dict, cwd: Path) -> tu
 
 def summary(samples: list[float]) -> dict:
     ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return {"p50": round(statistics.median(ordered), 1), "p95": round(p95, 1), "min": round(ordered[0], 1), "n": len(ordered)}
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "p50": round(statistics.median(ordered), 1),
+        "p95": round(p95, 1),
+        "min": round(ordered[0], 1),
+        "n": len(ordered),
+    }
 
 
 def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
@@ -168,21 +185,40 @@ def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
     env.update(HOME=str(home), CLAUDE_PROJECT_DIR=str(root))
     off = {**env, "MEMTUI_SERVICE": "off"}
     hook = installed_hook()
-    plain = memtui_command() + ["hook"]
+    plain = [*memtui_command(), "hook"]
     queries = prompts()
 
     def prompt_payload(i: int) -> bytes:
-        return json.dumps({"session_id": f"bench-{size}-{i}", "transcript_path": str(TRANSCRIPT), "cwd": str(root),
-                           "prompt_id": f"p{i}", "permission_mode": "default", "hook_event_name": "UserPromptSubmit",
-                           "prompt": queries[i % len(queries)]}).encode()
+        return json.dumps(
+            {
+                "session_id": f"bench-{size}-{i}",
+                "transcript_path": str(TRANSCRIPT),
+                "cwd": str(root),
+                "prompt_id": f"p{i}",
+                "permission_mode": "default",
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": queries[i % len(queries)],
+            }
+        ).encode()
 
     def start_payload(i: int) -> bytes:
-        return json.dumps({"session_id": f"start-{size}-{i}", "transcript_path": str(TRANSCRIPT), "cwd": str(root),
-                           "hook_event_name": "SessionStart", "source": "startup"}).encode()
+        return json.dumps(
+            {
+                "session_id": f"start-{size}-{i}",
+                "transcript_path": str(TRANSCRIPT),
+                "cwd": str(root),
+                "hook_event_name": "SessionStart",
+                "source": "startup",
+            }
+        ).encode()
 
     # Warm-up: the first search of a fresh bank builds index.db (once per project, not per prompt).
-    warm, _ = timed(hook + ["UserPromptSubmit"], prompt_payload(0), off, root)
-    result: dict = {"memories": size, "build_s": round(time.perf_counter() - started, 1), "first_prompt_ms": round(warm, 1)}
+    warm, _ = timed([*hook, "UserPromptSubmit"], prompt_payload(0), off, root)
+    result: dict = {
+        "memories": size,
+        "build_s": round(time.perf_counter() - started, 1),
+        "first_prompt_ms": round(warm, 1),
+    }
 
     def series(name: str, command: list[str], payloads, n: int = runs, environ: dict = env) -> None:
         samples, answered = [], 0
@@ -193,26 +229,44 @@ def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
             answered += bool(out.strip())
         result[name] = {**summary(samples), "cpu_p50": round(statistics.median(_cpu_ms), 1), "answered": answered}
 
-    series("UserPromptSubmit, no service", hook + ["UserPromptSubmit"], prompt_payload, environ=off)
-    series("Stop", hook + ["Stop"], lambda i: json.dumps(
-        {"session_id": f"stop-{size}-{i}", "transcript_path": str(TRANSCRIPT), "cwd": str(root),
-         "hook_event_name": "Stop", "stop_hook_active": False, "last_assistant_message": "ok",
-         "background_tasks": [], "session_crons": []}).encode(), environ=off)
+    series("UserPromptSubmit, no service", [*hook, "UserPromptSubmit"], prompt_payload, environ=off)
+    series(
+        "Stop",
+        [*hook, "Stop"],
+        lambda i: json.dumps(
+            {
+                "session_id": f"stop-{size}-{i}",
+                "transcript_path": str(TRANSCRIPT),
+                "cwd": str(root),
+                "hook_event_name": "Stop",
+                "stop_hook_active": False,
+                "last_assistant_message": "ok",
+                "background_tasks": [],
+                "session_crons": [],
+            }
+        ).encode(),
+        environ=off,
+    )
     series("naive", [sys.executable, "-c", NAIVE], prompt_payload, n=min(runs, 8), environ=off)
 
     # The service: started by a SessionStart, first with nothing cached, then as a new session finds it.
     for label in ("service ready, no vectors cached", "service ready, vectors cached"):
         begun = time.perf_counter()
-        timed(hook + ["SessionStart"], start_payload(0), env, root)
+        timed([*hook, "SessionStart"], start_payload(0), env, root)
         ready = wait_ready(project, SERVICE_WAIT)
-        result[label] = {"s": round(time.perf_counter() - begun, 2) if ready else None,
-                         "semantic": (ready or {}).get("semantic")}
+        result[label] = {
+            "s": round(time.perf_counter() - begun, 2) if ready else None,
+            "semantic": (ready or {}).get("semantic"),
+        }
         if label.endswith("no vectors cached"):
             control.stop(project)
-    series("SessionStart, service warm", hook + ["SessionStart"], lambda i: start_payload(i + 1))
-    series("UserPromptSubmit, service warm", hook + ["UserPromptSubmit"], lambda i: prompt_payload(i + runs))
-    series("UserPromptSubmit via memtui hook, service warm", plain + ["UserPromptSubmit"],
-           lambda i: prompt_payload(i + 2 * runs))
+    series("SessionStart, service warm", [*hook, "SessionStart"], lambda i: start_payload(i + 1))
+    series("UserPromptSubmit, service warm", [*hook, "UserPromptSubmit"], lambda i: prompt_payload(i + runs))
+    series(
+        "UserPromptSubmit via memtui hook, service warm",
+        [*plain, "UserPromptSubmit"],
+        lambda i: prompt_payload(i + 2 * runs),
+    )
     status = control.info(project)
     result["service"] = {k: status.get(k) for k in ("pid", "rss_mb", "semantic", "requests", "memories")}
     control.stop(project)
@@ -253,18 +307,30 @@ def main(argv: list[str] | None = None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="memtui-bench-"))
     try:
         _cpu_ms.clear()
-        floor = [timed([sys.executable, "-S", "-c", "pass"], None, dict(os.environ), scratch)[0] for _ in range(args.runs)]
+        floor = [
+            timed([sys.executable, "-S", "-c", "pass"], None, dict(os.environ), scratch)[0] for _ in range(args.runs)
+        ]
         floor_cpu = statistics.median(_cpu_ms)
         _cpu_ms.clear()
-        imports = [timed([sys.executable, "-c", IMPORT_FLOOR], None, dict(os.environ), scratch)[0]
-                   for _ in range(args.runs)]
-        imports_s = [timed([sys.executable, "-S", "-c", IMPORT_FLOOR], None, dict(os.environ), scratch)[0]
-                     for _ in range(args.runs)]
-        report = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
-                              "load": [round(x, 2) for x in os.getloadavg()]},
-                  "command": " ".join(installed_hook() + ["<Event>"]),
-                  "python -S -c pass": {**summary(floor), "cpu_p50": round(floor_cpu, 1)},
-                  "import floor": summary(imports), "import floor -S": summary(imports_s), "sizes": []}
+        imports = [
+            timed([sys.executable, "-c", IMPORT_FLOOR], None, dict(os.environ), scratch)[0] for _ in range(args.runs)
+        ]
+        imports_s = [
+            timed([sys.executable, "-S", "-c", IMPORT_FLOOR], None, dict(os.environ), scratch)[0]
+            for _ in range(args.runs)
+        ]
+        report = {
+            "machine": {
+                "cpus": os.cpu_count(),
+                "python": sys.version.split()[0],
+                "load": [round(x, 2) for x in os.getloadavg()],
+            },
+            "command": " ".join([*installed_hook(), "<Event>"]),
+            "python -S -c pass": {**summary(floor), "cpu_p50": round(floor_cpu, 1)},
+            "import floor": summary(imports),
+            "import floor -S": summary(imports_s),
+            "sizes": [],
+        }
         for size in args.sizes:
             report["sizes"].append(run_size(size, args.runs, scratch, semantic=True))
         report["machine"]["load_after"] = [round(x, 2) for x in os.getloadavg()]
@@ -274,10 +340,16 @@ def main(argv: list[str] | None = None) -> int:
     floor = report["python -S -c pass"]
     reference = report["import floor"]["p50"]
     m = report["machine"]
-    print(f"{report['command']}  ({m['cpus']} CPUs, Python {m['python']}, load {m['load']} before, {m['load_after']} after)")
-    print(f"python -S -c pass p50 {floor['p50']} ms; `{IMPORT_FLOOR}` p50 {reference} ms "
-          f"(with -S: {report['import floor -S']['p50']} ms): the reference for the ratio targets")
-    print(f"{'memories':>9} {'series':<48} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50':>8} {'answered':>9} {'ratio':>6} {'target':>8}")
+    print(
+        f"{report['command']}  ({m['cpus']} CPUs, Python {m['python']}, load {m['load']} before, {m['load_after']} after)"
+    )
+    print(
+        f"python -S -c pass p50 {floor['p50']} ms; `{IMPORT_FLOOR}` p50 {reference} ms "
+        f"(with -S: {report['import floor -S']['p50']} ms): the reference for the ratio targets"
+    )
+    print(
+        f"{'memories':>9} {'series':<48} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50':>8} {'answered':>9} {'ratio':>6} {'target':>8}"
+    )
     for entry in report["sizes"]:
         for name in SERIES:
             row = entry.get(name)
@@ -290,18 +362,24 @@ def main(argv: list[str] | None = None) -> int:
                 verdict = f"≤{TARGETS[name]:.0f} " + ("✓" if row["p50"] <= TARGETS[name] else "✗")
             else:
                 verdict = ""
-            print(f"{entry['memories']:>9} {name:<48} {row['p50']:>8} {row['p95']:>8} {row['cpu_p50']:>8} "
-                  f"{row['answered']:>5}/{row['n']:<3} {ratio:>5.2f}× {verdict:>8}")
+            print(
+                f"{entry['memories']:>9} {name:<48} {row['p50']:>8} {row['p95']:>8} {row['cpu_p50']:>8} "
+                f"{row['answered']:>5}/{row['n']:<3} {ratio:>5.2f}× {verdict:>8}"
+            )
         for label in ("service ready, no vectors cached", "service ready, vectors cached"):
             got = entry[label]
             goal = "" if "no vectors" in label else "  target ≤3 s " + ("✓" if (got["s"] or 99) <= 3 else "✗")
             print(f"{entry['memories']:>9} {label:<48} {got['s']} s ({got['semantic'] or 'words only'}){goal}")
         svc = entry["service"]
-        print(f"{entry['memories']:>9} {'service RSS after the runs':<48} {svc['rss_mb']} MB  target ≤200 MB "
-              + ("✓" if (svc["rss_mb"] or 999) <= 200 else "✗"))
+        print(
+            f"{entry['memories']:>9} {'service RSS after the runs':<48} {svc['rss_mb']} MB  target ≤200 MB "
+            + ("✓" if (svc["rss_mb"] or 999) <= 200 else "✗")
+        )
         naive = entry["naive"]["p50"] / entry["UserPromptSubmit, service warm"]["p50"]
-        print(f"{entry['memories']:>9} naive hook / warm prompt hook: {naive:.0f}×; "
-              f"first prompt (builds the index): {entry['first_prompt_ms']} ms")
+        print(
+            f"{entry['memories']:>9} naive hook / warm prompt hook: {naive:.0f}×; "
+            f"first prompt (builds the index): {entry['first_prompt_ms']} ms"
+        )
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0

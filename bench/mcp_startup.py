@@ -23,16 +23,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}},
+}
 LIST = [{"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
-CALL = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "memory_search", "arguments": {"query": "deploy"}}}
+CALL = {
+    "jsonrpc": "2.0",
+    "id": 3,
+    "method": "tools/call",
+    "params": {"name": "memory_search", "arguments": {"query": "deploy"}},
+}
 
 
 def once(command: list[str], cwd: Path, env: dict) -> tuple[float, float, float]:
     started = time.perf_counter()
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            cwd=cwd, env=env)
+    proc = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd, env=env
+    )
     assert proc.stdin is not None and proc.stdout is not None
 
     def send(*messages: dict) -> None:
@@ -85,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         medians[name] = [statistics.median(r[i] for r in runs) for i in range(3)]
         print(f"{name:<30} " + " ".join(f"{m:>11.0f}" for m in medians[name]))
     ours, naive = medians["memtui mcp (prelude)"][0], medians["naive: the SDK answers all"][0]
-    print(f"first answer: {ours:.0f} ms vs {naive:.0f} ms naive ({naive / ours:.1f}×); "
-          f"target ≤ 250 ms {'✓' if ours <= 250 else '✗'}")
+    print(
+        f"first answer: {ours:.0f} ms vs {naive:.0f} ms naive ({naive / ours:.1f}×); "
+        f"target ≤ 250 ms {'✓' if ours <= 250 else '✗'}"
+    )
     return 0
 
 

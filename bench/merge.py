@@ -32,18 +32,52 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from memtui.store.gitmerge import merge_state  # noqa: E402
+from memtui.store.gitmerge import merge_state
 
-WORDS = ("deploy service postgres celery stripe webhook invoice tenant export search cache redis kafka queue "
-         "billing refund coupon pagination cursor migration alembic pytest fixture docker compose ruff mypy").split()
+WORDS = [
+    "deploy",
+    "service",
+    "postgres",
+    "celery",
+    "stripe",
+    "webhook",
+    "invoice",
+    "tenant",
+    "export",
+    "search",
+    "cache",
+    "redis",
+    "kafka",
+    "queue",
+    "billing",
+    "refund",
+    "coupon",
+    "pagination",
+    "cursor",
+    "migration",
+    "alembic",
+    "pytest",
+    "fixture",
+    "docker",
+    "compose",
+    "ruff",
+    "mypy",
+]
 
 
 def memory(rng: random.Random, n: int) -> dict:
     text = " ".join(rng.choice(WORDS) for _ in range(40))[:300]
     stamp = f"2026-11-{1 + n % 27:02d}T{n % 24:02d}:{n % 60:02d}:00.000Z"
-    return {"type": rng.choice(["decision", "gotcha", "pattern", "context"]), "content": text,
-            "tags": [rng.choice(WORDS), rng.choice(WORDS)], "id": f"mem_{1790000000000 + n}_{n:06d}",
-            "confidence": 1, "accessCount": rng.randrange(5), "created": stamp, "updated": stamp}
+    return {
+        "type": rng.choice(["decision", "gotcha", "pattern", "context"]),
+        "content": text,
+        "tags": [rng.choice(WORDS), rng.choice(WORDS)],
+        "id": f"mem_{1790000000000 + n}_{n:06d}",
+        "confidence": 1,
+        "accessCount": rng.randrange(5),
+        "created": stamp,
+        "updated": stamp,
+    }
 
 
 def change(doc: dict, rng: random.Random, side: str, changes: int) -> None:
@@ -51,7 +85,9 @@ def change(doc: dict, rng: random.Random, side: str, changes: int) -> None:
     for i in range(changes):
         kind = i % 6
         if kind in (0, 1):
-            memories.append({**memory(rng, 10_000_000 + i + (0 if side == "a" else 500_000)), "content": f"{side} new {i}"})
+            memories.append(
+                {**memory(rng, 10_000_000 + i + (0 if side == "a" else 500_000)), "content": f"{side} new {i}"}
+            )
         elif kind in (2, 3):
             target = rng.choice(memories)
             target["content"] = f"{target['content'][:200]} edited by {side} {i}"
@@ -86,8 +122,12 @@ def driver(files: list[bytes], repeat: int) -> float:
             for path, data in zip(paths, files, strict=True):
                 path.write_bytes(data)
             started = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "memtui", "merge-driver", *map(str, paths), "state.json"],
-                           check=True, capture_output=True, cwd=tmp)
+            subprocess.run(
+                [sys.executable, "-m", "memtui", "merge-driver", *map(str, paths), "state.json"],
+                check=True,
+                capture_output=True,
+                cwd=tmp,
+            )
             times.append(time.perf_counter() - started)
     return statistics.median(times)
 
@@ -99,8 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=11)
     args = parser.parse_args(argv)
     rng = random.Random(7)
-    base = {"version": 2, "project": "bench", "description": "", "memories": [memory(rng, n) for n in range(args.size)],
-            "lastUpdated": "2026-11-01T00:00:00.000Z", "extractionCount": 1}
+    base = {
+        "version": 2,
+        "project": "bench",
+        "description": "",
+        "memories": [memory(rng, n) for n in range(args.size)],
+        "lastUpdated": "2026-11-01T00:00:00.000Z",
+        "extractionCount": 1,
+    }
     ours, theirs = json.loads(json.dumps(base)), json.loads(json.dumps(base))
     change(ours, random.Random(1), "a", args.changes)
     change(theirs, random.Random(2), "b", args.changes)
@@ -122,16 +168,24 @@ def main(argv: list[str] | None = None) -> int:
     result = merge_state(*files)
     merged_ids = {m["id"]: m for m in json.loads(merged)["memories"]}
     union_ids = {m["id"]: m for m in json.loads(unioned)["memories"]}
-    ours_edits = [m for m in ours["memories"] if m["content"] != next((b["content"] for b in base["memories"] if b["id"] == m["id"]), m["content"])]
+    ours_edits = [
+        m
+        for m in ours["memories"]
+        if m["content"] != next((b["content"] for b in base["memories"] if b["id"] == m["id"]), m["content"])
+    ]
     lost_naive = sum(1 for m in ours_edits if union_ids[m["id"]]["content"] != m["content"])
     lost_ours = sum(1 for m in ours_edits if m["id"] != both and merged_ids[m["id"]]["content"] != m["content"])
-    print(f"merge of two {args.size:,}-memory state.json files ({len(files[1]) / 1e6:.1f} MB each), "
-          f"{args.changes} changes per side, median of {args.repeat}")
+    print(
+        f"merge of two {args.size:,}-memory state.json files ({len(files[1]) / 1e6:.1f} MB each), "
+        f"{args.changes} changes per side, median of {args.repeat}"
+    )
     print(f"{'system':<28} {'seconds':>8} {'our edits lost':>15} {'conflicts kept':>15}")
     print(f"{'memtui merge-driver':<28} {ours_t:>8.3f} {lost_ours:>15} {len(result.conflicts):>15}")
     print(f"{'naive JSON union':<28} {naive_t:>8.3f} {lost_naive:>15} {0:>15}")
     print(f"ratio memtui / naive: {ours_t / naive_t:.2f}×; target ≤ 1 s: {'met' if ours_t <= 1 else 'missed'}")
-    print(f"the driver as git runs it (a new process: start-up, read three files, merge, write): {driver(files, args.repeat):.3f} s")
+    print(
+        f"the driver as git runs it (a new process: start-up, read three files, merge, write): {driver(files, args.repeat):.3f} s"
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

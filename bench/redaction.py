@@ -29,9 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from redaction_corpus import ORDINARY, secrets  # noqa: E402
+import contextlib
 
-from memtui.core import redact  # noqa: E402
+from redaction_corpus import ORDINARY, secrets
+
+from memtui.core import redact
 
 _NAIVE = re.compile(r"\b[A-Za-z0-9_\-]{32,}\b")
 
@@ -74,8 +76,12 @@ def library_patterns_alone() -> Callable[[str], str]:
     compiled = [(rule, re.compile(rule.pattern, rule.flags)) for rule in detectors.library()]
 
     def run(text: str) -> str:
-        spans = sorted(span for rule, pattern in compiled for m in pattern.finditer(text)
-                       if (span := detectors._span(rule, m)) is not None)
+        spans = sorted(
+            span
+            for rule, pattern in compiled
+            for m in pattern.finditer(text)
+            if (span := detectors._span(rule, m)) is not None
+        )
         for start, end in reversed(spans):
             text = text[:start] + "[REDACTED]" + text[end:]
         return text
@@ -84,7 +90,7 @@ def library_patterns_alone() -> Callable[[str], str]:
 
 
 def leaked(secret: str, text: str) -> bool:
-    pieces = {secret[i:i + 8] for i in range(0, max(1, len(secret) - 7), 4)} if len(secret) >= 8 else {secret}
+    pieces = {secret[i : i + 8] for i in range(0, max(1, len(secret) - 7), 4)} if len(secret) >= 8 else {secret}
     return any(p in text for p in pieces)
 
 
@@ -100,9 +106,17 @@ def measure(name: str, fn: Callable[[str], str], runs: int) -> dict:
         fn(chunk)
         times.append((time.perf_counter() - started) * 1000)
     kinds = sorted({s["kind"] for s in missed})
-    return {"name": name, "redacted": 1 - len(missed) / len(corpus), "altered": len(altered) / len(ORDINARY),
-            "p50_ms": statistics.median(times), "missed_kinds": kinds, "altered_examples": altered[:3],
-            "n_secrets": len(corpus), "n_kinds": len({s["kind"] for s in corpus}), "n_ordinary": len(ORDINARY)}
+    return {
+        "name": name,
+        "redacted": 1 - len(missed) / len(corpus),
+        "altered": len(altered) / len(ORDINARY),
+        "p50_ms": statistics.median(times),
+        "missed_kinds": kinds,
+        "altered_examples": altered[:3],
+        "n_secrets": len(corpus),
+        "n_kinds": len({s["kind"] for s in corpus}),
+        "n_ordinary": len(ORDINARY),
+    }
 
 
 def through_the_store() -> tuple[float, list[str]]:
@@ -130,18 +144,28 @@ def through_the_store() -> tuple[float, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 unless the redaction targets are met (the test suite runs this; timing is not checked)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 unless the redaction targets are met (the test suite runs this; timing is not checked)",
+    )
     args = parser.parse_args(argv)
-    systems: list[tuple[str, Callable[[str], str]]] = [("memtui redact", redact.redact), ("naive long-token rule", naive),
-                                                       ("detect-secrets patterns alone", library_patterns_alone())]
+    systems: list[tuple[str, Callable[[str], str]]] = [
+        ("memtui redact", redact.redact),
+        ("naive long-token rule", naive),
+        ("detect-secrets patterns alone", library_patterns_alone()),
+    ]
     library = None if args.check else detect_secrets_redactor()
     if library is not None:
         systems.append(("detect-secrets' own file scan", library))
-    results = [measure(name, fn, args.runs if "detect" not in name else max(5, args.runs // 20)) for name, fn in systems]
+    results = [
+        measure(name, fn, args.runs if "detect" not in name else max(5, args.runs // 20)) for name, fn in systems
+    ]
     first = results[0]
-    print(f"corpus: {first['n_secrets']} secrets of {first['n_kinds']} kinds in sentences; "
-          f"{first['n_ordinary']} ordinary sentences; 6,000-character chunk")
+    print(
+        f"corpus: {first['n_secrets']} secrets of {first['n_kinds']} kinds in sentences; "
+        f"{first['n_ordinary']} ordinary sentences; 6,000-character chunk"
+    )
     print(f"{'system':<34} {'secrets redacted':>17} {'ordinary altered':>17} {'p50 ms / 6k chars':>18}")
     for r in results:
         print(f"{r['name']:<34} {r['redacted']:>16.1%} {r['altered']:>16.1%} {r['p50_ms']:>18.2f}")
@@ -152,15 +176,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['name']} alters, e.g.: {r['altered_examples'][0]!r}")
     ours = results[0]
     stored, stored_missed = through_the_store()
-    print(f"through the store (Bank.add → state.json, journal, CLAUDE.md, index.db): {stored:.1%} of secrets in no file"
-          + (f"; left: {', '.join(stored_missed)}" if stored_missed else ""))
+    print(
+        f"through the store (Bank.add → state.json, journal, CLAUDE.md, index.db): {stored:.1%} of secrets in no file"
+        + (f"; left: {', '.join(stored_missed)}" if stored_missed else "")
+    )
     ours["redacted"] = min(ours["redacted"], stored)
-    print(f"targets: redacted ≥ 98 % {'✓' if ours['redacted'] >= 0.98 else '✗'}; altered ≤ 1 % "
-          f"{'✓' if ours['altered'] <= 0.01 else '✗'}; ≤ 5 ms {'✓' if ours['p50_ms'] <= 5 else '✗'}")
-    try:
+    print(
+        f"targets: redacted ≥ 98 % {'✓' if ours['redacted'] >= 0.98 else '✗'}; altered ≤ 1 % "
+        f"{'✓' if ours['altered'] <= 0.01 else '✗'}; ≤ 5 ms {'✓' if ours['p50_ms'] <= 5 else '✗'}"
+    )
+    with contextlib.suppress(OSError):
         print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    except OSError:
-        pass
     if args.check and (ours["redacted"] < 0.98 or ours["altered"] > 0.01):
         return 1
     return 0

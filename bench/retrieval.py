@@ -26,19 +26,19 @@ import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from memtui.core.memory import Memory, Status  # noqa: E402
-from memtui.core.similarity import STOP_WORDS  # noqa: E402
-from memtui.index import calibration, embed  # noqa: E402
-from memtui.index.search import RECALL_THRESHOLD, open_index, search  # noqa: E402
-from memtui.store.locations import Project  # noqa: E402
+from memtui.core.memory import Memory, Status
+from memtui.core.similarity import STOP_WORDS
+from memtui.index import calibration, embed
+from memtui.index.search import RECALL_THRESHOLD, open_index, search
+from memtui.store.locations import Project
 
-BASE = datetime(2026, 4, 20, tzinfo=timezone.utc)
+BASE = datetime(2026, 4, 20, tzinfo=UTC)
 
 
 def default_data_dir() -> Path:
@@ -53,6 +53,7 @@ def load(path: Path) -> list[dict]:
 
 
 # -- stores ---------------------------------------------------------------------------------------
+
 
 @dataclass
 class Store:
@@ -86,10 +87,20 @@ def coding_stores(data: Path, tmp: Path) -> list[Store]:
         out = []
         for i, m in enumerate(mine):
             when = BASE + timedelta(minutes=i)
-            out.append(Memory(id=m["id"], type=m["type"], content=m["content"], created=when, updated=when,
-                              name=m["name"], description=m["description"], tags=tuple(m["tags"]),
-                              status=Status.SUPERSEDED if m["id"] in replaced_by else Status.ACTIVE,
-                              supersedes=replaces.get(m["id"])))
+            out.append(
+                Memory(
+                    id=m["id"],
+                    type=m["type"],
+                    content=m["content"],
+                    created=when,
+                    updated=when,
+                    name=m["name"],
+                    description=m["description"],
+                    tags=tuple(m["tags"]),
+                    status=Status.SUPERSEDED if m["id"] in replaced_by else Status.ACTIVE,
+                    supersedes=replaces.get(m["id"]),
+                )
+            )
         project = write_store(tmp / "coding" / name, out)
         canonical = {m["id"]: m.get("dup_of") or m["id"] for m in mine}
         stores.append(Store(f"coding/{name}", project, out, canonical, [q for q in queries if q["project"] == name]))
@@ -165,6 +176,7 @@ class Memtui:
 
 # -- metrics --------------------------------------------------------------------------------------
 
+
 @dataclass
 class Tally:
     recall: list[float] = field(default_factory=list)
@@ -224,6 +236,7 @@ def overall(tallies: dict[str, Tally], attr: str, skip: tuple[str, ...] = ("none
 
 # -- through the installed hook, with the recall service warm ---------------------------------------
 
+
 def through_hook(stores: list[Store]) -> dict[str, Tally]:
     """Every query as Claude Code sends it: the installed prompt hook in a fresh process, after a
     SessionStart hook started the project's recall service; what it injects is what counts."""
@@ -239,9 +252,16 @@ def through_hook(stores: list[Store]) -> dict[str, Tally]:
         root = store.project.root
         env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_"))}
         env["CLAUDE_PROJECT_DIR"] = str(root)
-        start = {"session_id": "bench-start", "transcript_path": "/none", "cwd": str(root),
-                 "hook_event_name": "SessionStart", "source": "startup"}
-        subprocess.run([*hook, "SessionStart"], input=json.dumps(start).encode(), env=env, capture_output=True, check=True)
+        start = {
+            "session_id": "bench-start",
+            "transcript_path": "/none",
+            "cwd": str(root),
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        }
+        subprocess.run(
+            [*hook, "SessionStart"], input=json.dumps(start).encode(), env=env, capture_output=True, check=True
+        )
         deadline = time.monotonic() + 120
         while remote.ping(str(root), budget=1.0) is None:
             if time.monotonic() > deadline:
@@ -250,10 +270,20 @@ def through_hook(stores: list[Store]) -> dict[str, Tally]:
         ids = sorted((m.id for m in store.memories), key=len, reverse=True)
         try:
             for n, q in enumerate(store.queries):
-                data = {"session_id": f"bench-{n}", "transcript_path": "/none", "cwd": str(root),
-                        "hook_event_name": "UserPromptSubmit", "prompt": q["query"]}
-                out = subprocess.run([*hook, "UserPromptSubmit"], input=json.dumps(data).encode(), env=env,
-                                     capture_output=True, check=True).stdout
+                data = {
+                    "session_id": f"bench-{n}",
+                    "transcript_path": "/none",
+                    "cwd": str(root),
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": q["query"],
+                }
+                out = subprocess.run(
+                    [*hook, "UserPromptSubmit"],
+                    input=json.dumps(data).encode(),
+                    env=env,
+                    capture_output=True,
+                    check=True,
+                ).stdout
                 context = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
                 injected = [i for i in ids if f" · {i}]" in context or f" · {i} · " in context]  # fence.label
                 t = tallies[q["category"]]
@@ -270,11 +300,16 @@ def through_hook(stores: list[Store]) -> dict[str, Tally]:
 
 # -- report ---------------------------------------------------------------------------------------
 
+
 def table(title: str, results: dict[str, dict[str, Tally]], threshold: float) -> list[str]:
     systems = list(results)
     cats = sorted({c for r in results.values() for c in r}, key=lambda c: (c == "none", c.startswith("c5"), c))
-    lines = [f"### {title}", "", "| category | n | " + " | ".join(f"{s} R@5 | {s} MRR@10" for s in systems) + " |",
-             "|---|---:|" + "---:|---:|" * len(systems)]
+    lines = [
+        f"### {title}",
+        "",
+        "| category | n | " + " | ".join(f"{s} R@5 | {s} MRR@10" for s in systems) + " |",
+        "|---|---:|" + "---:|---:|" * len(systems),
+    ]
     for cat in cats:
         if cat == "none":
             continue
@@ -287,19 +322,33 @@ def table(title: str, results: dict[str, dict[str, Tally]], threshold: float) ->
     cells = []
     for s in systems:
         cells += [f"**{overall(results[s], 'recall'):.3f}**", f"**{overall(results[s], 'mrr'):.3f}**"]
-    lines.append("| **all** (excl. none" + (", c5" if any(c == "c5" for c in cats) else "") + ") | | " + " | ".join(cells) + " |")
+    lines.append(
+        "| **all** (excl. none" + (", c5" if any(c == "c5" for c in cats) else "") + ") | | " + " | ".join(cells) + " |"
+    )
     lines.append("")
-    lines.append("Through the calibrated gate (what recall injects: `calibration.gate`; memory-mcp: any score > 0): "
-                 "recall@5 of what is kept, and for `none` prompts the share left empty.")
+    lines.append(
+        "Through the calibrated gate (what recall injects: `calibration.gate`; memory-mcp: any score > 0): "
+        "recall@5 of what is kept, and for `none` prompts the share left empty."
+    )
     lines.append("")
-    lines.append("| system | all R@5 | at threshold | drop | " + " | ".join(c for c in cats if c != "none") +
-                 (" | none: empty |" if "none" in cats else " |"))
-    lines.append("|---|---:|---:|---:|" + "---:|" * (len(cats) - (1 if "none" in cats else 0)) + ("---:|" if "none" in cats else ""))
+    lines.append(
+        "| system | all R@5 | at threshold | drop | "
+        + " | ".join(c for c in cats if c != "none")
+        + (" | none: empty |" if "none" in cats else " |")
+    )
+    lines.append(
+        "|---|---:|---:|---:|"
+        + "---:|" * (len(cats) - (1 if "none" in cats else 0))
+        + ("---:|" if "none" in cats else "")
+    )
     for s in systems:
         r = results[s]
         a, b = overall(r, "recall"), overall(r, "recall_at_threshold")
-        per = [f"{mean(r[c].recall_at_threshold):.3f} ({mean(r[c].recall_at_threshold) - mean(r[c].recall):+.3f})"
-               for c in cats if c != "none"]
+        per = [
+            f"{mean(r[c].recall_at_threshold):.3f} ({mean(r[c].recall_at_threshold) - mean(r[c].recall):+.3f})"
+            for c in cats
+            if c != "none"
+        ]
         row = f"| {s} | {a:.3f} | {b:.3f} | {b - a:+.3f} | " + " | ".join(per)
         if "none" in cats:
             row += f" | {mean(r['none'].empty):.0%}"
@@ -309,10 +358,12 @@ def table(title: str, results: dict[str, dict[str, Tally]], threshold: float) ->
         for cat, label in (("stale", "superseded above newer"), ("entity", "distractor above gold")):
             t = results[s].get(cat)
             if t and t.wrong_first:
-                extra.append(f"- {s}: {cat}: {label} (or gold missing from top 10) in {mean(t.wrong_first):.0%} of queries")
+                extra.append(
+                    f"- {s}: {cat}: {label} (or gold missing from top 10) in {mean(t.wrong_first):.0%} of queries"
+                )
     if extra:
-        lines += [""] + extra
-    return lines + [""]
+        lines += ["", *extra]
+    return [*lines, ""]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -322,8 +373,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-semantic", action="store_true", help="skip the hybrid rows")
     parser.add_argument("--stand-in", action="store_true", help="hybrid rows with the hash stand-in embedder")
     parser.add_argument("--only", choices=["coding", "locomo-obs", "locomo-turns"], action="append")
-    parser.add_argument("--hook", action="store_true",
-                        help="also run every coding query through the installed prompt hook with the service warm")
+    parser.add_argument(
+        "--hook",
+        action="store_true",
+        help="also run every coding query through the installed prompt hook with the service warm",
+    )
     args = parser.parse_args(argv)
     data = args.data or default_data_dir()
     if not (data / "coding-dev").is_dir():
@@ -353,10 +407,14 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.pop("CLAUDE_PROJECT_DIR", None)
         suites = {
             "coding": ("coding-dev (3 projects, 246 memories, 180 queries)", lambda: coding_stores(data, tmp)),
-            "locomo-obs": ("locomo-dev observations (5 conversations, categories 1-4 with observation gold)",
-                           lambda: locomo_stores(data, tmp, "obs")),
-            "locomo-turns": ("locomo-dev dialog turns + session summaries (5 conversations, categories 1-4; c5 apart)",
-                             lambda: locomo_stores(data, tmp, "turns")),
+            "locomo-obs": (
+                "locomo-dev observations (5 conversations, categories 1-4 with observation gold)",
+                lambda: locomo_stores(data, tmp, "obs"),
+            ),
+            "locomo-turns": (
+                "locomo-dev dialog turns + session summaries (5 conversations, categories 1-4; c5 apart)",
+                lambda: locomo_stores(data, tmp, "turns"),
+            ),
         }
         report: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
         lines = ["# memtui retrieval benchmark", "", f"data: {data}", *[f"note: {n}" for n in notes], ""]
@@ -377,16 +435,29 @@ def main(argv: list[str] | None = None) -> int:
             lines += table(f"{title} — {time.perf_counter() - started:.1f}s", results, RECALL_THRESHOLD)
             if key == "coding" and args.hook:
                 tallies = through_hook(stores)
-                lines += [f"Through the installed prompt hook, recall service warm ({len(stores)} projects): "
-                          f"recall@5 {overall(tallies, 'recall'):.3f}, "
-                          + ", ".join(f"{c} {mean(t.recall):.3f}" for c, t in sorted(tallies.items()) if c != "none")
-                          + f"; none: empty {mean(tallies['none'].empty):.0%}", ""]
-                report["coding-hook"] = {c: {"recall@5": mean(t.recall), "none_empty": mean(t.empty)}
-                                         for c, t in tallies.items()}
-            report[key] = {s: {c: {"recall@5": mean(t.recall), "mrr@10": mean(t.mrr),
-                                   "recall@5_at_threshold": mean(t.recall_at_threshold),
-                                   "none_empty": mean(t.empty), "wrong_first": mean(t.wrong_first)}
-                               for c, t in r.items()} for s, r in results.items()}
+                lines += [
+                    f"Through the installed prompt hook, recall service warm ({len(stores)} projects): "
+                    f"recall@5 {overall(tallies, 'recall'):.3f}, "
+                    + ", ".join(f"{c} {mean(t.recall):.3f}" for c, t in sorted(tallies.items()) if c != "none")
+                    + f"; none: empty {mean(tallies['none'].empty):.0%}",
+                    "",
+                ]
+                report["coding-hook"] = {
+                    c: {"recall@5": mean(t.recall), "none_empty": mean(t.empty)} for c, t in tallies.items()
+                }
+            report[key] = {
+                s: {
+                    c: {
+                        "recall@5": mean(t.recall),
+                        "mrr@10": mean(t.mrr),
+                        "recall@5_at_threshold": mean(t.recall_at_threshold),
+                        "none_empty": mean(t.empty),
+                        "wrong_first": mean(t.wrong_first),
+                    }
+                    for c, t in r.items()
+                }
+                for s, r in results.items()
+            }
     print("\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps({"threshold": RECALL_THRESHOLD, "notes": notes, "results": report}, indent=2))

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,15 +35,16 @@ sys.path.insert(0, str(REPO))
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-from bench.retrieval import MemoryMcp, Store, default_data_dir, load, mcp_tokens  # noqa: E402
-from retrieval import write_store  # noqa: E402  (same store writer as the recall benchmark)
-from memtui.core.memory import Memory  # noqa: E402
-from memtui.index import embed, remote  # noqa: E402
-from memtui.service import control  # noqa: E402
-from memtui.index.index import Index  # noqa: E402
-from memtui.index.search import close_all, search  # noqa: E402
+from retrieval import write_store
 
-BASE = datetime(2026, 4, 20, tzinfo=timezone.utc)
+from bench.retrieval import MemoryMcp, Store, default_data_dir, load, mcp_tokens
+from memtui.core.memory import Memory
+from memtui.index import embed, remote
+from memtui.index.index import Index
+from memtui.index.search import close_all, search
+from memtui.service import control
+
+BASE = datetime(2026, 4, 20, tzinfo=UTC)
 TYPES = ("architecture", "decision", "pattern", "gotcha", "progress", "context")
 
 
@@ -60,13 +61,24 @@ def queries(data: Path, n: int, rng: random.Random) -> list[str]:
 
 
 def generate(n: int, texts: list[str], rng: random.Random) -> list[Memory]:
-    vocab = [f"{rng.choice('bcdfgklmnprstvz')}{rng.choice('aeiou')}{rng.choice('bcdfgklmnprstvz')}{i:x}" for i in range(max(2000, n // 2))]
+    vocab = [
+        f"{rng.choice('bcdfgklmnprstvz')}{rng.choice('aeiou')}{rng.choice('bcdfgklmnprstvz')}{i:x}"
+        for i in range(max(2000, n // 2))
+    ]
     out = []
     for i in range(n):
         text = rng.choice(texts) + " " + " ".join(rng.choice(vocab) for _ in range(6))
         when = BASE + timedelta(seconds=i)
-        out.append(Memory(id=f"mem_{1770000000000 + i}_{i:06x}", type=rng.choice(TYPES), content=text,
-                          created=when, updated=when, tags=tuple(rng.sample(vocab[:300], 2))))
+        out.append(
+            Memory(
+                id=f"mem_{1770000000000 + i}_{i:06x}",
+                type=rng.choice(TYPES),
+                content=text,
+                created=when,
+                updated=when,
+                tags=tuple(rng.sample(vocab[:300], 2)),
+            )
+        )
     return out
 
 
@@ -78,15 +90,17 @@ def fake_vectors(index: Index, model_id: str, rng_seed: int = 7) -> None:
     vecs = rng.standard_normal((len(hashes), 384)).astype(np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     index.conn.execute("BEGIN")
-    index.conn.executemany("INSERT OR REPLACE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
-                           [(h, model_id, v.astype("<f2").tobytes()) for h, v in zip(hashes, vecs)])
+    index.conn.executemany(
+        "INSERT OR REPLACE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
+        [(h, model_id, v.astype("<f2").tobytes()) for h, v in zip(hashes, vecs, strict=False)],
+    )
     index.bump_generation()
     index.conn.execute("COMMIT")
 
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def timed(fn, reps: list) -> list[float]:
@@ -112,18 +126,22 @@ def spawn(code: str, *args: str, env: dict | None = None, runs: int = 7) -> list
     return out
 
 
-HOOK = ("import sys; from pathlib import Path; from memtui.index.search import search;"
-        "from memtui.store.locations import Project;"
-        "hits = search(Project(Path(sys.argv[1])), sys.argv[2], k=5); print(len(hits))")
-NAIVE = ("import sys, json, re\n"
-         "from memtui.core.similarity import STOP_WORDS\n"
-         "tok = lambda t: {w for w in re.sub(r'[^a-z0-9 ]', ' ', t.lower()).split() if len(w) > 2 and w not in STOP_WORDS}\n"
-         "data = json.load(open(sys.argv[1] + '/.memory/state.json'))\n"
-         "q = tok(sys.argv[2]); scored = []\n"
-         "for m in data['memories']:\n"
-         "    s = 2 * len(q & tok(m.get('content', ''))) + 3 * len(q & {t.lower() for t in m.get('tags', [])})\n"
-         "    if s: scored.append((s, m['id']))\n"
-         "scored.sort(reverse=True); print(len(scored[:5]))\n")
+HOOK = (
+    "import sys; from pathlib import Path; from memtui.index.search import search;"
+    "from memtui.store.locations import Project;"
+    "hits = search(Project(Path(sys.argv[1])), sys.argv[2], k=5); print(len(hits))"
+)
+NAIVE = (
+    "import sys, json, re\n"
+    "from memtui.core.similarity import STOP_WORDS\n"
+    "tok = lambda t: {w for w in re.sub(r'[^a-z0-9 ]', ' ', t.lower()).split() if len(w) > 2 and w not in STOP_WORDS}\n"
+    "data = json.load(open(sys.argv[1] + '/.memory/state.json'))\n"
+    "q = tok(sys.argv[2]); scored = []\n"
+    "for m in data['memories']:\n"
+    "    s = 2 * len(q & tok(m.get('content', ''))) + 3 * len(q & {t.lower() for t in m.get('tags', [])})\n"
+    "    if s: scored.append((s, m['id']))\n"
+    "scored.sort(reverse=True); print(len(scored[:5]))\n"
+)
 
 
 def row(label: str, xs: list[float], naive: list[float] | None = None) -> str:
@@ -136,7 +154,12 @@ def row(label: str, xs: list[float], naive: list[float] | None = None) -> str:
 
 
 def run_size(n: int, tmp: Path, texts: list[str], qs: list[str], semantic: bool, rng: random.Random) -> list[str]:
-    lines = [f"### {n:,} memories", "", "| measure | p50 ms | p95 ms | naive p50 ms | naive / memtui |", "|---|---:|---:|---:|---:|"]
+    lines = [
+        f"### {n:,} memories",
+        "",
+        "| measure | p50 ms | p95 ms | naive p50 ms | naive / memtui |",
+        "|---|---:|---:|---:|---:|",
+    ]
     memories = generate(n, texts, rng)
     project = write_store(tmp / f"bank-{n}", memories)
     env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project.root))
@@ -154,7 +177,9 @@ def run_size(n: int, tmp: Path, texts: list[str], qs: list[str], semantic: bool,
     def cold_naive(q: str) -> None:
         data = json.loads(project.path("state.json").read_bytes())
         toks = mcp_tokens(q)
-        sorted(((2 * len(toks & mcp_tokens(m.get("content", ""))), m["id"]) for m in data["memories"]), reverse=True)[:5]
+        sorted(((2 * len(toks & mcp_tokens(m.get("content", ""))), m["id"]) for m in data["memories"]), reverse=True)[
+            :5
+        ]
 
     cold_ms = timed(cold_naive, qs[:10])
     lines.append(row("BM25 search, in process (naive: parse state.json + score)", bm25_ms, cold_ms))
@@ -188,13 +213,19 @@ def run_size(n: int, tmp: Path, texts: list[str], qs: list[str], semantic: bool,
     bank.bump_access([memories[0].id])  # not journalled: the per-memory checksum diff
     t = time.perf_counter()
     fresh = Index.open(project)
-    lines.append(row("open + refresh after a recall counter changed (checksum diff)", [(time.perf_counter() - t) * 1000]))
+    lines.append(
+        row("open + refresh after a recall counter changed (checksum diff)", [(time.perf_counter() - t) * 1000])
+    )
     fresh.close()
 
     if semantic:
         root = str(project.root)
-        proc = subprocess.Popen([sys.executable, "-m", "memtui", "-C", root, "daemon", "--idle", "120"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memtui", "-C", root, "daemon", "--idle", "120"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
         try:
             deadline = time.monotonic() + 300
             while remote.ping(root, budget=2.0) is None:
@@ -208,8 +239,11 @@ def run_size(n: int, tmp: Path, texts: list[str], qs: list[str], semantic: bool,
         finally:
             control.stop(project)
             proc.wait(timeout=30)
-    lines += ["", f"index build from scratch: {build:.1f} s; index file {size_mb:.1f} MB"
-              f"{' (+ vectors)' if semantic else ''}", ""]
+    lines += [
+        "",
+        f"index build from scratch: {build:.1f} s; index file {size_mb:.1f} MB{' (+ vectors)' if semantic else ''}",
+        "",
+    ]
     return lines
 
 
@@ -225,10 +259,19 @@ def main(argv: list[str] | None = None) -> int:
     texts = sentences(data)
     qs = queries(data, args.queries, rng)
     semantic = embed.available() and not args.no_semantic
-    lines = ["# memtui search latency", "", f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
-             f"load average {os.getloadavg()[0]:.1f} at start (shared machine: other work competes)",
-             "note: hybrid rows " + ("use the real query embedding and random stored vectors" if semantic
-                                    else "skipped: the semantic extra is not installed"), ""]
+    lines = [
+        "# memtui search latency",
+        "",
+        f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
+        f"load average {os.getloadavg()[0]:.1f} at start (shared machine: other work competes)",
+        "note: hybrid rows "
+        + (
+            "use the real query embedding and random stored vectors"
+            if semantic
+            else "skipped: the semantic extra is not installed"
+        ),
+        "",
+    ]
     with tempfile.TemporaryDirectory(prefix="memtui-latency-") as tmpdir:
         tmp = Path(tmpdir)
         os.environ["HOME"] = str(tmp / "home")

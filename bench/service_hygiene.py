@@ -28,9 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PROMPTS = ("How do we deploy with make ship from the main branch?",
-           "Why do the stripe webhooks fail signature checks in staging?",
-           "Where do the Postgres migrations live and how are they run?")
+PROMPTS = (
+    "How do we deploy with make ship from the main branch?",
+    "Why do the stripe webhooks fail signature checks in staging?",
+    "Where do the Postgres migrations live and how are they run?",
+)
 
 
 def services() -> list[int]:
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     jobs = [(roots[i % len(roots)], f"session-{i}") for i in range(args.sessions)]
     for first in range(0, len(jobs), 2):  # two sessions at a time, of different projects
-        pair = [threading.Thread(target=session, args=(hook, root, home, sid)) for root, sid in jobs[first:first + 2]]
+        pair = [threading.Thread(target=session, args=(hook, root, home, sid)) for root, sid in jobs[first : first + 2]]
         for t in pair:
             t.start()
         for t in pair:
@@ -120,12 +122,18 @@ def main(argv: list[str] | None = None) -> int:
     sampler.join()
     left = services()
     load = os.getloadavg()
-    print(f"{args.sessions} sessions over {args.projects} projects in {during:.1f} s "
-          f"(idle_seconds {args.idle:g}; load {load[0]:.2f})")
-    print(f"services alive at once: peak {peak[0]} (target ≤ {args.projects}: {'✓' if peak[0] <= args.projects else '✗'}); "
-          f"naive (one per SessionStart, never reused): up to {args.sessions}")
-    print(f"services left {args.idle + 15:g} s after the last session: {len(left)} "
-          f"(target 0: {'✓' if not left else '✗'}) {left or ''}")
+    print(
+        f"{args.sessions} sessions over {args.projects} projects in {during:.1f} s "
+        f"(idle_seconds {args.idle:g}; load {load[0]:.2f})"
+    )
+    print(
+        f"services alive at once: peak {peak[0]} (target ≤ {args.projects}: {'✓' if peak[0] <= args.projects else '✗'}); "
+        f"naive (one per SessionStart, never reused): up to {args.sessions}"
+    )
+    print(
+        f"services left {args.idle + 15:g} s after the last session: {len(left)} "
+        f"(target 0: {'✓' if not left else '✗'}) {left or ''}"
+    )
     for pid in left:
         os.kill(pid, 15)
     return 0 if peak[0] <= args.projects and not left else 1

@@ -32,25 +32,26 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from memtui.core.clock import parse_ts  # noqa: E402
-from memtui.core.memory import Memory, Status  # noqa: E402
-from memtui.core.similarity import jaccard, tokenize  # noqa: E402
-from memtui.store.atomic import atomic_write  # noqa: E402
-from memtui.store.bank import Bank, init_project  # noqa: E402
-from memtui.store.statefile import StateStore, to_raw  # noqa: E402
+from memtui.core.clock import parse_ts
+from memtui.core.memory import Memory, Status
+from memtui.core.similarity import jaccard, tokenize
+from memtui.store.atomic import atomic_write
+from memtui.store.bank import Bank, init_project
+from memtui.store.statefile import StateStore, to_raw
 
 TYPES = ("architecture", "decision", "pattern", "gotcha", "progress", "context")
 TARGETS = {"save": 100.0, "load": 50.0, "ratio": 10.0}
-BASE = datetime(2026, 11, 1, tzinfo=timezone.utc)
+BASE = datetime(2026, 11, 1, tzinfo=UTC)
 
 
 # -- realistic text -------------------------------------------------------------------------------
+
 
 def vocabulary(rng: random.Random) -> list[str]:
     """Words of real coding memories, then made-up identifiers (modules, tables, flags) a big project has."""
@@ -62,8 +63,28 @@ def vocabulary(rng: random.Random) -> list[str]:
         for line in data.read_text(encoding="utf-8").splitlines():
             for word in re.findall(r"[A-Za-z][A-Za-z0-9_./-]{1,24}", json.loads(line)["content"]):
                 words.setdefault(word, None)
-    stems = ["billing", "invoice", "tenant", "ledger", "webhook", "worker", "queue", "cache", "schema", "token",
-             "export", "report", "refund", "payout", "audit", "search", "import", "session", "router", "metrics"]
+    stems = [
+        "billing",
+        "invoice",
+        "tenant",
+        "ledger",
+        "webhook",
+        "worker",
+        "queue",
+        "cache",
+        "schema",
+        "token",
+        "export",
+        "report",
+        "refund",
+        "payout",
+        "audit",
+        "search",
+        "import",
+        "session",
+        "router",
+        "metrics",
+    ]
     kinds = ["service", "table", "flag", "job", "module", "endpoint", "handler", "model", "client", "config"]
     for _ in range(6000):
         words.setdefault(f"{rng.choice(stems)}_{rng.choice(kinds)}{rng.randint(1, 999)}", None)
@@ -88,6 +109,7 @@ def sentence_maker(rng: random.Random) -> Callable[[], str]:
 
 # -- fixtures -------------------------------------------------------------------------------------
 
+
 def build_project(root: Path, n: int, make: Callable[[], str], rng: random.Random):
     project = init_project(root)
     store = StateStore(project.path("state.json"), project.name)
@@ -95,9 +117,17 @@ def build_project(root: Path, n: int, make: Callable[[], str], rng: random.Rando
     snapshots = {}
     for i in range(n):
         when = BASE + timedelta(minutes=i)
-        memory = Memory(id=f"mem_{int(when.timestamp() * 1000)}_{i:06x}", type=rng.choice(TYPES), content=make(),
-                        created=when, updated=when, tags=tuple(rng.sample(["api", "db", "ops", "ui", "ci"], 2)),
-                        access_count=rng.randint(0, 6), store="state", scope="repo")
+        memory = Memory(
+            id=f"mem_{int(when.timestamp() * 1000)}_{i:06x}",
+            type=rng.choice(TYPES),
+            content=make(),
+            created=when,
+            updated=when,
+            tags=tuple(rng.sample(["api", "db", "ops", "ui", "ci"], 2)),
+            access_count=rng.randint(0, 6),
+            store="state",
+            scope="repo",
+        )
         snapshots[memory.id] = to_raw(memory, None)
     store.apply(snapshots)
     return project
@@ -126,8 +156,18 @@ def naive_save(path: Path, type_: str, content: str, now: datetime) -> None:
     tokens = tokenize(content)
     best = max((jaccard(tokens, tokenize(m["content"])) for m in data["memories"]), default=0.0)
     if best <= 0.6:
-        data["memories"].append({"type": type_, "content": content, "tags": [], "id": f"mem_naive_{now.timestamp()}",
-                                 "confidence": 1, "accessCount": 0, "created": now.isoformat(), "updated": now.isoformat()})
+        data["memories"].append(
+            {
+                "type": type_,
+                "content": content,
+                "tags": [],
+                "id": f"mem_naive_{now.timestamp()}",
+                "confidence": 1,
+                "accessCount": 0,
+                "created": now.isoformat(),
+                "updated": now.isoformat(),
+            }
+        )
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -138,14 +178,33 @@ def naive_load(path: Path) -> list[Memory]:
     out = []
     for raw in data["memories"]:
         tags = [t for t in raw.get("tags", []) if t not in ("superseded", "archived")]
-        status = Status.ARCHIVED if "archived" in raw.get("tags", []) else Status.SUPERSEDED if "superseded" in raw.get("tags", []) else Status.ACTIVE
-        out.append(Memory(id=raw["id"], type=raw["type"], content=raw["content"], created=parse_ts(raw["created"]),
-                          updated=parse_ts(raw["updated"]), tags=tuple(tags), confidence=float(raw.get("confidence", 1)),
-                          access_count=int(raw.get("accessCount", 0)), status=status, store="state", scope="repo"))
+        status = (
+            Status.ARCHIVED
+            if "archived" in raw.get("tags", [])
+            else Status.SUPERSEDED
+            if "superseded" in raw.get("tags", [])
+            else Status.ACTIVE
+        )
+        out.append(
+            Memory(
+                id=raw["id"],
+                type=raw["type"],
+                content=raw["content"],
+                created=parse_ts(raw["created"]),
+                updated=parse_ts(raw["updated"]),
+                tags=tuple(tags),
+                confidence=float(raw.get("confidence", 1)),
+                access_count=int(raw.get("accessCount", 0)),
+                status=status,
+                store="state",
+                scope="repo",
+            )
+        )
     return out
 
 
 # -- the run --------------------------------------------------------------------------------------
+
 
 def run_size(n: int, repeat: int, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
@@ -182,8 +241,11 @@ def run_size(n: int, repeat: int, seed: int) -> dict[str, float]:
         result["save_warm"] = median_ms(warm, repeat, f"save_warm{n}")
         result["save_cold"] = median_ms(cold, repeat, f"save_cold{n}")
         naive_texts = iter(texts)
-        result["save_naive"] = median_ms(lambda: naive_save(naive_path, "gotcha", next(naive_texts), datetime.now(timezone.utc)), repeat,
-                                         f"save_naive{n}")
+        result["save_naive"] = median_ms(
+            lambda: naive_save(naive_path, "gotcha", next(naive_texts), datetime.now(UTC)),
+            repeat,
+            f"save_naive{n}",
+        )
         return result
 
 
@@ -199,10 +261,14 @@ def main(argv: list[str] | None = None) -> int:
         r = run_size(n, args.repeat, args.seed)
         rows.append((n, r))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"memtui store benchmark (median of {args.repeat} runs, ms; Python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} CPUs, load average {load:.1f})\n")
-    header = (f"{'memories':>8}  {'file':>8}  {'operation':<30} {'memtui':>8} {'(cpu)':>7} {'naive':>8} {'(cpu)':>7} "
-              f"{'speed-up':>9}  target (wall clock)")
+    print(
+        f"memtui store benchmark (median of {args.repeat} runs, ms; Python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} CPUs, load average {load:.1f})\n"
+    )
+    header = (
+        f"{'memories':>8}  {'file':>8}  {'operation':<30} {'memtui':>8} {'(cpu)':>7} {'naive':>8} {'(cpu)':>7} "
+        f"{'speed-up':>9}  target (wall clock)"
+    )
     print(header)
     print("-" * len(header))
     misses = []
@@ -225,9 +291,13 @@ def main(argv: list[str] | None = None) -> int:
                 verdict = f"{want}: {'met' if ok else 'MISSED'}"
                 if not ok:
                     misses.append(f"{label} at {n}")
-            print(f"{n if i == 0 else '':>8}  {size if i == 0 else '':>8}  {label:<30} {ours:8.1f} {cpu} {ratio:8.1f}×  {verdict}")
+            print(
+                f"{n if i == 0 else '':>8}  {size if i == 0 else '':>8}  {label:<30} {ours:8.1f} {cpu} {ratio:8.1f}×  {verdict}"
+            )
         print()
-    print("naive save = json.load + tokenize/Jaccard against every memory + json.dump(indent=2), same atomic write and fsync.")
+    print(
+        "naive save = json.load + tokenize/Jaccard against every memory + json.dump(indent=2), same atomic write and fsync."
+    )
     print("naive load = json.load + each Memory through its dataclass constructor.  Targets apply at 10k.")
     print("(cpu) = CPU time of this process; a save's fsync waits are wall-clock only.")
     if misses:

@@ -19,17 +19,56 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-NOW = datetime(2026, 3, 2, 9, 30, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
 TYPES = ("architecture", "decision", "pattern", "gotcha", "progress", "context")
-WORDS = ("stripe webhook invoice tenant postgres celery redis docker alembic migration proration refund ledger "
-         "payment schema worker queue cache index cursor pagination billing subscription tax export report "
-         "admin console react query hook retry timeout deadlock fixture factory pytest xdist template pdf").split()
+WORDS = [
+    "stripe",
+    "webhook",
+    "invoice",
+    "tenant",
+    "postgres",
+    "celery",
+    "redis",
+    "docker",
+    "alembic",
+    "migration",
+    "proration",
+    "refund",
+    "ledger",
+    "payment",
+    "schema",
+    "worker",
+    "queue",
+    "cache",
+    "index",
+    "cursor",
+    "pagination",
+    "billing",
+    "subscription",
+    "tax",
+    "export",
+    "report",
+    "admin",
+    "console",
+    "react",
+    "query",
+    "hook",
+    "retry",
+    "timeout",
+    "deadlock",
+    "fixture",
+    "factory",
+    "pytest",
+    "xdist",
+    "template",
+    "pdf",
+]
 QUERIES = ["stripe", "stripe web", "tenant pos", "celery retry", "pdf tem", "xdist", "refund ledger", "cursor pag"]
 
 
@@ -48,11 +87,26 @@ def make_project(root: Path, n: int) -> Path:
     for i in range(n):
         when = NOW - timedelta(days=rng.uniform(0, 90))
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 24)))
-        memories.append({"id": f"mem_{int(when.timestamp() * 1000)}_{i:06d}", "type": rng.choice(TYPES),
-                         "content": f"Note {i}: {text}.", "tags": rng.sample(WORDS, 2), "created": ts(when),
-                         "updated": ts(when), "confidence": 1.0, "accessCount": rng.randint(0, 5)})
-    data = {"version": 2, "project": "bench", "description": "", "memories": memories,
-            "lastUpdated": ts(NOW), "extractionCount": 0}
+        memories.append(
+            {
+                "id": f"mem_{int(when.timestamp() * 1000)}_{i:06d}",
+                "type": rng.choice(TYPES),
+                "content": f"Note {i}: {text}.",
+                "tags": rng.sample(WORDS, 2),
+                "created": ts(when),
+                "updated": ts(when),
+                "confidence": 1.0,
+                "accessCount": rng.randint(0, 5),
+            }
+        )
+    data = {
+        "version": 2,
+        "project": "bench",
+        "description": "",
+        "memories": memories,
+        "lastUpdated": ts(NOW),
+        "extractionCount": 0,
+    }
     (root / ".memory" / "state.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
     return root
 
@@ -66,7 +120,7 @@ def open_bank(root: Path):
 
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def keystrokes() -> list[str]:
@@ -187,7 +241,11 @@ def measure_models(root: Path) -> dict[str, float]:
         found = [m for m in memories if m.active and all(w in f"{m.type} {m.content}".lower() for w in words)]
         found.sort(key=lambda m: (bank.registry.order([m.type]), -decay.rank(m, NOW, bank.registry)))
         naive.append(time.perf_counter() - t)
-    return {"model_load_ms": load_ms, "model_filter_p95_ms": p95(ours) * 1000, "naive_model_filter_p95_ms": p95(naive) * 1000}
+    return {
+        "model_load_ms": load_ms,
+        "model_filter_p95_ms": p95(ours) * 1000,
+        "naive_model_filter_p95_ms": p95(naive) * 1000,
+    }
 
 
 def rss_mb() -> tuple[float, float]:

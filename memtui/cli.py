@@ -37,7 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Memory for coding agents that you can see and curate. Without a command: open the TUI.",
     )
     parser.add_argument("--version", action="version", version=f"memtui {__version__}")
-    parser.add_argument("-C", "--project", metavar="DIR", help="the project directory (default: CLAUDE_PROJECT_DIR, else found from the working directory)")
+    parser.add_argument(
+        "-C",
+        "--project",
+        metavar="DIR",
+        help="the project directory (default: CLAUDE_PROJECT_DIR, else found from the working directory)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

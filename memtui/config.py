@@ -58,27 +58,11 @@ class Config:
             raise ConfigError(f"{path} is not valid TOML ({exc}); fix it or delete it to use the defaults") from exc
         types = data.get("types", {})
         if not isinstance(types, dict) or not all(isinstance(v, dict) for v in types.values()):
-            raise ConfigError(f"{path}: [types.<name>] entries must be tables; see the comments in a fresh `memtui init`")
+            raise ConfigError(
+                f"{path}: [types.<name>] entries must be tables; see the comments in a fresh `memtui init`"
+            )
         try:
             registry = DEFAULT_REGISTRY.with_overrides(types)
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"{path}: bad value in [types] ({exc}); lifetime_days and budget take numbers") from exc
         return cls(types=registry, data=data, path=path)
-
-
-def set_value(path: Path, dotted: str, value: Any) -> None:
-    """Set one setting and write the file back (comments are not kept by TOML writers)."""
-    import tomli_w
-
-    from memtui.store.atomic import atomic_write
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML ({exc}); fix it before changing settings") from exc
-    node = data
-    *parents, leaf = dotted.split(".")
-    for part in parents:
-        node = node.setdefault(part, {})
-    node[leaf] = value
-    atomic_write(path, tomli_w.dumps(data))

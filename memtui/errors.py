@@ -1,14 +1,14 @@
 """The error tree. Every message is one line that says what is wrong and what to do.
 
-    MemtuiError
-    ├── NotInitialised     no .memory/ here: run `memtui init`
-    ├── ConfigError        .memory/config.toml cannot be read
-    ├── CorruptStore       a store file cannot be parsed (a copy is kept; says how to repair)
-    ├── NotFound           no memory with that id
-    ├── Ambiguous          an id prefix matches several memories
-    ├── Conflict           the memory changed on disk since it was read
-    ├── LockTimeout        another writer held the lock too long
-    └── UsageError         a request that cannot be carried out as asked
+MemtuiError
+├── NotInitialised     no .memory/ here: run `memtui init`
+├── ConfigError        .memory/config.toml cannot be read
+├── CorruptStore       a store file cannot be parsed (a copy is kept; says how to repair)
+├── NotFound           no memory with that id
+├── Ambiguous          an id prefix matches several memories
+├── Conflict           the memory changed on disk since it was read
+├── LockTimeout        another writer held the lock too long
+└── UsageError         a request that cannot be carried out as asked
 """
 
 from __future__ import annotations

@@ -48,14 +48,16 @@ def bank(project):
     return Bank.open(project.root)
 
 
-def run_memtui(*args: str, cwd: Path | None = None, input: str | bytes | None = None, env: dict | None = None,
-               timeout: float = 60) -> subprocess.CompletedProcess:
+def run_memtui(
+    *args: str, cwd: Path | None = None, input: str | bytes | None = None, env: dict | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
     """Run the real CLI in a subprocess (`python -m memtui …`)."""
     full_env = dict(os.environ)
     full_env.update(env or {})
     data = input.encode() if isinstance(input, str) else input
-    return subprocess.run([sys.executable, "-m", "memtui", *args], cwd=cwd, input=data, env=full_env,
-                          capture_output=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "memtui", *args], cwd=cwd, input=data, env=full_env, capture_output=True, timeout=timeout
+    )
 
 
 @pytest.fixture

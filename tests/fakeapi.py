@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import sys
 import threading
@@ -47,12 +48,21 @@ from typing import Any
 
 Reply = dict[str, Any]
 
-ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-               404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 500: "api_error",
-               503: "api_error", 529: "overloaded_error"}
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    503: "api_error",
+    529: "overloaded_error",
+}
 
 
 # -- replies ---------------------------------------------------------------------------------------
+
 
 def text(value: str, *, thinking: str | None = None, usage: dict | None = None) -> Reply:
     return {"kind": "text", "text": value, "thinking": thinking, "usage": usage}
@@ -63,8 +73,13 @@ def tool(input: dict, name: str | None = None, *, thinking: str | None = None, u
 
 
 def error(status: int, type_: str | None = None, message: str | None = None, *, headers: dict | None = None) -> Reply:
-    return {"kind": "error", "status": status, "type": type_ or ERROR_TYPES.get(status, "api_error"),
-            "message": message or f"fake error {status}", "headers": headers or {}}
+    return {
+        "kind": "error",
+        "status": status,
+        "type": type_ or ERROR_TYPES.get(status, "api_error"),
+        "message": message or f"fake error {status}",
+        "headers": headers or {},
+    }
 
 
 def delay(seconds: float, then: Reply | None = None) -> Reply:
@@ -85,6 +100,7 @@ def auto() -> Reply:
 
 
 # -- recorded requests -----------------------------------------------------------------------------
+
 
 @dataclass
 class Request:
@@ -130,9 +146,11 @@ def _flatten(content: Any) -> str:
 
 # -- the server ------------------------------------------------------------------------------------
 
+
 class FakeAPI:
-    def __init__(self, server: ThreadingHTTPServer, default: Reply | Callable[[Request], Reply] | None,
-                 log_path: Path | None) -> None:
+    def __init__(
+        self, server: ThreadingHTTPServer, default: Reply | Callable[[Request], Reply] | None, log_path: Path | None
+    ) -> None:
         self._server = server
         self._queue: collections.deque[Reply] = collections.deque()
         self._lock = threading.Lock()
@@ -190,15 +208,21 @@ class FakeAPI:
         self.close()
 
 
-def start_fake_api(*replies: Reply, port: int = 0, default: Reply | Callable[[Request], Reply] | None = None,
-                   log_path: str | Path | None = None) -> FakeAPI:
+def start_fake_api(
+    *replies: Reply,
+    port: int = 0,
+    default: Reply | Callable[[Request], Reply] | None = None,
+    log_path: str | Path | None = None,
+) -> FakeAPI:
     """Serve on 127.0.0.1 in a daemon thread; `port=0` picks a free port (see `.url`)."""
     server = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
     server.daemon_threads = True
     api = FakeAPI(server, default, Path(log_path) if log_path else None)
     server.fake = api  # type: ignore[attr-defined]
     api.script(*replies)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-anthropic-api", daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-anthropic-api", daemon=True
+    ).start()
     return api
 
 
@@ -209,8 +233,15 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:  # /v1/models: some clients probe it
-        self._json(200, {"data": [{"type": "model", "id": "claude-haiku-4-5", "display_name": "Claude Haiku 4.5"}],
-                         "has_more": False, "first_id": "claude-haiku-4-5", "last_id": "claude-haiku-4-5"})
+        self._json(
+            200,
+            {
+                "data": [{"type": "model", "id": "claude-haiku-4-5", "display_name": "Claude Haiku 4.5"}],
+                "has_more": False,
+                "first_id": "claude-haiku-4-5",
+                "last_id": "claude-haiku-4-5",
+            },
+        )
 
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length") or 0)
@@ -224,10 +255,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(200, {"input_tokens": max(1, len(payload) // 4)})
             return
         reply = self.server.fake._next(request)  # type: ignore[attr-defined]
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
             self._answer(request, reply)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (a timeout test); nothing to answer
 
     def _answer(self, request: Request, reply: Reply) -> None:
         kind = reply.get("kind", "auto")
@@ -239,8 +268,11 @@ class _Handler(BaseHTTPRequestHandler):
             reply = tool({}) if request.tool_name else text("ok")
             kind = reply["kind"]
         if kind == "error":
-            body = {"type": "error", "error": {"type": reply["type"], "message": reply["message"]},
-                    "request_id": "req_fake"}
+            body = {
+                "type": "error",
+                "error": {"type": reply["type"], "message": reply["message"]},
+                "request_id": "req_fake",
+            }
             self._json(int(reply["status"]), body, reply.get("headers") or {})
             return
         if kind == "raw":
@@ -253,12 +285,23 @@ class _Handler(BaseHTTPRequestHandler):
             return
         content, stop = _content(request, reply)
         out_chars = sum(len(json.dumps(b)) for b in content)
-        usage = {"input_tokens": max(1, len(json.dumps(request.body)) // 4), "output_tokens": max(1, out_chars // 4),
-                 "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        usage = {
+            "input_tokens": max(1, len(json.dumps(request.body)) // 4),
+            "output_tokens": max(1, out_chars // 4),
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+        }
         usage.update(reply.get("usage") or {})
-        message = {"id": "msg_" + uuid.uuid4().hex[:24], "type": "message", "role": "assistant",
-                   "model": request.model or "claude-haiku-4-5", "content": content, "stop_reason": stop,
-                   "stop_sequence": None, "usage": usage}
+        message = {
+            "id": "msg_" + uuid.uuid4().hex[:24],
+            "type": "message",
+            "role": "assistant",
+            "model": request.model or "claude-haiku-4-5",
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": usage,
+        }
         if request.stream or kind == "stream_error":
             self._sse(message, kind == "stream_error", reply)
         else:
@@ -282,39 +325,74 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
         def event(name: str, data: dict) -> None:
-            self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode("utf-8"))
+            self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
             self.wfile.flush()
 
-        start = {**message, "content": [], "stop_reason": None,
-                 "usage": {**message["usage"], "output_tokens": 1}}
+        start = {**message, "content": [], "stop_reason": None, "usage": {**message["usage"], "output_tokens": 1}}
         event("message_start", {"type": "message_start", "message": start})
         if fail:
             event("error", {"type": "error", "error": {"type": reply["type"], "message": reply["message"]}})
             return
         for i, block in enumerate(message["content"]):
             if block["type"] == "text":
-                event("content_block_start", {"type": "content_block_start", "index": i,
-                                              "content_block": {"type": "text", "text": ""}})
+                event(
+                    "content_block_start",
+                    {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
+                )
                 words = block["text"].split(" ")
                 for n, word in enumerate(words):  # several deltas, so streaming callers see pieces
                     piece = word if n == len(words) - 1 else word + " "
-                    event("content_block_delta", {"type": "content_block_delta", "index": i,
-                                                  "delta": {"type": "text_delta", "text": piece}})
+                    event(
+                        "content_block_delta",
+                        {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": piece}},
+                    )
             elif block["type"] == "thinking":
-                event("content_block_start", {"type": "content_block_start", "index": i,
-                                              "content_block": {"type": "thinking", "thinking": "", "signature": ""}})
-                event("content_block_delta", {"type": "content_block_delta", "index": i,
-                                              "delta": {"type": "thinking_delta", "thinking": block["thinking"]}})
-                event("content_block_delta", {"type": "content_block_delta", "index": i,
-                                              "delta": {"type": "signature_delta", "signature": block["signature"]}})
+                event(
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": i,
+                        "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+                    },
+                )
+                event(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {"type": "thinking_delta", "thinking": block["thinking"]},
+                    },
+                )
+                event(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {"type": "signature_delta", "signature": block["signature"]},
+                    },
+                )
             else:
-                event("content_block_start", {"type": "content_block_start", "index": i,
-                                              "content_block": {**block, "input": {}}})
-                event("content_block_delta", {"type": "content_block_delta", "index": i,
-                                              "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}})
+                event(
+                    "content_block_start",
+                    {"type": "content_block_start", "index": i, "content_block": {**block, "input": {}}},
+                )
+                event(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])},
+                    },
+                )
             event("content_block_stop", {"type": "content_block_stop", "index": i})
-        event("message_delta", {"type": "message_delta", "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
-                                "usage": {"output_tokens": message["usage"]["output_tokens"]}})
+        event(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                "usage": {"output_tokens": message["usage"]["output_tokens"]},
+            },
+        )
         event("message_stop", {"type": "message_stop"})
 
 
@@ -324,7 +402,9 @@ def _content(request: Request, reply: Reply) -> tuple[list[dict], str]:
         blocks.append({"type": "thinking", "thinking": reply["thinking"], "signature": "fake-signature"})
     if reply["kind"] == "tool":
         name = reply.get("name") or request.tool_name or "tool"
-        blocks.append({"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:20], "name": name, "input": reply["input"]})
+        blocks.append(
+            {"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:20], "name": name, "input": reply["input"]}
+        )
         return blocks, "tool_use"
     blocks.append({"type": "text", "text": reply.get("text", "ok")})
     return blocks, "end_turn"

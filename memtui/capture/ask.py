@@ -8,6 +8,7 @@ cannot be reached, the answer says so and the matches are still returned: a pers
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import math
 import re
@@ -68,7 +69,9 @@ def overlap_search(bank: Bank, query: str, k: int = TOP_K) -> list[Hit]:
         shared = words & tokens[memory.id]
         if not shared:
             continue
-        score = sum(math.log(1 + len(active) / frequency[w]) for w in shared) * (0.5 + 0.5 * min(1.0, decay.rank(memory, now, bank.registry)))
+        score = sum(math.log(1 + len(active) / frequency[w]) for w in shared) * (
+            0.5 + 0.5 * min(1.0, decay.rank(memory, now, bank.registry))
+        )
         scored.append(Hit(memory, round(score, 4), "shares: " + ", ".join(sorted(shared))))
     return heapq.nlargest(k, scored, key=lambda h: (h.score, h.memory.updated))
 
@@ -80,7 +83,7 @@ def search(bank: Bank, query: str, k: int = TOP_K) -> list[Any]:
         return overlap_search(bank, query, k)
     try:
         return list(index_search(bank, query, k=k))
-    except Exception:  # noqa: BLE001 - a broken index must not cost the answer; the Bank is the truth
+    except Exception:
         return overlap_search(bank, query, k)
 
 
@@ -96,8 +99,9 @@ def cited(text: str, matches: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def ask(bank: Bank, question: str, *, on_text: Callable[[str], None] | None = None, client: Any = None,
-        k: int = TOP_K) -> Answer:
+def ask(
+    bank: Bank, question: str, *, on_text: Callable[[str], None] | None = None, client: Any = None, k: int = TOP_K
+) -> Answer:
     from memtui.llm.errors import LLMError
 
     question = question.strip()
@@ -110,18 +114,27 @@ def ask(bank: Bank, question: str, *, on_text: Callable[[str], None] | None = No
 
             client = Client.for_project(bank.project.memory_dir, bank.config.section("llm"))
         if not matches:
-            return Answer("No memory matches that question, so there is nothing to answer from.", (), matches, error="no-matches")
+            return Answer(
+                "No memory matches that question, so there is nothing to answer from.", (), matches, error="no-matches"
+            )
         from memtui.llm import prompts
 
-        text = client.stream_text(system=prompts.ASK_SYSTEM, prompt=prompts.ask_prompt(question, [h.memory for h in matches]),
-                                  purpose="ask", on_text=on_text, max_tokens=1024)
+        text = client.stream_text(
+            system=prompts.ASK_SYSTEM,
+            prompt=prompts.ask_prompt(question, [h.memory for h in matches]),
+            purpose="ask",
+            on_text=on_text,
+            max_tokens=1024,
+        )
     except LLMError as exc:
-        lead = "No API key, so no answer from the model" if exc.kind == "no-key" else f"The model could not answer: {exc.message}"
+        lead = (
+            "No API key, so no answer from the model"
+            if exc.kind == "no-key"
+            else f"The model could not answer: {exc.message}"
+        )
         return Answer(f"{lead}; the closest memories are listed instead.", (), matches, error=exc.kind, fix=exc.fix)
     ids = cited(text, matches)
     if ids:
-        try:
+        with contextlib.suppress(Exception):
             bank.bump_access(ids)
-        except Exception:  # noqa: BLE001 - counting a recall must never cost the answer
-            pass
     return Answer(text, ids, matches)

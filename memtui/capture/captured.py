@@ -49,6 +49,6 @@ class Captured:
         from memtui.store.atomic import atomic_write
 
         lines = self.path.read_text(encoding="utf-8", errors="replace").split()
-        keep = lines[len(lines) // 2:]
+        keep = lines[len(lines) // 2 :]
         atomic_write(self.path, "\n".join(keep) + "\n")
         self._seen = set(keep)

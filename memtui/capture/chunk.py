@@ -30,7 +30,7 @@ def _tail(text: str, overlap: int) -> str:
         return ""
     tail = text[-overlap:]
     newline = tail.find("\n")
-    return tail[newline + 1:] if 0 <= newline < len(tail) - 1 else tail
+    return tail[newline + 1 :] if 0 <= newline < len(tail) - 1 else tail
 
 
 def chunk(texts: Sequence[str], size: int = SIZE, overlap: int = OVERLAP) -> list[Chunk]:

@@ -19,6 +19,7 @@ by a person, and are not rewritten by a background job.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,8 +54,15 @@ class Item:
     reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "action": self.action, "ids": list(self.ids), "type": self.type,
-                "content": self.content, "tags": list(self.tags), "reason": self.reason}
+        return {
+            "key": self.key,
+            "action": self.action,
+            "ids": list(self.ids),
+            "type": self.type,
+            "content": self.content,
+            "tags": list(self.tags),
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -82,8 +90,12 @@ class Plan:
         return not self.items
 
     def to_dict(self) -> dict[str, Any]:
-        return {"types": list(self.types), "items": [i.to_dict() for i in self.items], "keep": list(self.keep),
-                "problems": list(self.problems)}
+        return {
+            "types": list(self.types),
+            "items": [i.to_dict() for i in self.items],
+            "keep": list(self.keep),
+            "problems": list(self.problems),
+        }
 
     def describe(self) -> list[str]:
         """The plan for a person to read (what `consolidate --dry-run` prints)."""
@@ -114,8 +126,14 @@ def groups(bank: Bank, type_: str | None = None, min_group: int = MIN_GROUP) -> 
     return {t: ms for t, ms in by_type.items() if len(ms) >= min_group}
 
 
-def plan(bank: Bank, *, type_: str | None = None, client: Any = None, enforce_budget: bool = False,
-         max_calls: int | None = None) -> Plan:
+def plan(
+    bank: Bank,
+    *,
+    type_: str | None = None,
+    client: Any = None,
+    enforce_budget: bool = False,
+    max_calls: int | None = None,
+) -> Plan:
     """Ask the model for a plan (LLMError when it cannot be asked or answers malformed JSON).
 
     `max_calls` bounds the model calls (groups over BATCH memories take one call per batch)."""
@@ -133,19 +151,27 @@ def plan(bank: Bank, *, type_: str | None = None, client: Any = None, enforce_bu
     for kind in bank.registry.order(found):
         members = sorted(found[kind], key=lambda m: m.created, reverse=True)
         for at in range(0, len(members), BATCH):
-            batch = members[at:at + BATCH]
+            batch = members[at : at + BATCH]
             if len(batch) < 2 or (max_calls is not None and calls >= max_calls):
                 continue
             calls += 1
-            answer = client.structured(system=prompts.consolidate_system(), prompt=prompts.consolidate_prompt(kind, batch),
-                                       tool_name=prompts.CONSOLIDATE_TOOL, description="Propose how to consolidate these memories.",
-                                       schema=schema.CONSOLIDATION, purpose="consolidation", enforce_budget=enforce_budget)
+            answer = client.structured(
+                system=prompts.consolidate_system(),
+                prompt=prompts.consolidate_prompt(kind, batch),
+                tool_name=prompts.CONSOLIDATE_TOOL,
+                description="Propose how to consolidate these memories.",
+                schema=schema.CONSOLIDATION,
+                purpose="consolidation",
+                enforce_budget=enforce_budget,
+            )
             shown.update({m.id: m for m in batch})
             _check(kind, {m.id for m in batch}, answer, items, keep, problems)
     return Plan(tuple(items), tuple(keep), tuple(problems), tuple(bank.registry.order(found)), shown)
 
 
-def _check(kind: str, allowed: set[str], answer: dict[str, Any], items: list[Item], keep: list[str], problems: list[str]) -> None:
+def _check(
+    kind: str, allowed: set[str], answer: dict[str, Any], items: list[Item], keep: list[str], problems: list[str]
+) -> None:
     """Turn one validated answer into plan items, rejecting what cannot be applied safely."""
     used: set[str] = set()
     for entry in answer["merge"]:
@@ -162,8 +188,17 @@ def _check(kind: str, allowed: set[str], answer: dict[str, Any], items: list[Ite
             problems.append(f"merge of {', '.join(sources)}: the merged text is empty")
         else:
             used.update(sources)
-            items.append(Item(f"merge-{len(items) + 1}", "merge", sources, kind, content,
-                              clean_tags(entry.get("tags") or ()), str(entry.get("reason", ""))))
+            items.append(
+                Item(
+                    f"merge-{len(items) + 1}",
+                    "merge",
+                    sources,
+                    kind,
+                    content,
+                    clean_tags(entry.get("tags") or ()),
+                    str(entry.get("reason", "")),
+                )
+            )
     drops = [(str(d["id"]), str(d.get("reason", ""))) for d in answer["drop"]]
     if len(drops) > MAX_DROP_SHARE * len(allowed):
         problems.append(f"{len(drops)} of {len(allowed)} {kind} memories to drop is too many; no drops applied")
@@ -233,13 +268,25 @@ def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> di
         proposal = plan(bank, client=client, enforce_budget=True, max_calls=MAX_AUTO_CALLS)
         entry = apply(bank, proposal) if not proposal.empty else None
         pruned = bank.prune_archived(PRUNE_DAYS)
-        outcome = {"at": now, "extractionCount": count, "ok": True, "merged": len(proposal.merge_items), "dropped": len(proposal.drop_items),
-                   "rejected": len(proposal.problems), "pruned": len(pruned), "journal": entry.seq if entry else None}
+        outcome = {
+            "at": now,
+            "extractionCount": count,
+            "ok": True,
+            "merged": len(proposal.merge_items),
+            "dropped": len(proposal.drop_items),
+            "rejected": len(proposal.problems),
+            "pruned": len(pruned),
+            "journal": entry.seq if entry else None,
+        }
     except MemtuiError as exc:  # the extraction before it is saved either way
-        outcome = {"at": now, "extractionCount": count, "ok": False, "kind": getattr(exc, "kind", "store"), "error": getattr(exc, "message", str(exc)),
-                   "fix": getattr(exc, "fix", "")}
-    try:
+        outcome = {
+            "at": now,
+            "extractionCount": count,
+            "ok": False,
+            "kind": getattr(exc, "kind", "store"),
+            "error": getattr(exc, "message", str(exc)),
+            "fix": getattr(exc, "fix", ""),
+        }
+    with contextlib.suppress(OSError):
         health.update(bank.project, consolidation=outcome)
-    except OSError:
-        pass
     return outcome

@@ -116,8 +116,11 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
         "error_resolved": resolved,
         "fix": fix,
         "paused": over_budget,
-        "paused_reason": (f"daily budget reached (${totals.cost_usd:.2f} of ${settings.daily_budget_usd:.2f})"
-                          if over_budget else None),
+        "paused_reason": (
+            f"daily budget reached (${totals.cost_usd:.2f} of ${settings.daily_budget_usd:.2f})"
+            if over_budget
+            else None
+        ),
         "pending_bytes": sum(p["bytes"] for p in behind),
         "pending_sessions": len(behind),
         "pending": behind,
@@ -134,8 +137,11 @@ def lines(health: dict[str, Any]) -> list[str]:
     out = []
     run = health.get("last_run") or {}
     if run:
-        what = (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok")
-                else "FAILED") if not run.get("skipped") else f"skipped: {run['skipped']}"
+        what = (
+            (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok") else "FAILED")
+            if not run.get("skipped")
+            else f"skipped: {run['skipped']}"
+        )
         out.append(f"capture      last run {run.get('at', '?')} ({run.get('event') or '-'}): {what}")
     else:
         out.append("capture      no run yet")
@@ -143,14 +149,20 @@ def lines(health: dict[str, Any]) -> list[str]:
     if error and not health.get("error_resolved"):
         out.append(f"  error      {error.get('at', '?')}: {error.get('error')}")
     today = health["today"]
-    out.append(f"  llm        {health['model']}; key: {health['api_key'] or 'none'}; today {today['calls']} calls, "
-               f"{today['input_tokens'] + today['output_tokens']} tokens, ${today['cost_usd']:.4f} of ${health['budget_usd']:.2f}"
-               + (" (PAUSED)" if health["paused"] else ""))
+    out.append(
+        f"  llm        {health['model']}; key: {health['api_key'] or 'none'}; today {today['calls']} calls, "
+        f"{today['input_tokens'] + today['output_tokens']} tokens, ${today['cost_usd']:.4f} of ${health['budget_usd']:.2f}"
+        + (" (PAUSED)" if health["paused"] else "")
+    )
     if health["pending_bytes"]:
-        out.append(f"  pending    {health['pending_bytes']} transcript bytes in {health['pending_sessions']} session(s); "
-                   "the next run of each session takes them, or now:")
+        out.append(
+            f"  pending    {health['pending_bytes']} transcript bytes in {health['pending_sessions']} session(s); "
+            "the next run of each session takes them, or now:"
+        )
         for item in health.get("pending", [])[:3]:
-            out.append(f"             memtui extract --transcript {item['transcript']} --session {item['session']} --event SessionEnd")
+            out.append(
+                f"             memtui extract --transcript {item['transcript']} --session {item['session']} --event SessionEnd"
+            )
     if health.get("fix"):
         out.append(f"  fix        {health['fix']}")
     return out

@@ -24,7 +24,9 @@ COMMON_MIN = 25
 
 
 class Known:
-    def __init__(self, memories: Iterable[Memory], tokens_of: Callable[[Memory], frozenset[str] | None] | None = None) -> None:
+    def __init__(
+        self, memories: Iterable[Memory], tokens_of: Callable[[Memory], frozenset[str] | None] | None = None
+    ) -> None:
         self._tokens_of = tokens_of or (lambda m: None)
         self._memories: dict[str, Memory] = {}
         self._tokens: dict[str, frozenset[str]] = {}
@@ -72,8 +74,9 @@ class Known:
         ranked = heapq.nsmallest(max_count, scores, key=lambda mid: (-scores[mid], mid))
         if len(ranked) < max_count:
             chosen = set(ranked)
-            recent = heapq.nlargest(max_count, (m for mid, m in self._memories.items() if mid not in chosen),
-                                    key=lambda m: m.updated)
+            recent = heapq.nlargest(
+                max_count, (m for mid, m in self._memories.items() if mid not in chosen), key=lambda m: m.updated
+            )
             ranked += [m.id for m in recent[: max_count - len(ranked)]]
         out: list[Memory] = []
         used = 0

@@ -13,6 +13,7 @@ for the length of a model call.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -104,42 +105,71 @@ class _Run:
             self.cursor = line
 
     def result(self, **extra: Any) -> ExtractResult:
-        return ExtractResult(tuple(self.saved), tuple(self.superseded), tuple(self.reaffirmed), tuple(self.unmatched),
-                             self.explicit, new_lines=self.span.new_lines if self.span else 0, cursor=self.cursor,
-                             chunks=self.chunks, **extra)
+        return ExtractResult(
+            tuple(self.saved),
+            tuple(self.superseded),
+            tuple(self.reaffirmed),
+            tuple(self.unmatched),
+            self.explicit,
+            new_lines=self.span.new_lines if self.span else 0,
+            cursor=self.cursor,
+            chunks=self.chunks,
+            **extra,
+        )
 
     def record(self, result: ExtractResult, *, quiet: bool = False) -> ExtractResult:
         """Write the outcome to status.json. `quiet`: a run that did nothing (too few new lines)
         only updates the session's position, so `lastRun` keeps describing the last real run."""
         now = format_ts(self.bank.clock())
-        run = {"at": now, "session": self.session, "event": self.event, "ok": result.ok, "saved": len(result.saved),
-               "superseded": len(result.superseded), "lines": result.new_lines, "skipped": result.skipped,
-               "ms": int((time.monotonic() - self.started) * 1000)}
+        run = {
+            "at": now,
+            "session": self.session,
+            "event": self.event,
+            "ok": result.ok,
+            "saved": len(result.saved),
+            "superseded": len(result.superseded),
+            "lines": result.new_lines,
+            "skipped": result.skipped,
+            "ms": int((time.monotonic() - self.started) * 1000),
+        }
         changes: dict[str, Any] = {"lastCheck" if quiet else "lastRun": run}
         if quiet:
             pass
         elif result.ok:
             changes["lastSuccess"] = now
-            changes["paused"] = ({"since": now, "reason": result.skipped, "fix": result.fix} if result.paused else None)
+            changes["paused"] = {"since": now, "reason": result.skipped, "fix": result.fix} if result.paused else None
         else:
-            changes["lastError"] = {"at": now, "session": self.session, "event": self.event, "kind": result.kind,
-                                    "error": result.error, "fix": result.fix}
+            changes["lastError"] = {
+                "at": now,
+                "session": self.session,
+                "event": self.event,
+                "kind": result.kind,
+                "error": result.error,
+                "fix": result.fix,
+            }
         if self.cursors.problem:
             changes["cursorProblem"] = self.cursors.problem
         if self.span is not None:
             sessions = health.load(self.project).get("sessions", {})
             sessions[self.session] = health.session_entry(self.path, self.cursor, self.span.offset(self.cursor))
             changes["sessions"] = sessions
-        try:
+        # The result still says what happened; a full disk must not hide it behind a traceback.
+        with contextlib.suppress(OSError):
             health.update(self.project, **changes)
-        except OSError:
-            pass  # the result still says what happened; a full disk must not hide it behind a traceback
         return result
 
 
-def extract(bank: Bank, transcript_path: str | Path, *, session_id: str | None, event: str,
-            min_new_lines: int | None = None, client: Any = None, consolidate: bool = True,
-            lock_timeout: float = LOCK_TIMEOUT) -> ExtractResult:
+def extract(
+    bank: Bank,
+    transcript_path: str | Path,
+    *,
+    session_id: str | None,
+    event: str,
+    min_new_lines: int | None = None,
+    client: Any = None,
+    consolidate: bool = True,
+    lock_timeout: float = LOCK_TIMEOUT,
+) -> ExtractResult:
     """Capture the transcript's new lines as memories. Never raises for model, file or store
     problems: they come back in the result (and status.json) with the fix."""
     path = Path(transcript_path)
@@ -148,13 +178,20 @@ def extract(bank: Bank, transcript_path: str | Path, *, session_id: str | None, 
     try:
         lock.acquire()
     except LockTimeout as exc:
-        return ExtractResult(error=str(exc), kind="busy", fix="another capture run is still going; this span is taken next time")
+        return ExtractResult(
+            error=str(exc), kind="busy", fix="another capture run is still going; this span is taken next time"
+        )
     try:
         try:
             result = _extract(run, min_new_lines, client)
-        except Exception as exc:  # noqa: BLE001 - a worker must never die without saying why
-            result = run.record(run.result(error=f"{type(exc).__name__}: {exc}", kind="internal",
-                                           fix="nothing after the cursor was lost; report this with `memtui status --json`"))
+        except Exception as exc:
+            result = run.record(
+                run.result(
+                    error=f"{type(exc).__name__}: {exc}",
+                    kind="internal",
+                    fix="nothing after the cursor was lost; report this with `memtui status --json`",
+                )
+            )
         if consolidate and result.ok and not result.paused and result.chunks and run.client is not None:
             from memtui.capture import consolidate as consolidation
 
@@ -176,14 +213,21 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
             run.cursor = start = 0
             span = read_span(run.path, 0)
     except OSError as exc:
-        return run.record(run.result(error=f"cannot read transcript {run.path}: {exc.strerror or exc}", kind="io",
-                                     fix="check the path; the cursor was not moved"))
+        return run.record(
+            run.result(
+                error=f"cannot read transcript {run.path}: {exc.strerror or exc}",
+                kind="io",
+                fix="check the path; the cursor was not moved",
+            )
+        )
     run.span = span
     # A forked or resumed-and-copied session repeats records captured before: skip them.
     span.drop_lines({i for i, u in span.uuids.items() if u in run.captured})
     minimum = MIN_NEW_LINES.get(run.event, 1) if min_new_lines is None else min_new_lines
     if span.new_lines < minimum or span.new_lines == 0:
-        return run.record(run.result(skipped=f"{span.new_lines} new line(s); {run.event} waits for {max(minimum, 1)}"), quiet=True)
+        return run.record(
+            run.result(skipped=f"{span.new_lines} new line(s); {run.event} waits for {max(minimum, 1)}"), quiet=True
+        )
 
     try:
         with run.bank.lock:
@@ -192,8 +236,13 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
                     run.keep(run.bank.add(type_, text, tags=("explicit",), source=run.source, reviewed=False))
                     run.explicit += 1
     except MemtuiError as exc:
-        return run.record(run.result(error=f"saving explicit memories failed: {exc}", kind="store",
-                                     fix="fix the store (see `memtui status`); the cursor was not moved"))
+        return run.record(
+            run.result(
+                error=f"saving explicit memories failed: {exc}",
+                kind="store",
+                fix="fix the store (see `memtui status`); the cursor was not moved",
+            )
+        )
     if not span.events:
         run.advance(span.end)
         return run.record(run.result(skipped="no conversation in the new lines"))
@@ -208,7 +257,9 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
             run.advance(span.end)
             return run.record(run.result(skipped=f"{exc.message}: model capture is off", fix=exc.fix))
         except MemtuiError as exc:
-            return run.record(run.result(error=str(exc), kind="config", fix="fix .memory/config.toml; the cursor was not moved"))
+            return run.record(
+                run.result(error=str(exc), kind="config", fix="fix .memory/config.toml; the cursor was not moved")
+            )
     run.client = client
 
     from memtui.llm import prompts, schema
@@ -224,9 +275,14 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
         try:
             answer = client.structured(
                 system=prompts.extract_system(types, day),
-                prompt=prompts.extract_prompt(known.for_text(piece.text), piece.text, part=number, parts=len(pieces), today=day),
-                tool_name=prompts.EXTRACT_TOOL, description="Record the new or changed memories found in the transcript.",
-                schema=answer_schema, purpose="extraction")
+                prompt=prompts.extract_prompt(
+                    known.for_text(piece.text), piece.text, part=number, parts=len(pieces), today=day
+                ),
+                tool_name=prompts.EXTRACT_TOOL,
+                description="Record the new or changed memories found in the transcript.",
+                schema=answer_schema,
+                purpose="extraction",
+            )
         except BudgetExceeded as exc:
             return run.record(run.result(skipped=exc.message, fix=exc.fix, paused=True))
         except LLMError as exc:
@@ -234,14 +290,27 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
         try:
             with run.bank.lock:
                 for item in answer["memories"]:
-                    run.keep(run.bank.add(item["type"], item["content"], tags=item.get("tags") or (),
-                                          supersedes=item.get("supersedes") or None, source=run.source,
-                                          reviewed=False), known)
+                    run.keep(
+                        run.bank.add(
+                            item["type"],
+                            item["content"],
+                            tags=item.get("tags") or (),
+                            supersedes=item.get("supersedes") or None,
+                            source=run.source,
+                            reviewed=False,
+                        ),
+                        known,
+                    )
         except MemtuiError as exc:
-            return run.record(run.result(error=f"saving memories failed: {exc}", kind="store",
-                                         fix="fix the store (see `memtui status`); this chunk is retried next run"))
+            return run.record(
+                run.result(
+                    error=f"saving memories failed: {exc}",
+                    kind="store",
+                    fix="fix the store (see `memtui status`); this chunk is retried next run",
+                )
+            )
         run.chunks += 1
-        later = span.events[piece.end:]
+        later = span.events[piece.end :]
         run.advance(min(e.first for e in later) if later else span.end)
     header = run.bank.state.header
     run.bank.update_header(extractionCount=int(header.get("extractionCount", 0) or 0) + 1)
@@ -250,7 +319,7 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
 
 def _conversation_day(span: Span, piece: chunking.Chunk, bank: Bank) -> date:
     """The local date the chunk's conversation happened (relative dates are resolved against it)."""
-    for event in reversed(span.events[piece.start:piece.end]):
+    for event in reversed(span.events[piece.start : piece.end]):
         if event.timestamp:
             return parse_ts(event.timestamp).astimezone().date()
     return bank.clock().astimezone().date()

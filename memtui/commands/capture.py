@@ -17,13 +17,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("extract", help="capture memories from a Claude Code transcript (new lines since the last run)")
     p.add_argument("--transcript", required=True, metavar="PATH", help="the session's .jsonl transcript")
     p.add_argument("--session", metavar="ID", help="session id (default: the transcript's file name)")
-    p.add_argument("--event", default="Stop", help="the triggering event: Stop (needs 3 new lines), PreCompact, SessionEnd (default: Stop)")
+    p.add_argument(
+        "--event",
+        default="Stop",
+        help="the triggering event: Stop (needs 3 new lines), PreCompact, SessionEnd (default: Stop)",
+    )
     p.add_argument("--min-lines", type=int, metavar="N", help="override the new-line threshold of the event")
     p.add_argument("--no-consolidate", action="store_true", help="skip the consolidation that may follow")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_extract)
 
-    p = sub.add_parser("consolidate", help="merge overlapping memories and drop outdated ones (the model proposes, you can review)")
+    p = sub.add_parser(
+        "consolidate", help="merge overlapping memories and drop outdated ones (the model proposes, you can review)"
+    )
     p.add_argument("--dry-run", action="store_true", help="print the plan without applying it")
     p.add_argument("--type", "-t", help="only this type (any group of 2 or more)")
     p.add_argument("--json", action="store_true")
@@ -49,15 +55,34 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise UsageError(f"no transcript at {path}; give the path of a session .jsonl file")
     bank = open_bank(args)
-    result = extract(bank, path, session_id=args.session, event=args.event, min_new_lines=args.min_lines,
-                     consolidate=not args.no_consolidate)
+    result = extract(
+        bank,
+        path,
+        session_id=args.session,
+        event=args.event,
+        min_new_lines=args.min_lines,
+        consolidate=not args.no_consolidate,
+    )
     if args.json:
-        print_json({"ok": result.ok, "saved": [_memory_json(m) for m in result.saved],
-                    "superseded": [m.id for m in result.superseded], "reaffirmed": [m.id for m in result.reaffirmed],
-                    "unmatched_supersedes": list(result.unmatched), "explicit": result.explicit,
-                    "skipped": result.skipped, "paused": result.paused, "error": result.error, "kind": result.kind,
-                    "fix": result.fix, "new_lines": result.new_lines, "cursor": result.cursor, "chunks": result.chunks,
-                    "consolidation": result.consolidation})
+        print_json(
+            {
+                "ok": result.ok,
+                "saved": [_memory_json(m) for m in result.saved],
+                "superseded": [m.id for m in result.superseded],
+                "reaffirmed": [m.id for m in result.reaffirmed],
+                "unmatched_supersedes": list(result.unmatched),
+                "explicit": result.explicit,
+                "skipped": result.skipped,
+                "paused": result.paused,
+                "error": result.error,
+                "kind": result.kind,
+                "fix": result.fix,
+                "new_lines": result.new_lines,
+                "cursor": result.cursor,
+                "chunks": result.chunks,
+                "consolidation": result.consolidation,
+            }
+        )
         return 0 if result.ok else 1
     if not result.ok:
         print(f"memtui: capture failed: {result.error}" + (f"; {result.fix}" if result.fix else ""), file=sys.stderr)
@@ -65,8 +90,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if result.skipped and not result.saved:
         print(f"Nothing captured: {result.skipped}" + (f" ({result.fix})" if result.fix else ""))
     else:
-        print(f"Captured {len(result.saved)} new memor{'y' if len(result.saved) == 1 else 'ies'} from {result.new_lines} "
-              f"new line(s) in {result.chunks} chunk(s)" + (f"; {len(result.reaffirmed)} re-affirmed" if result.reaffirmed else ""))
+        print(
+            f"Captured {len(result.saved)} new memor{'y' if len(result.saved) == 1 else 'ies'} from {result.new_lines} "
+            f"new line(s) in {result.chunks} chunk(s)"
+            + (f"; {len(result.reaffirmed)} re-affirmed" if result.reaffirmed else "")
+        )
         for memory in result.saved:
             print(f"  + {memory.id} ({memory.type}) {' '.join(memory.content.split())[:90]}")
         for memory in result.superseded:
@@ -75,8 +103,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
             print(f"Stopped early: {result.skipped}" + (f" ({result.fix})" if result.fix else ""))
     if result.consolidation:
         c = result.consolidation
-        print(f"Consolidated: {c.get('merged', 0)} merge(s), {c.get('dropped', 0)} drop(s)" if c.get("ok")
-              else f"Consolidation failed: {c.get('error')}")
+        print(
+            f"Consolidated: {c.get('merged', 0)} merge(s), {c.get('dropped', 0)} drop(s)"
+            if c.get("ok")
+            else f"Consolidation failed: {c.get('error')}"
+        )
     return 0
 
 
@@ -95,18 +126,25 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
         print_json({**plan.to_dict(), "applied": entry is not None, "journal": entry.seq if entry else None})
         return 0
     if not plan.types:
-        print("Nothing to consolidate: no type has enough active memories" + (f" of type {args.type}" if args.type else " (5 or more)"))
+        print(
+            "Nothing to consolidate: no type has enough active memories"
+            + (f" of type {args.type}" if args.type else " (5 or more)")
+        )
         return 0
     for line in plan.describe():
         print(line)
     if plan.empty:
         print(f"Nothing to change in {', '.join(plan.types)}.")
     elif args.dry_run:
-        print(f"Dry run: {len(plan.merge_items)} merge(s), {len(plan.drop_items)} drop(s) proposed; run without --dry-run to apply.")
+        print(
+            f"Dry run: {len(plan.merge_items)} merge(s), {len(plan.drop_items)} drop(s) proposed; run without --dry-run to apply."
+        )
     elif entry is None:
         print("Nothing applied: the memories changed since the plan was made; run it again.")
     else:
-        print(f"Applied {len(plan.merge_items)} merge(s), {len(plan.drop_items)} drop(s) as change #{entry.seq}; `memtui undo` reverts it.")
+        print(
+            f"Applied {len(plan.merge_items)} merge(s), {len(plan.drop_items)} drop(s) as change #{entry.seq}; `memtui undo` reverts it."
+        )
     return 0
 
 
@@ -125,9 +163,18 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     answer = ask(bank, question, on_text=show if streaming else None)
     if args.json:
-        print_json({"answer": answer.text, "cited": list(answer.cited_ids), "error": answer.error, "fix": answer.fix,
-                    "matches": [{"id": h.memory.id, "type": h.memory.type, "score": h.score, "content": h.memory.content}
-                                for h in answer.matches]})
+        print_json(
+            {
+                "answer": answer.text,
+                "cited": list(answer.cited_ids),
+                "error": answer.error,
+                "fix": answer.fix,
+                "matches": [
+                    {"id": h.memory.id, "type": h.memory.type, "score": h.score, "content": h.memory.content}
+                    for h in answer.matches
+                ],
+            }
+        )
         return 0 if answer.ok or answer.error in ("no-key", "no-matches") else 1
     if answer.ok:
         if not streaming:

@@ -11,7 +11,9 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="build a rich demo project and open it")
     p.add_argument("--dir", help="where to build it (default: ~/.cache/memtui/demo, rebuilt each time)")
-    p.add_argument("--print", action="store_true", dest="print_only", help="print the memories instead of opening the TUI")
+    p.add_argument(
+        "--print", action="store_true", dest="print_only", help="print the memories instead of opening the TUI"
+    )
     p.set_defaults(func=cmd_demo)
 
 

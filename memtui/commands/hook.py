@@ -6,17 +6,28 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hook", help="handle a Claude Code hook event (JSON on standard input); always exits 0",
-                       description="Called by Claude Code, not by people. Events: SessionStart, UserPromptSubmit, "
-                                   "PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd. Problems are logged "
-                                   "to .memory/logs/hooks.log.")
+    p = sub.add_parser(
+        "hook",
+        help="handle a Claude Code hook event (JSON on standard input); always exits 0",
+        description="Called by Claude Code, not by people. Events: SessionStart, UserPromptSubmit, "
+        "PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd. Problems are logged "
+        "to .memory/logs/hooks.log.",
+    )
     p.add_argument("event")
     p.set_defaults(func=cmd_hook)
 
-    p = sub.add_parser("worker", help="drain the capture spool (.memory/spool/) and exit when idle",
-                       description="Hooks start this in the background; run it by hand to process queued jobs now.")
-    p.add_argument("--idle", type=float, default=None, metavar="SECONDS",
-                   help="exit after this long without new jobs (default: [hooks] worker_idle, 2)")
+    p = sub.add_parser(
+        "worker",
+        help="drain the capture spool (.memory/spool/) and exit when idle",
+        description="Hooks start this in the background; run it by hand to process queued jobs now.",
+    )
+    p.add_argument(
+        "--idle",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="exit after this long without new jobs (default: [hooks] worker_idle, 2)",
+    )
     p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_worker)
 

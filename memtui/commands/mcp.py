@@ -6,12 +6,18 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("mcp", help="run the MCP server on stdio (for Claude Code and other MCP clients)",
-                       description="Tools: memory_search, memory_related, memory_ask, memory_save, memory_forget, "
-                                   "memory_status. The project is CLAUDE_PROJECT_DIR, else found from the working "
-                                   "directory (or -C DIR).")
-    p.add_argument("--plugin", action="store_true",
-                   help="started by the memtui Claude Code plugin: offer no tools where `memtui setup` registered its own server")
+    p = sub.add_parser(
+        "mcp",
+        help="run the MCP server on stdio (for Claude Code and other MCP clients)",
+        description="Tools: memory_search, memory_related, memory_ask, memory_save, memory_forget, "
+        "memory_status. The project is CLAUDE_PROJECT_DIR, else found from the working "
+        "directory (or -C DIR).",
+    )
+    p.add_argument(
+        "--plugin",
+        action="store_true",
+        help="started by the memtui Claude Code plugin: offer no tools where `memtui setup` registered its own server",
+    )
     p.set_defaults(func=cmd_mcp)
 
 

@@ -22,7 +22,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("add", help="save a memory (text from the arguments or standard input)")
-    p.add_argument("--type", "-t", required=True, help="architecture, decision, pattern, gotcha, progress, context, user, feedback, project, reference, or your own")
+    p.add_argument(
+        "--type",
+        "-t",
+        required=True,
+        help="architecture, decision, pattern, gotcha, progress, context, user, feedback, project, reference, or your own",
+    )
     p.add_argument("--tags", default="", help="comma-separated tags")
     p.add_argument("--name", default="", help="a short title (Markdown stores use it for the file name)")
     p.add_argument("--description", default="", help="a one-line summary")
@@ -41,10 +46,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--text", help="the new text ('-' reads standard input)")
     p.set_defaults(func=cmd_edit)
 
-    for name, verb in (("touch", "re-affirm: mark as fresh (confidence back to 1)"),
-                       ("drop", "archive (restorable with `restore` or `undo`)"),
-                       ("restore", "bring back an archived or superseded memory"),
-                       ("review", "mark automatically captured memories as reviewed")):
+    for name, verb in (
+        ("touch", "re-affirm: mark as fresh (confidence back to 1)"),
+        ("drop", "archive (restorable with `restore` or `undo`)"),
+        ("restore", "bring back an archived or superseded memory"),
+        ("review", "mark automatically captured memories as reviewed"),
+    ):
         p = sub.add_parser(name, help=verb)
         p.add_argument("ids", nargs="+", metavar="ID")
         p.set_defaults(func=cmd_simple, verb=name)
@@ -101,7 +108,14 @@ def cmd_list(args: argparse.Namespace) -> int:
     for memory in memories:
         print(_line(memory, now, bank.registry))
     if not memories:
-        print("no memories" + (" match" if args.type or args.store or args.unreviewed or args.status != "active" else " yet; add one with `memtui add`"))
+        print(
+            "no memories"
+            + (
+                " match"
+                if args.type or args.store or args.unreviewed or args.status != "active"
+                else " yet; add one with `memtui add`"
+            )
+        )
     return 0
 
 
@@ -122,7 +136,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     if memory.description:
         print(f"description: {memory.description}")
     print(f"tags:        {', '.join(memory.tags) or '-'}")
-    print(f"confidence:  {data['confidence']:.2f}   accessed {memory.access_count}×   updated {data['updated']} ({decay.age_label(memory, now)} ago)")
+    print(
+        f"confidence:  {data['confidence']:.2f}   accessed {memory.access_count}×   updated {data['updated']} ({decay.age_label(memory, now)} ago)"
+    )
     if data["freshness"]:
         print(f"freshness:   {data['freshness']}")
     if memory.supersedes:
@@ -145,8 +161,15 @@ def cmd_add(args: argparse.Namespace) -> int:
 
     bank = open_bank(args)
     text = text_argument(args.text, "memory text")
-    result = bank.add(args.type, text, tags=[t for t in args.tags.split(",") if t.strip()], name=args.name,
-                      description=args.description, supersedes=args.supersedes, store=args.store)
+    result = bank.add(
+        args.type,
+        text,
+        tags=[t for t in args.tags.split(",") if t.strip()],
+        name=args.name,
+        description=args.description,
+        supersedes=args.supersedes,
+        store=args.store,
+    )
     if args.json:
         out = to_dict(result.memory, bank.clock(), bank.registry)
         out["superseded"] = [m.id for m in result.superseded]
@@ -170,7 +193,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     text = text_argument(None, "new text") if args.text == "-" else args.text
     tags = [t for t in args.tags.split(",") if t.strip()] if args.tags is not None else None
-    memory = bank.update(args.id, content=text, type_=args.type, tags=tags, name=args.name, description=args.description)
+    memory = bank.update(
+        args.id, content=text, type_=args.type, tags=tags, name=args.name, description=args.description
+    )
     print(f"Updated {memory.id}")
     return 0
 

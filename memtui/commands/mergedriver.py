@@ -40,8 +40,11 @@ def cmd_merge_driver(args: argparse.Namespace) -> int:
         text, clean = gitmerge.merge_claude_md(*(b.decode("utf-8", "replace") for b in (base, ours, theirs)))
         atomic_write(Path(args.ours), text)
         if not clean:
-            print(f"memtui merge-driver: {args.path or name}: your own text outside memtui's block conflicts; "
-                  "resolve it as in any file (memtui's block merged)", file=sys.stderr)
+            print(
+                f"memtui merge-driver: {args.path or name}: your own text outside memtui's block conflicts; "
+                "resolve it as in any file (memtui's block merged)",
+                file=sys.stderr,
+            )
         return 0 if clean else 1
     if name == "MEMORY.md":
         merged = gitmerge.merge_lines(*(b.decode("utf-8", "replace") for b in (base, ours, theirs)))
@@ -54,11 +57,17 @@ def cmd_merge_driver(args: argparse.Namespace) -> int:
     _journal(args.path, ours, result.data)
     atomic_write(Path(args.ours), result.data)
     if result.conflicts:
-        print(f"memtui: {len(result.conflicts)} memories were edited on both sides; both versions are kept "
-              "for review (`memtui status`, or the review queue in `memtui`)", file=sys.stderr)
+        print(
+            f"memtui: {len(result.conflicts)} memories were edited on both sides; both versions are kept "
+            "for review (`memtui status`, or the review queue in `memtui`)",
+            file=sys.stderr,
+        )
     if result.salvaged:
-        print(f"memtui: the {' and '.join(result.salvaged)} version of {args.path} was not valid JSON; "
-              "every memory that could be read was kept", file=sys.stderr)
+        print(
+            f"memtui: the {' and '.join(result.salvaged)} version of {args.path} was not valid JSON; "
+            "every memory that could be read was kept",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -72,7 +81,12 @@ def _journal(path: str, before: bytes, after: bytes) -> None:
         from memtui.store.statefile import parse
 
         target = Path(path).resolve() if path else None
-        if target is None or target.name != "state.json" or target.parent.name != ".memory" or not target.parent.is_dir():
+        if (
+            target is None
+            or target.name != "state.json"
+            or target.parent.name != ".memory"
+            or not target.parent.is_dir()
+        ):
             return
         old, _ = parse(before) if before.strip() else ({"memories": []}, None)
         new, _ = parse(after)
@@ -80,12 +94,15 @@ def _journal(path: str, before: bytes, after: bytes) -> None:
             return
         was = {str(m["id"]): m for m in old.get("memories", [])}
         now = {str(m["id"]): m for m in new.get("memories", [])}
-        changes = [Change("state", mid, was.get(mid), now.get(mid)) for mid in [*was, *(m for m in now if m not in was)]
-                   if was.get(mid) != now.get(mid)]
+        changes = [
+            Change("state", mid, was.get(mid), now.get(mid))
+            for mid in [*was, *(m for m in now if m not in was)]
+            if was.get(mid) != now.get(mid)
+        ]
         if not changes:
             return
         bank = Bank(Project(target.parent.parent))
         with bank.lock:
             bank.journal.append("git-merge", f"git merge of {path}: {len(changes)} memories changed", changes)
-    except Exception:  # noqa: BLE001 - the merge itself must never fail over its undo record
+    except Exception:
         pass

@@ -36,8 +36,10 @@ def cmd_init(args: argparse.Namespace) -> int:
         Bank(project).update_header(**header)
     print(f"{'Already initialised' if already else 'Initialised'} {project.memory_dir}")
     if not already:
-        print("Next: `memtui setup` connects Claude Code (not needed with the memtui plugin); "
-              "`memtui add --type decision \"…\"` saves a memory.")
+        print(
+            "Next: `memtui setup` connects Claude Code (not needed with the memtui plugin); "
+            '`memtui add --type decision "…"` saves a memory.'
+        )
     return 0
 
 
@@ -64,14 +66,20 @@ def _status(bank) -> dict:
     problems = list(bank.problems)
     try:
         plan = bank.render_plan()
-        claude = {"path": str(plan.claude_path), "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
-                  "up_to_date": not plan.claude_changed}
+        claude = {
+            "path": str(plan.claude_path),
+            "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
+            "up_to_date": not plan.claude_changed,
+        }
     except MarkerError as exc:  # status reports a broken CLAUDE.md; it does not fail on it
         problems.append(str(exc))
         claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": True, "up_to_date": False}
     everything = {m.id: m for m in bank.memories()}
-    conflicts = [[m.id, other.id] for m in everything.values()
-                 if (other := m.in_conflict_with(everything)) is not None and m.id < other.id]
+    conflicts = [
+        [m.id, other.id]
+        for m in everything.values()
+        if (other := m.in_conflict_with(everything)) is not None and m.id < other.id
+    ]
     return {
         "project": str(bank.project.root),
         "stores": stores,
@@ -105,13 +113,21 @@ def cmd_status(args: argparse.Namespace) -> int:
             continue
         types = ", ".join(f"{t} {n}" for t, n in sorted(s["by_type"].items()))
         extra = f"; {s['unreviewed']} to review" if s["unreviewed"] else ""
-        print(f"{key:<12} {s['active']} active, {s['superseded']} superseded, {s['archived']} archived{extra}  ({types or 'empty'})")
+        print(
+            f"{key:<12} {s['active']} active, {s['superseded']} superseded, {s['archived']} archived{extra}  ({types or 'empty'})"
+        )
     claude = status["claude_md"]
-    state = "not installed (run `memtui render`)" if not claude["installed"] else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
+    state = (
+        "not installed (run `memtui render`)"
+        if not claude["installed"]
+        else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
+    )
     print(f"CLAUDE.md    {state}")
     for first, second in status["conflicts"]:
-        print(f"conflict     {first} ⇄ {second}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
-              "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`")
+        print(
+            f"conflict     {first} ⇄ {second}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
+            "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`"
+        )
     from memtui.service.control import describe
 
     print(f"service      {describe(status['service'])}")
@@ -153,10 +169,18 @@ def cmd_repair(args: argparse.Namespace) -> int:
         backup = path.with_name(path.name + ".before-repair")
         if payload:
             backup.write_bytes(payload)
-        state = {"version": 2, "project": project.name, "description": "", "memories": list(recovered.values()),
-                 "lastUpdated": "", "extractionCount": 0}
+        state = {
+            "version": 2,
+            "project": project.name,
+            "description": "",
+            "memories": list(recovered.values()),
+            "lastUpdated": "",
+            "extractionCount": 0,
+        }
         atomic_write(path, json.dumps(state, indent=2, ensure_ascii=False))
         bank.update_header()
-    print(f"Rebuilt {path}: {len(recovered) - from_journal} memories read from the damaged file, "
-          f"{from_journal} from the journal; the damaged file is kept as {backup.name}")
+    print(
+        f"Rebuilt {path}: {len(recovered) - from_journal} memories read from the damaged file, "
+        f"{from_journal} from the journal; the damaged file is kept as {backup.name}"
+    )
     return 0

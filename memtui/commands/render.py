@@ -27,22 +27,31 @@ def cmd_render(args: argparse.Namespace) -> int:
         pairs += [(path, current, rendered.text) for path, current, rendered in plan.indexes.values()]
         for path, old, new in pairs:
             if old != new:
-                diff = difflib.unified_diff((old or "").splitlines(keepends=True), new.splitlines(keepends=True),
-                                            f"a/{path.name}", f"b/{path.name}")
+                diff = difflib.unified_diff(
+                    (old or "").splitlines(keepends=True),
+                    new.splitlines(keepends=True),
+                    f"a/{path.name}",
+                    f"b/{path.name}",
+                )
                 print("".join(diff), end="")
         return 0
     if args.check:
         if plan.up_to_date:
             print("CLAUDE.md and MEMORY.md are up to date")
             return 0
-        stale = ([str(plan.claude_path)] if plan.claude_changed else []) + [str(plan.indexes[k][0]) for k in plan.stale_indexes]
+        stale = ([str(plan.claude_path)] if plan.claude_changed else []) + [
+            str(plan.indexes[k][0]) for k in plan.stale_indexes
+        ]
         print(f"out of date: {', '.join(stale)}; run `memtui render`")
         return 1
     bank.write_render(plan)
     shown = sum(len(s.shown) for s in plan.block.sections)
     hidden = sum(len(s.overflow) + len(s.faded) for s in plan.block.sections)
-    print(f"Wrote {plan.claude_path} ({shown} memories in {plan.block.line_count} lines, {hidden} left to search)"
-          if plan.claude_changed else f"{plan.claude_path} already up to date")
+    print(
+        f"Wrote {plan.claude_path} ({shown} memories in {plan.block.line_count} lines, {hidden} left to search)"
+        if plan.claude_changed
+        else f"{plan.claude_path} already up to date"
+    )
     for key in plan.stale_indexes:
         print(f"Wrote {plan.indexes[key][0]}")
     return 0

@@ -9,8 +9,11 @@ from memtui.commands.common import open_bank, print_json
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("scan", help="find secrets already stored (memories, journal, logs); --fix redacts them")
-    p.add_argument("--fix", action="store_true",
-                   help="redact them as one undoable change; the journal's old copies are redacted too")
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="redact them as one undoable change; the journal's old copies are redacted too",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_scan)
 
@@ -26,18 +29,28 @@ def cmd_scan(args: argparse.Namespace) -> int:
         _rebuild_index(bank)
         left = [leak for leak in report.files if not leak.fixable]
         if args.json:
-            print_json({**report.to_json(root), "fixed": True, "rewritten": [_shown(p, root) for p in rewritten],
-                        "left": [_shown(leak.path, root) for leak in left]})
+            print_json(
+                {
+                    **report.to_json(root),
+                    "fixed": True,
+                    "rewritten": [_shown(p, root) for p in rewritten],
+                    "left": [_shown(leak.path, root) for leak in left],
+                }
+            )
         elif report.clean:
             print("memtui scan: no secrets stored")
         else:
-            print(f"memtui scan --fix: redacted {report.count - sum(len(l.kinds) for l in left)} secrets "
-                  f"in {len(report.memories)} memories and {len(rewritten)} files")
+            print(
+                f"memtui scan --fix: redacted {report.count - sum(len(leak.kinds) for leak in left)} secrets "
+                f"in {len(report.memories)} memories and {len(rewritten)} files"
+            )
             if report.memories:
                 print("  `memtui undo` restores those memories as they were, without their secrets")
             for leak in left:
-                print(f"  left as written (your own text, outside memtui's block): {_shown(leak.path, root)} "
-                      f"({_kinds(leak.kinds)})")
+                print(
+                    f"  left as written (your own text, outside memtui's block): {_shown(leak.path, root)} "
+                    f"({_kinds(leak.kinds)})"
+                )
         return 1 if left else 0
     report = leaks.scan(bank)
     if args.json:
@@ -46,8 +59,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if report.clean:
         print("memtui scan: no secrets stored")
         return 0
-    print(f"memtui scan: {report.count} secrets in {len(report.memories)} memories and {len(report.files)} files "
-          "(values not shown)")
+    print(
+        f"memtui scan: {report.count} secrets in {len(report.memories)} memories and {len(report.files)} files "
+        "(values not shown)"
+    )
     for leak in report.memories:
         print(f"  {leak.memory.id}  [{leak.memory.store}]  {_kinds(leak.kinds)}")
     for leak in report.files:

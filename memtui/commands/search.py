@@ -15,11 +15,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--type", "-t", action="append", help="only this type (repeatable)")
     p.add_argument("--scope", action="append", help="only this scope: repo, local, project, user, agent:<name>")
     p.add_argument("--all", action="store_true", help="include superseded and archived memories")
-    p.add_argument("--min-score", type=float, default=0.0, metavar="S",
-                   help="hide results scoring below S (0..1; recall injects at 0.30)")
-    p.add_argument("--semantic", choices=["auto", "off", "local", "daemon"], default=None,
-                   help="auto: the daemon if running, else the model in this process if installed (default); "
-                        "off: words only; daemon: also start the daemon for next time")
+    p.add_argument(
+        "--min-score",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="hide results scoring below S (0..1; recall injects at 0.30)",
+    )
+    p.add_argument(
+        "--semantic",
+        choices=["auto", "off", "local", "daemon"],
+        default=None,
+        help="auto: the daemon if running, else the model in this process if installed (default); "
+        "off: words only; daemon: also start the daemon for next time",
+    )
     p.add_argument("--exact", action="store_true", help="no typo correction")
     p.add_argument("--json", action="store_true", help="a JSON array of {id, score, why, highlights, memory}")
     p.set_defaults(func=cmd_search)
@@ -37,14 +46,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("daemon", help="the project's recall service: index open, model warm (hooks start it; exits when idle)",
-                       description="Runs the recall service in this process (hooks start it by themselves in the "
-                                   "background; this is for people and scripts).")
-    p.add_argument("--idle", type=float, default=None, metavar="SECONDS",
-                   help="exit after this long without a request (default: [service] idle_seconds, 900)")
+    p = sub.add_parser(
+        "daemon",
+        help="the project's recall service: index open, model warm (hooks start it; exits when idle)",
+        description="Runs the recall service in this process (hooks start it by themselves in the "
+        "background; this is for people and scripts).",
+    )
+    p.add_argument(
+        "--idle",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="exit after this long without a request (default: [service] idle_seconds, 900)",
+    )
     p.add_argument("--background", action="store_true", help="start it detached unless one runs, and return")
     p.add_argument("--stop", action="store_true", help="stop this project's service")
-    p.add_argument("--status", action="store_true", help="whether it runs: pid, memory, idle time (exit 1 until it answers)")
+    p.add_argument(
+        "--status", action="store_true", help="whether it runs: pid, memory, idle time (exit 1 until it answers)"
+    )
     p.add_argument("--json", action="store_true", help="with --status: as JSON")
     p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)  # the lock, handed over by a hook
     p.set_defaults(func=cmd_daemon)
@@ -76,13 +95,34 @@ def cmd_search(args: argparse.Namespace) -> int:
         ensure(bank.project)
     elif mode == "local" and remote.ping(str(bank.project.root)) is not None:
         mode = "auto"  # the warm service answers faster than loading the model here
-    hits = search(bank, text, k=args.k, types=args.type, scopes=args.scope, include_inactive=args.all,
-                  fuzzy=not args.exact, semantic=mode, min_score=args.min_score)
+    hits = search(
+        bank,
+        text,
+        k=args.k,
+        types=args.type,
+        scopes=args.scope,
+        include_inactive=args.all,
+        fuzzy=not args.exact,
+        semantic=mode,
+        min_score=args.min_score,
+    )
     now = bank.clock()
     if args.json:
-        print_json([{"id": h.memory.id, "score": h.score, "why": h.why, "highlights": list(h.highlights),
-                     "bm25": h.bm25, "cosine": h.cosine, "via": h.via, "memory": to_dict(h.memory, now, bank.registry)}
-                    for h in hits])
+        print_json(
+            [
+                {
+                    "id": h.memory.id,
+                    "score": h.score,
+                    "why": h.why,
+                    "highlights": list(h.highlights),
+                    "bm25": h.bm25,
+                    "cosine": h.cosine,
+                    "via": h.via,
+                    "memory": to_dict(h.memory, now, bank.registry),
+                }
+                for h in hits
+            ]
+        )
         return 0
     if not hits:
         print("no memories match" + ("" if text.strip() else "; give some words to look for"))
@@ -116,8 +156,18 @@ def cmd_related(args: argparse.Namespace) -> int:
     hits = related(bank, args.tags, k=args.k, include_inactive=args.all)
     if args.json:
         now = bank.clock()
-        print_json([{"id": h.memory.id, "score": h.score, "why": h.why, "shared_tags": list(h.highlights),
-                     "memory": to_dict(h.memory, now, bank.registry)} for h in hits])
+        print_json(
+            [
+                {
+                    "id": h.memory.id,
+                    "score": h.score,
+                    "why": h.why,
+                    "shared_tags": list(h.highlights),
+                    "memory": to_dict(h.memory, now, bank.registry),
+                }
+                for h in hits
+            ]
+        )
         return 0
     if not hits:
         print("no memories carry " + ("that tag" if len(args.tags) == 1 else "any of those tags"))
@@ -138,9 +188,16 @@ def cmd_index(args: argparse.Namespace) -> int:
     index = open_index(bank)
     report = index.rebuild() if args.rebuild else index.refresh()
     elapsed = time.perf_counter() - started
-    out = {"memories": index.count(), "active": index.count(("active",)), "added": report.added,
-           "updated": report.updated + report.reindexed, "removed": report.removed, "seconds": round(elapsed, 3),
-           "file": str(index.path) if index.path else None, "vectors": None}
+    out = {
+        "memories": index.count(),
+        "active": index.count(("active",)),
+        "added": report.added,
+        "updated": report.updated + report.reindexed,
+        "removed": report.removed,
+        "seconds": round(elapsed, 3),
+        "file": str(index.path) if index.path else None,
+        "vectors": None,
+    }
     if not args.no_vectors and embed.available():
         model = embed.load()
         pending = len(vectors.missing(index, model.model_id))
@@ -152,8 +209,10 @@ def cmd_index(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     verb = "rebuilt" if args.rebuild else "up to date"
-    print(f"index {verb}: {out['memories']} memories ({out['active']} active); "
-          f"{report.added} added, {out['updated']} updated, {report.removed} removed in {elapsed * 1000:.0f} ms")
+    print(
+        f"index {verb}: {out['memories']} memories ({out['active']} active); "
+        f"{report.added} added, {out['updated']} updated, {report.removed} removed in {elapsed * 1000:.0f} ms"
+    )
     if out["vectors"]:
         print(f"vectors: {out['vectors']['model']}, {out['vectors']['embedded']} newly embedded")
     elif not args.no_vectors:
@@ -193,5 +252,4 @@ def cmd_daemon(args: argparse.Namespace) -> int:
         return 0
     from memtui.service.server import serve
 
-    return serve(project, idle=idle, lock_fd=args.lock_fd,
-                 log=lambda line: print(line, file=sys.stderr, flush=True))
+    return serve(project, idle=idle, lock_fd=args.lock_fd, log=lambda line: print(line, file=sys.stderr, flush=True))

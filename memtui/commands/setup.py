@@ -30,19 +30,28 @@ from memtui.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("setup", help="install the Claude Code hooks and MCP server (merges with existing settings)",
-                       description="Writes memtui's hooks into .claude/settings.json and its MCP server into .mcp.json "
-                                   "(with --global: ~/.claude/settings.json and ~/.claude.json). Other entries are kept; "
-                                   "changed files are backed up first, to .memory/backups/ (with --global: "
-                                   "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled.")
+    p = sub.add_parser(
+        "setup",
+        help="install the Claude Code hooks and MCP server (merges with existing settings)",
+        description="Writes memtui's hooks into .claude/settings.json and its MCP server into .mcp.json "
+        "(with --global: ~/.claude/settings.json and ~/.claude.json). Other entries are kept; "
+        "changed files are backed up first, to .memory/backups/ (with --global: "
+        "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled.",
+    )
     p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
-    p.add_argument("--team", action="store_true",
-                   help="share the set-up through git: portable entries in .claude/settings.json and .mcp.json, "
-                        "the merge driver in .gitattributes and this clone's git config")
+    p.add_argument(
+        "--team",
+        action="store_true",
+        help="share the set-up through git: portable entries in .claude/settings.json and .mcp.json, "
+        "the merge driver in .gitattributes and this clone's git config",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the changes as a diff and write nothing")
     p.add_argument("--uninstall", action="store_true", help="remove memtui's entries (and nothing else)")
-    p.add_argument("--plain-hooks", action="store_true",
-                   help="hook commands as `memtui hook <Event>` instead of the faster launcher (`python -S …/launch.py`)")
+    p.add_argument(
+        "--plain-hooks",
+        action="store_true",
+        help="hook commands as `memtui hook <Event>` instead of the faster launcher (`python -S …/launch.py`)",
+    )
     p.set_defaults(func=cmd_setup)
 
 
@@ -94,13 +103,17 @@ def _claude_home() -> tuple[Path, Path]:
     return home / ".claude", home / ".claude.json"
 
 
-def _settings_change(uninstall: bool, line: str, approve_server: bool) -> Callable[[dict[str, Any], str], dict[str, Any]]:
+def _settings_change(
+    uninstall: bool, line: str, approve_server: bool
+) -> Callable[[dict[str, Any], str], dict[str, Any]]:
     from memtui.hooks import install
 
     def change(doc: dict[str, Any], where: str) -> dict[str, Any]:
         if uninstall:
             return install.uninstall_approvals(install.uninstall_hooks(doc, where))
-        return install.install_approvals(install.install_hooks(doc, line, where), approve_server=approve_server, where=where)
+        return install.install_approvals(
+            install.install_hooks(doc, line, where), approve_server=approve_server, where=where
+        )
 
     return change
 
@@ -121,20 +134,36 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
     if args.global_:
         settings_dir, user_json = _claude_home()
         # User-scope servers need no approval; only project (.mcp.json) servers do.
-        return [Target(settings_dir / "settings.json", "removed memtui's hooks" if args.uninstall else "installed the hooks",
-                       _settings_change(args.uninstall, line, False)),
-                Target(user_json, "removed memtui's MCP server (user scope)" if args.uninstall else "installed the MCP server (user scope)",
-                       servers)]
+        return [
+            Target(
+                settings_dir / "settings.json",
+                "removed memtui's hooks" if args.uninstall else "installed the hooks",
+                _settings_change(args.uninstall, line, False),
+            ),
+            Target(
+                user_json,
+                "removed memtui's MCP server (user scope)"
+                if args.uninstall
+                else "installed the MCP server (user scope)",
+                servers,
+            ),
+        ]
     from memtui.commands.common import project_dir
     from memtui.hooks import install
     from memtui.store.locations import find_project
 
     project = find_project(project_dir(args))
     if not project.initialised and not args.uninstall:
-        raise UsageError(f"no memtui project at {project.root}; run `memtui init` there first "
-                         "(or `memtui setup --global` to install for every project)")
+        raise UsageError(
+            f"no memtui project at {project.root}; run `memtui init` there first "
+            "(or `memtui setup --global` to install for every project)"
+        )
     root = project.root
-    shared, local, mcp = root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"
+    shared, local, mcp = (
+        root / ".claude" / "settings.json",
+        root / ".claude" / "settings.local.json",
+        root / ".mcp.json",
+    )
     user_json = _claude_home()[1]
     key = str(root.resolve())
 
@@ -145,34 +174,71 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
         return install.uninstall_local_server(doc, key, where)
 
     if args.uninstall:
-        return [Target(shared, "removed memtui's hooks", _settings_change(True, line, True)),
-                Target(local, "removed memtui's hooks", _settings_change(True, line, False)),
-                Target(mcp, "removed memtui's MCP server", servers),
-                Target(user_json, "removed memtui's MCP server (this project, local scope)", no_local_server, True)]
+        return [
+            Target(shared, "removed memtui's hooks", _settings_change(True, line, True)),
+            Target(local, "removed memtui's hooks", _settings_change(True, line, False)),
+            Target(mcp, "removed memtui's MCP server", servers),
+            Target(user_json, "removed memtui's MCP server (this project, local scope)", no_local_server, True),
+        ]
     if args.team:
+
         def team_hooks(doc: dict[str, Any], where: str) -> dict[str, Any]:
             return install.install_approvals(install.install_hooks(doc, None, where), approve_server=True, where=where)
 
         def team_server(doc: dict[str, Any], where: str) -> dict[str, Any]:
             return install.install_server(doc, install.PORTABLE_SERVER, where)
 
-        return [Target(shared, "installed the portable hooks (shared through git)", team_hooks),
-                Target(mcp, "installed the portable MCP server (shared through git)", team_server),
-                Target(local, "removed this machine's hooks (the shared ones replace them)", lambda d, w: install.uninstall_hooks(d, w)),
-                Target(user_json, "removed this machine's MCP server for this project (the shared one replaces it)", no_local_server, True)]
+        return [
+            Target(shared, "installed the portable hooks (shared through git)", team_hooks),
+            Target(mcp, "installed the portable MCP server (shared through git)", team_server),
+            Target(
+                local,
+                "removed this machine's hooks (the shared ones replace them)",
+                lambda d, w: install.uninstall_hooks(d, w),
+            ),
+            Target(
+                user_json,
+                "removed this machine's MCP server for this project (the shared one replaces it)",
+                no_local_server,
+                True,
+            ),
+        ]
     _, shared_doc = _read(shared)
     _, mcp_doc = _read(mcp)
     servers_now = mcp_doc.get("mcpServers") if isinstance(mcp_doc.get("mcpServers"), dict) else {}
     team_hooks_present = install.has_portable_hooks(shared_doc)
     team_server_present = install.is_portable(servers_now.get(install.SERVER))
-    out = [Target(shared, "moved this machine's hook paths out of the shared settings", lambda d, w: install.uninstall_machine_hooks(d, w)),
-           Target(mcp, "moved this machine's server path out of the shared .mcp.json", lambda d, w: install.uninstall_machine_server(d, w))]
+    out = [
+        Target(
+            shared,
+            "moved this machine's hook paths out of the shared settings",
+            lambda d, w: install.uninstall_machine_hooks(d, w),
+        ),
+        Target(
+            mcp,
+            "moved this machine's server path out of the shared .mcp.json",
+            lambda d, w: install.uninstall_machine_server(d, w),
+        ),
+    ]
     if team_hooks_present:
-        out.append(Target(local, "removed memtui's hooks (the project's shared ones run)", lambda d, w: install.uninstall_hooks(d, w)))
+        out.append(
+            Target(
+                local,
+                "removed memtui's hooks (the project's shared ones run)",
+                lambda d, w: install.uninstall_hooks(d, w),
+            )
+        )
     else:
         out.append(Target(local, "installed the hooks (this machine)", _settings_change(False, line, False)))
     if team_server_present:
-        out.append(Target(user_json, "removed memtui's MCP server for this project (the project's shared one runs)", no_local_server, True))
+        out.append(
+            Target(
+                user_json,
+                "removed memtui's MCP server for this project (the project's shared one runs)",
+                no_local_server,
+                True,
+            )
+        )
     else:
         out.append(Target(user_json, "installed the MCP server (this machine, local scope)", local_server, True))
     return out
@@ -268,10 +334,12 @@ def cmd_setup(args: argparse.Namespace) -> int:
     plugin = enabled_plugin(root or Path.cwd())
     if plugin is not None and not args.uninstall:
         plugin_id, where = plugin
-        print(f"The memtui plugin is enabled ({plugin_id}, in {where}): it already runs memtui's hooks and MCP "
-              "server, so setup installs nothing (both together would recall and capture everything twice). "
-              f"Run `memtui init` in each project to use it; to use setup instead, disable the plugin first "
-              f"(`claude plugin disable {plugin_id}`).")
+        print(
+            f"The memtui plugin is enabled ({plugin_id}, in {where}): it already runs memtui's hooks and MCP "
+            "server, so setup installs nothing (both together would recall and capture everything twice). "
+            f"Run `memtui init` in each project to use it; to use setup instead, disable the plugin first "
+            f"(`claude plugin disable {plugin_id}`)."
+        )
         return 0
     changes = []
     for target in targets(args, command):
@@ -287,8 +355,12 @@ def cmd_setup(args: argparse.Namespace) -> int:
             if new is None:
                 print(f"# {target.path}: no change")
                 continue
-            diff = difflib.unified_diff((old or "").splitlines(keepends=True), new.splitlines(keepends=True),
-                                        str(target.path), f"{target.path} (after setup)")
+            diff = difflib.unified_diff(
+                (old or "").splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                str(target.path),
+                f"{target.path} (after setup)",
+            )
             print("".join(diff), end="")
         return 0
     for target, old, new in changes:
@@ -305,13 +377,17 @@ def cmd_setup(args: argparse.Namespace) -> int:
     if not args.uninstall:
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
         if args.team:
-            print("Hooks run `memtui hook <Event>` and the MCP server `memtui mcp`, from the PATH of whoever runs Claude Code. "
-                  "Commit .claude/settings.json, .mcp.json, .gitattributes and .memory/; each teammate runs `memtui setup` once.")
+            print(
+                "Hooks run `memtui hook <Event>` and the MCP server `memtui mcp`, from the PATH of whoever runs Claude Code. "
+                "Commit .claude/settings.json, .mcp.json, .gitattributes and .memory/; each teammate runs `memtui setup` once."
+            )
         else:
             print(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")
         if args.global_:
             print("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
         else:
-            print("Start `claude` here: memories are recalled at session start and on each prompt, "
-                  "and captured when a turn ends. `memtui status` shows what is stored.")
+            print(
+                "Start `claude` here: memories are recalled at session start and on each prompt, "
+                "and captured when a turn ends. `memtui status` shows what is stored."
+            )
     return 0

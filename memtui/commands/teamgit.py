@@ -90,12 +90,16 @@ def apply(root: Path, command: list[str], *, team: bool, uninstall: bool) -> lis
             _git(root, "config", "merge.memtui.name", "memtui: memories by id and field")
             _git(root, "config", "merge.memtui.driver", wanted)
             said.append("git config (this clone): merge.memtui.driver runs memtui merge-driver")
-    if repository and not team and (root / LOCAL_SETTINGS).exists():
-        if _git(root, "check-ignore", "-q", LOCAL_SETTINGS).returncode != 0:
-            info = Path(_git(root, "rev-parse", "--git-path", "info/exclude").stdout.strip() or ".git/info/exclude")
-            info = info if info.is_absolute() else root / info
-            info.parent.mkdir(parents=True, exist_ok=True)
-            with info.open("a", encoding="utf-8") as fh:
-                fh.write(f"/{LOCAL_SETTINGS}\n")
-            said.append(f"{LOCAL_SETTINGS}: kept out of git (.git/info/exclude)")
+    if (
+        repository
+        and not team
+        and (root / LOCAL_SETTINGS).exists()
+        and _git(root, "check-ignore", "-q", LOCAL_SETTINGS).returncode != 0
+    ):
+        info = Path(_git(root, "rev-parse", "--git-path", "info/exclude").stdout.strip() or ".git/info/exclude")
+        info = info if info.is_absolute() else root / info
+        info.parent.mkdir(parents=True, exist_ok=True)
+        with info.open("a", encoding="utf-8") as fh:
+            fh.write(f"/{LOCAL_SETTINGS}\n")
+        said.append(f"{LOCAL_SETTINGS}: kept out of git (.git/info/exclude)")
     return said

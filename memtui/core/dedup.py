@@ -69,8 +69,11 @@ def decide(
             score = jaccard(tokens, tokens_of(key))
         else:
             score = 1.0 if " ".join(content.split()) == " ".join(active[key].content.split()) else 0.0
-        if score > DUPLICATE_THRESHOLD and (best is None or score > best[1]) \
-                and not different_things(content, active[key].content):
+        if (
+            score > DUPLICATE_THRESHOLD
+            and (best is None or score > best[1])
+            and not different_things(content, active[key].content)
+        ):
             best = (key, score)
     if best is not None:
         if best[1] >= 1.0 and not supersedes:

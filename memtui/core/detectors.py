@@ -53,11 +53,16 @@ class Finding:
 # ---- filters for the context rules ------------------------------------------------------------
 
 # Values that are code or placeholders, not secrets.
-_NOT_A_LITERAL = re.compile(r"[()\[\]{}$<>]|^(?:os\.|process\.|env\.|settings\.|config\.|self\.|None$|null$|true$|false$)"
-                            r"|^\*+$|^x{6,}$|REDACTED|^your[_-]|[_-]here$|^changeme$|^example", re.IGNORECASE)
+_NOT_A_LITERAL = re.compile(
+    r"[()\[\]{}$<>]|^(?:os\.|process\.|env\.|settings\.|config\.|self\.|None$|null$|true$|false$)"
+    r"|^\*+$|^x{6,}$|REDACTED|^your[_-]|[_-]here$|^changeme$|^example",
+    re.IGNORECASE,
+)
 # Identifiers (`input_password`, `authToken`, `SecretStr`, `GITHUB_TOKEN`) and paths (`PWD=/home/me`):
 # a value made of letters joined by `_` or case changes, without digits, names something rather than being it.
-_IDENTIFIER = re.compile(r"^(?:[A-Za-z]+(?:_[A-Za-z]+)+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)$|^~?\.{0,2}/")
+_IDENTIFIER = re.compile(
+    r"^(?:[A-Za-z]+(?:_[A-Za-z]+)+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)$|^~?\.{0,2}/"
+)
 _PIECES = re.compile(r"[_.\-/:+]")
 #: Documentation placeholders (`sk_live_XXXXXXXX…`, `****`, `00000000`): no real key has these runs.
 _PLACEHOLDER = re.compile(r"x{6,}|X{6,}|\*{4,}|(.)\1{7,}")
@@ -65,8 +70,13 @@ _PLACEHOLDER = re.compile(r"x{6,}|X{6,}|\*{4,}|(.)\1{7,}")
 
 def _literal(value: str) -> bool:
     """An assigned value that is a literal secret, not code, a name, a number or a placeholder."""
-    return not (_NOT_A_LITERAL.search(value) or _IDENTIFIER.search(value) or value.isdigit()
-                or ("." in value and value.replace(".", "").isalpha()) or _PLACEHOLDER.search(value))
+    return not (
+        _NOT_A_LITERAL.search(value)
+        or _IDENTIFIER.search(value)
+        or value.isdigit()
+        or ("." in value and value.replace(".", "").isalpha())
+        or _PLACEHOLDER.search(value)
+    )
 
 
 def _entropy(value: str) -> float:
@@ -93,6 +103,7 @@ def _random(value: str) -> bool:
 
 # ---- memtui's own rules ------------------------------------------------------------------------
 
+
 def _r(pattern: str, flags: int = 0) -> str:
     """A rule's pattern; flags other than DOTALL and IGNORECASE are written inline."""
     inline = ("s" if flags & re.DOTALL else "") + ("i" if flags & re.IGNORECASE else "")
@@ -107,97 +118,217 @@ _SECRET_NAME = (
 )
 _SECRET_NEEDLES = ("secret", "pass", "pwd", "token", "key", "credential", "dsn", "auth", "identity", "pat")
 #: Words after which a random-looking value is a credential ("the Datadog key for staging is 0a1b…").
-_SECRET_WORD = (r"\b(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|passwd|passphrase|credentials?|"
-                r"auth|authorization|dsn|identity|pat)\b")
+_SECRET_WORD = (
+    r"\b(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|passwd|passphrase|credentials?|"
+    r"auth|authorization|dsn|identity|pat)\b"
+)
 
 #: Published token formats the library has no detector for (checked before the library's, so their kind names the finding).
 PREFIXED: tuple[Rule, ...] = (
     # The whole PEM block: the library's detector matches only the BEGIN line.
-    Rule("private-key", _r(r"-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----.*?(?:-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|\Z)",
-                           re.DOTALL), needles=("private key",)),
-    Rule("anthropic-key", _r(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}|\bsk-ant-[A-Za-z0-9_-]{20,}"), needles=('sk-ant-',)),
+    Rule(
+        "private-key",
+        _r(
+            r"-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----.*?(?:-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|\Z)", re.DOTALL
+        ),
+        needles=("private key",),
+    ),
+    Rule(
+        "anthropic-key",
+        _r(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}|\bsk-ant-[A-Za-z0-9_-]{20,}"),
+        needles=("sk-ant-",),
+    ),
     # The library knows only the legacy `T3BlbkFJ` format.
-    Rule("openai-key", _r(r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"), needles=('sk-',)),
-    Rule("github-token", _r(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"), needles=('gh', 'github_pat_')),
-    Rule("slack-token", _r(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), needles=('xox',)),
-    Rule("slack-webhook", _r(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"), needles=('hooks.slack.com',)),
-    Rule("discord-webhook", _r(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]+"), needles=('discord',)),
-    Rule("stripe-key", _r(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9+/]{16,}"), needles=('k_live_', 'k_test_', 'whsec_')),
-    Rule("google-api-key", _r(r"\bAIza[0-9A-Za-z_-]{35}" + _END), needles=('aiza',)),
-    Rule("google-oauth", _r(r"\bGOCSPX-[A-Za-z0-9_-]{28}" + _END + r"|\bya29\.[0-9A-Za-z_-]{30,}"), needles=('gocspx-', 'ya29.')),
-    Rule("jwt", _r(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), needles=('eyj',)),
-    Rule("npm-token", _r(r"\bnpm_[A-Za-z0-9]{36}" + _END), needles=('npm_',)),
-    Rule("huggingface-token", _r(r"\b(?:hf_|api_org_)[A-Za-z0-9]{34}" + _END), needles=('hf_', 'api_org_')),
-    Rule("mailgun-key", _r(r"\bkey-[a-f0-9]{32}" + _END + r"|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}" + _END), needles=('key-', '-')),
-    Rule("shopify-token", _r(r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _END), needles=('shp',)),
-    Rule("vault-token", _r(r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"), needles=('hvs.', 'hvb.', 'hvr.')),
-    Rule("doppler-token", _r(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9.]{40,}"), needles=('dp.',)),
-    Rule("age-secret-key", _r(r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b"), needles=('age-secret-key-1',)),
-    Rule("databricks-token", _r(r"\bdapi[a-f0-9]{32}(?:-\d)?" + _END), needles=('dapi',)),
-    Rule("digitalocean-token", _r(r"\bdo[opr]_v1_[a-f0-9]{64}" + _END), needles=('_v1_',)),
-    Rule("newrelic-key", _r(r"\bNR(?:AK|II|JS|RA)-[A-Za-z0-9]{19,32}" + _END), needles=('nrak-', 'nrii-', 'nrjs-', 'nrra-')),
-    Rule("sentry-dsn", _r(r"(?<=://)[a-f0-9]{32}(?=@[A-Za-z0-9.-]*sentry)|\bsntry[su]_[A-Za-z0-9+/=_]{40,}"), needles=('sentry', 'sntry')),
-    Rule("telegram-bot", _r(r"\b\d{8,10}:AA[A-Za-z0-9_-]{32,34}" + _END), needles=(':aa',)),
-    Rule("square-token", _r(r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}" + _END + r"|\bEAAA[A-Za-z0-9_-]{60}" + _END), needles=('sq0', 'eaaa')),
-    Rule("linear-key", _r(r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}" + _END), needles=('lin_',)),
-    Rule("notion-token", _r(r"\bntn_[0-9]{11}[A-Za-z0-9]{35}" + _END + r"|\bntn_[A-Za-z0-9]{40,}|\bsecret_[A-Za-z0-9]{43}" + _END), needles=('ntn_', 'secret_')),
-    Rule("postman-key", _r(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _END), needles=('pmak-',)),
-    Rule("grafana-token", _r(r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + _END + r"|\bglc_[A-Za-z0-9+/]{32,}={0,2}"), needles=('glsa_', 'glc_')),
-    Rule("docker-hub-token", _r(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"), needles=('dckr_',)),
-    Rule("atlassian-token", _r(r"\bATATT3[A-Za-z0-9_\-=]{100,}"), needles=('atatt3',)),
-    Rule("supabase-token", _r(r"\bsbp_[a-f0-9]{40}" + _END), needles=('sbp_',)),
-    Rule("pulumi-token", _r(r"\bpul-[a-f0-9]{40}" + _END), needles=('pul-',)),
-    Rule("planetscale-token", _r(r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,64}"), needles=('pscale_',)),
-    Rule("terraform-token", _r(r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}"), needles=('.atlasv1.',)),
-    Rule("rubygems-key", _r(r"\brubygems_[a-f0-9]{48}" + _END), needles=('rubygems_',)),
-    Rule("model-api-key", _r(r"\b(?:gsk_[A-Za-z0-9]{52}|xai-[A-Za-z0-9]{80}|pplx-[A-Za-z0-9]{48}|r8_[A-Za-z0-9]{37}"
-                             r"|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})" + _END), needles=("gsk_", "xai-", "pplx-", "r8_", "lsv2_")),
-    Rule("figma-token", _r(r"\bfigd_[A-Za-z0-9_-]{40,}"), needles=('figd_',)),
-    Rule("heroku-key", _r(r"\bHRKU-[A-Za-z0-9_-]{60}" + _END), needles=('hrku-',)),
-    Rule("brevo-key", _r(r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}" + _END), needles=('xkeysib-',)),
-    Rule("alibaba-key", _r(r"\bLTAI[A-Za-z0-9]{20}" + _END), needles=('ltai',)),
-    Rule("airtable-token", _r(r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + _END), needles=('pat',)),
-    Rule("1password-token", _r(r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}"), needles=('ops_eyj',)),
-    Rule("azure-client-secret", _r(r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + _END), needles=('q~',)),
+    Rule("openai-key", _r(r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"), needles=("sk-",)),
+    Rule(
+        "github-token",
+        _r(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
+        needles=("gh", "github_pat_"),
+    ),
+    Rule("slack-token", _r(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), needles=("xox",)),
+    Rule(
+        "slack-webhook",
+        _r(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
+        needles=("hooks.slack.com",),
+    ),
+    Rule(
+        "discord-webhook",
+        _r(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]+"),
+        needles=("discord",),
+    ),
+    Rule(
+        "stripe-key",
+        _r(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9+/]{16,}"),
+        needles=("k_live_", "k_test_", "whsec_"),
+    ),
+    Rule("google-api-key", _r(r"\bAIza[0-9A-Za-z_-]{35}" + _END), needles=("aiza",)),
+    Rule(
+        "google-oauth",
+        _r(r"\bGOCSPX-[A-Za-z0-9_-]{28}" + _END + r"|\bya29\.[0-9A-Za-z_-]{30,}"),
+        needles=("gocspx-", "ya29."),
+    ),
+    Rule("jwt", _r(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), needles=("eyj",)),
+    Rule("npm-token", _r(r"\bnpm_[A-Za-z0-9]{36}" + _END), needles=("npm_",)),
+    Rule("huggingface-token", _r(r"\b(?:hf_|api_org_)[A-Za-z0-9]{34}" + _END), needles=("hf_", "api_org_")),
+    Rule(
+        "mailgun-key",
+        _r(r"\bkey-[a-f0-9]{32}" + _END + r"|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}" + _END),
+        needles=("key-", "-"),
+    ),
+    Rule("shopify-token", _r(r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _END), needles=("shp",)),
+    Rule("vault-token", _r(r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"), needles=("hvs.", "hvb.", "hvr.")),
+    Rule("doppler-token", _r(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9.]{40,}"), needles=("dp.",)),
+    Rule(
+        "age-secret-key",
+        _r(r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b"),
+        needles=("age-secret-key-1",),
+    ),
+    Rule("databricks-token", _r(r"\bdapi[a-f0-9]{32}(?:-\d)?" + _END), needles=("dapi",)),
+    Rule("digitalocean-token", _r(r"\bdo[opr]_v1_[a-f0-9]{64}" + _END), needles=("_v1_",)),
+    Rule(
+        "newrelic-key",
+        _r(r"\bNR(?:AK|II|JS|RA)-[A-Za-z0-9]{19,32}" + _END),
+        needles=("nrak-", "nrii-", "nrjs-", "nrra-"),
+    ),
+    Rule(
+        "sentry-dsn",
+        _r(r"(?<=://)[a-f0-9]{32}(?=@[A-Za-z0-9.-]*sentry)|\bsntry[su]_[A-Za-z0-9+/=_]{40,}"),
+        needles=("sentry", "sntry"),
+    ),
+    Rule("telegram-bot", _r(r"\b\d{8,10}:AA[A-Za-z0-9_-]{32,34}" + _END), needles=(":aa",)),
+    Rule(
+        "square-token",
+        _r(r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}" + _END + r"|\bEAAA[A-Za-z0-9_-]{60}" + _END),
+        needles=("sq0", "eaaa"),
+    ),
+    Rule("linear-key", _r(r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}" + _END), needles=("lin_",)),
+    Rule(
+        "notion-token",
+        _r(r"\bntn_[0-9]{11}[A-Za-z0-9]{35}" + _END + r"|\bntn_[A-Za-z0-9]{40,}|\bsecret_[A-Za-z0-9]{43}" + _END),
+        needles=("ntn_", "secret_"),
+    ),
+    Rule("postman-key", _r(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _END), needles=("pmak-",)),
+    Rule(
+        "grafana-token",
+        _r(r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + _END + r"|\bglc_[A-Za-z0-9+/]{32,}={0,2}"),
+        needles=("glsa_", "glc_"),
+    ),
+    Rule("docker-hub-token", _r(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"), needles=("dckr_",)),
+    Rule("atlassian-token", _r(r"\bATATT3[A-Za-z0-9_\-=]{100,}"), needles=("atatt3",)),
+    Rule("supabase-token", _r(r"\bsbp_[a-f0-9]{40}" + _END), needles=("sbp_",)),
+    Rule("pulumi-token", _r(r"\bpul-[a-f0-9]{40}" + _END), needles=("pul-",)),
+    Rule("planetscale-token", _r(r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,64}"), needles=("pscale_",)),
+    Rule("terraform-token", _r(r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}"), needles=(".atlasv1.",)),
+    Rule("rubygems-key", _r(r"\brubygems_[a-f0-9]{48}" + _END), needles=("rubygems_",)),
+    Rule(
+        "model-api-key",
+        _r(
+            r"\b(?:gsk_[A-Za-z0-9]{52}|xai-[A-Za-z0-9]{80}|pplx-[A-Za-z0-9]{48}|r8_[A-Za-z0-9]{37}"
+            r"|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})" + _END
+        ),
+        needles=("gsk_", "xai-", "pplx-", "r8_", "lsv2_"),
+    ),
+    Rule("figma-token", _r(r"\bfigd_[A-Za-z0-9_-]{40,}"), needles=("figd_",)),
+    Rule("heroku-key", _r(r"\bHRKU-[A-Za-z0-9_-]{60}" + _END), needles=("hrku-",)),
+    Rule("brevo-key", _r(r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}" + _END), needles=("xkeysib-",)),
+    Rule("alibaba-key", _r(r"\bLTAI[A-Za-z0-9]{20}" + _END), needles=("ltai",)),
+    Rule("airtable-token", _r(r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + _END), needles=("pat",)),
+    Rule("1password-token", _r(r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}"), needles=("ops_eyj",)),
+    Rule(
+        "azure-client-secret",
+        _r(r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + _END),
+        needles=("q~",),
+    ),
 )
 
 #: Rules that need context, checked after the library's so a specific kind wins where both match.
 CONTEXT: tuple[Rule, ...] = (
     # `Authorization: Basic <base64>` (the library's detector covers user:password@ in URLs).
-    Rule("basic-auth", _r(r"\bBasic\s+(?P<secret>[A-Za-z0-9+/]{12,}={0,2})"), "secret", _random, needles=('basic',)),
-    Rule("bearer-token", _r(r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"), "secret",
-         lambda v: _literal(v) and len(v) >= 20, needles=("bearer",)),
+    Rule("basic-auth", _r(r"\bBasic\s+(?P<secret>[A-Za-z0-9+/]{12,}={0,2})"), "secret", _random, needles=("basic",)),
+    Rule(
+        "bearer-token",
+        _r(r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"),
+        "secret",
+        lambda v: _literal(v) and len(v) >= 20,
+        needles=("bearer",),
+    ),
     # user:password@ in URLs (the user may be empty, as in redis://:pw@host); the user name stays.
-    Rule("password", _r(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"), "secret",
-         lambda v: not v.startswith("[REDACTED") and not _NOT_A_LITERAL.search(v), needles=("://",)),
+    Rule(
+        "password",
+        _r(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"),
+        "secret",
+        lambda v: not v.startswith("[REDACTED") and not _NOT_A_LITERAL.search(v),
+        needles=("://",),
+    ),
     # SECRET_NAME=value, secret_name: "value" — the name says what it is; the value must be a literal.
-    Rule("secret", _r(r"(?<![A-Za-z0-9])" + _SECRET_NAME + r"\"?\s*(?::=|=>|[:=])\s*(?P<q>[\"']?)(?P<secret>[^\s\"'`,;]{8,})(?P=q)",
-                                 re.IGNORECASE), "secret", _literal, needles=_SECRET_NEEDLES),
+    Rule(
+        "secret",
+        _r(
+            r"(?<![A-Za-z0-9])"
+            + _SECRET_NAME
+            + r"\"?\s*(?::=|=>|[:=])\s*(?P<q>[\"']?)(?P<secret>[^\s\"'`,;]{8,})(?P=q)",
+            re.IGNORECASE,
+        ),
+        "secret",
+        _literal,
+        needles=_SECRET_NEEDLES,
+    ),
     # "the Datadog key for staging is 0a1b…": a random-looking value shortly after a secret word.
-    Rule("secret", _r(_SECRET_WORD + r"[^\n]{0,40}?(?<![A-Za-z0-9+/_.=~-])(?P<secret>[A-Za-z0-9+/_.=~-]{16,})",
-                               re.IGNORECASE), "secret", _random, needles=_SECRET_NEEDLES),
+    Rule(
+        "secret",
+        _r(_SECRET_WORD + r"[^\n]{0,40}?(?<![A-Za-z0-9+/_.=~-])(?P<secret>[A-Za-z0-9+/_.=~-]{16,})", re.IGNORECASE),
+        "secret",
+        _random,
+        needles=_SECRET_NEEDLES,
+    ),
 )
 
 #: Markers for the library's detector names (stable: a re-capture must dedup against the redacted text).
 LIBRARY_KINDS = {
-    "AWS Access Key": "aws-access-key", "Azure Storage Account access key": "azure-storage",
-    "Basic Auth Credentials": "password", "Discord Bot Token": "discord-token", "GitHub Token": "github-token",
-    "GitLab Token": "gitlab-token", "JSON Web Token": "jwt", "NPM tokens": "npm-token", "OpenAI Token": "openai-key",
-    "Private Key": "private-key", "PyPI Token": "pypi-token", "SendGrid API Key": "sendgrid-key",
-    "Slack Token": "slack-token", "Stripe Access Key": "stripe-key", "Twilio API Key": "twilio-key",
-    "Telegram Bot Token": "telegram-bot", "Mailchimp Access Key": "mailchimp-key",
-    "Square OAuth Secret": "square-token", "Artifactory Credentials": "artifactory-token",
+    "AWS Access Key": "aws-access-key",
+    "Azure Storage Account access key": "azure-storage",
+    "Basic Auth Credentials": "password",
+    "Discord Bot Token": "discord-token",
+    "GitHub Token": "github-token",
+    "GitLab Token": "gitlab-token",
+    "JSON Web Token": "jwt",
+    "NPM tokens": "npm-token",
+    "OpenAI Token": "openai-key",
+    "Private Key": "private-key",
+    "PyPI Token": "pypi-token",
+    "SendGrid API Key": "sendgrid-key",
+    "Slack Token": "slack-token",
+    "Stripe Access Key": "stripe-key",
+    "Twilio API Key": "twilio-key",
+    "Telegram Bot Token": "telegram-bot",
+    "Mailchimp Access Key": "mailchimp-key",
+    "Square OAuth Secret": "square-token",
+    "Artifactory Credentials": "artifactory-token",
 }
 #: Substrings one of which each library detector's matches contain (see Rule.needles); a detector
 #: not listed here (a new one in a new release) runs on every text.
 LIBRARY_NEEDLES = {
-    "AWS Access Key": ("akia", "asia", "abia", "acca", "a3t", "aws"), "Azure Storage Account access key": ("accountkey=",),
-    "Basic Auth Credentials": ("://",), "GitHub Token": ("gh",), "GitLab Token": ("gl", "gr1348941"),
-    "JSON Web Token": ("eyj",), "NPM tokens": ("_authtoken",), "OpenAI Token": ("t3blbkfj",), "Private Key": ("private",),
-    "PyPI Token": ("pypi-",), "SendGrid API Key": ("sg.",), "Slack Token": ("xox", "hooks.slack.com"),
-    "Stripe Access Key": ("k_live_",), "Twilio API Key": ("ac", "sk"), "Mailchimp Access Key": ("-us",),
-    "Square OAuth Secret": ("sq0csp-",), "Artifactory Credentials": ("akc", "ap"), "Cloudant Credentials": ("cl",),
-    "IBM Cloud IAM Key": ("key", "pwd", "pass", "token"), "IBM COS HMAC Credentials": ("key",), "SoftLayer Credentials": ("sl", "softlayer"),
+    "AWS Access Key": ("akia", "asia", "abia", "acca", "a3t", "aws"),
+    "Azure Storage Account access key": ("accountkey=",),
+    "Basic Auth Credentials": ("://",),
+    "GitHub Token": ("gh",),
+    "GitLab Token": ("gl", "gr1348941"),
+    "JSON Web Token": ("eyj",),
+    "NPM tokens": ("_authtoken",),
+    "OpenAI Token": ("t3blbkfj",),
+    "Private Key": ("private",),
+    "PyPI Token": ("pypi-",),
+    "SendGrid API Key": ("sg.",),
+    "Slack Token": ("xox", "hooks.slack.com"),
+    "Stripe Access Key": ("k_live_",),
+    "Twilio API Key": ("ac", "sk"),
+    "Mailchimp Access Key": ("-us",),
+    "Square OAuth Secret": ("sq0csp-",),
+    "Artifactory Credentials": ("akc", "ap"),
+    "Cloudant Credentials": ("cl",),
+    "IBM Cloud IAM Key": ("key", "pwd", "pass", "token"),
+    "IBM COS HMAC Credentials": ("key",),
+    "SoftLayer Credentials": ("sl", "softlayer"),
 }
 #: Detectors whose findings are not credentials in a memory: a public IP address names a host.
 LIBRARY_EXCLUDED = frozenset({"Public IP (ipv4)"})
@@ -269,8 +400,14 @@ def library() -> tuple[Rule, ...]:
     for record in records:
         if record["type"] in LIBRARY_EXCLUDED:
             continue
-        rules.append(Rule(_kind(record["type"]), record["pattern"], needles=LIBRARY_NEEDLES.get(record["type"]),
-                          flags=record["flags"]))
+        rules.append(
+            Rule(
+                _kind(record["type"]),
+                record["pattern"],
+                needles=LIBRARY_NEEDLES.get(record["type"]),
+                flags=record["flags"],
+            )
+        )
     return tuple(rules)
 
 
@@ -283,7 +420,9 @@ def _span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     text = match.string
     while start < end and text[start] in _DELIMITERS:
         start += 1
-    while end > start and (text[end - 1] in _DELIMITERS or text[end - 1] == "."):  # a full stop ends the sentence, not the key
+    while end > start and (
+        text[end - 1] in _DELIMITERS or text[end - 1] == "."
+    ):  # a full stop ends the sentence, not the key
         end -= 1
     if end - start < 8 or text[start:end].startswith("[REDACTED"):
         return None

@@ -53,7 +53,7 @@ def scan(text: str) -> Redaction:
         return Redaction(text, tuple(kinds))
     out, at = [], 0
     for finding in findings:
-        out += [text[at:finding.start], marker(finding.kind)]
+        out += [text[at : finding.start], marker(finding.kind)]
         kinds.append(finding.kind)
         at = finding.end
     out.append(text[at:])

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memtui.core import decay
-from memtui.core.redact import redact
 from memtui.core.memory import Memory
+from memtui.core.redact import redact
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.errors import MemtuiError
 
@@ -103,7 +103,11 @@ def render(
     lines = [START, f"# {project}"]
     if description:
         lines.append(description)
-    lines += ["", f"_Last updated: {newest.date().isoformat()} | {len(active)} active memories, {len(everything)} total_", ""]
+    lines += [
+        "",
+        f"_Last updated: {newest.date().isoformat()} | {len(active)} active memories, {len(everything)} total_",
+        "",
+    ]
     sections = []
     for t in order:
         group = by_type.get(t, [])

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memtui.core import decay
-from memtui.core.redact import redact
 from memtui.core.memory import Memory
+from memtui.core.redact import redact
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 
 MAX_LINES = 200
@@ -91,13 +91,15 @@ def render(
     if len(lines) <= max_lines and _size(lines) <= max_bytes:
         return IndexRender(_join(lines), tuple(ranked), ())
     keep = min(len(lines), max_lines - 1)
-    while keep > 0 and _size(lines[:keep] + [hint(len(lines) - keep)]) > max_bytes:
+    while keep > 0 and _size([*lines[:keep], hint(len(lines) - keep)]) > max_bytes:
         keep -= 1
-    shown = lines[:keep] + [hint(len(lines) - keep)]
+    shown = [*lines[:keep], hint(len(lines) - keep)]
     return IndexRender(_join(shown), tuple(ranked[:keep]), tuple(ranked[keep:]))
 
 
-def _edit(existing: str, ranked: list[Memory], generated: dict[str, str], max_lines: int, max_bytes: int) -> IndexRender:
+def _edit(
+    existing: str, ranked: list[Memory], generated: dict[str, str], max_lines: int, max_bytes: int
+) -> IndexRender:
     """Keep every line a person or Claude Code wrote; drop entries of memories that left; append
     entries for memories that have none, as far as the load limits allow (then one hint line)."""
     newline = "\r\n" if "\r\n" in existing else "\n"

@@ -8,13 +8,114 @@ from collections.abc import Iterable
 
 # memory-mcp's list plus the commonest English function words: dedup should turn on content words.
 STOP_WORDS = frozenset(
-    """
-    the a an is are was were using with for to in on of and that this it be as at by from or not but
-    have has had do does did will would could should may might can we our they them its use used all
-    each you your i me my he she his her him us what which who whom when where why how than then
-    there these those into onto out over under about after before also any both been being just
-    more most much must no nor only other own same so some such too very via per if else while
-    """.split()
+    [
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "using",
+        "with",
+        "for",
+        "to",
+        "in",
+        "on",
+        "of",
+        "and",
+        "that",
+        "this",
+        "it",
+        "be",
+        "as",
+        "at",
+        "by",
+        "from",
+        "or",
+        "not",
+        "but",
+        "have",
+        "has",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "could",
+        "should",
+        "may",
+        "might",
+        "can",
+        "we",
+        "our",
+        "they",
+        "them",
+        "its",
+        "use",
+        "used",
+        "all",
+        "each",
+        "you",
+        "your",
+        "i",
+        "me",
+        "my",
+        "he",
+        "she",
+        "his",
+        "her",
+        "him",
+        "us",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "when",
+        "where",
+        "why",
+        "how",
+        "than",
+        "then",
+        "there",
+        "these",
+        "those",
+        "into",
+        "onto",
+        "out",
+        "over",
+        "under",
+        "about",
+        "after",
+        "before",
+        "also",
+        "any",
+        "both",
+        "been",
+        "being",
+        "just",
+        "more",
+        "most",
+        "much",
+        "must",
+        "no",
+        "nor",
+        "only",
+        "other",
+        "own",
+        "same",
+        "so",
+        "some",
+        "such",
+        "too",
+        "very",
+        "via",
+        "per",
+        "if",
+        "else",
+        "while",
+    ]
 )
 
 #: Runs of letters and digits in any script (`_` and punctuation split them).
@@ -40,7 +141,7 @@ def tokenize(text: str) -> frozenset[str]:
     out: set[str] = set()
     for word in _WORD.findall(text.lower()):
         if _unspaced(word):
-            out.update(word[i:i + 2] for i in range(len(word) - 1)) if len(word) > 1 else out.add(word)
+            out.update(word[i : i + 2] for i in range(len(word) - 1)) if len(word) > 1 else out.add(word)
         elif len(word) > 1 and word not in STOP_WORDS:
             out.add(word)
     return frozenset(out)
@@ -117,8 +218,11 @@ def different_things(a: str, b: str) -> bool:
     if left is None or right is None:
         return False
     ops = [op for op in difflib.SequenceMatcher(a=left, b=right, autojunk=False).get_opcodes() if op[0] != "equal"]
-    return bool(ops) and all(tag == "replace" and i2 - i1 <= 2 and j2 - j1 <= 2 for tag, i1, i2, j1, j2 in ops) \
+    return (
+        bool(ops)
+        and all(tag == "replace" and i2 - i1 <= 2 and j2 - j1 <= 2 for tag, i1, i2, j1, j2 in ops)
         and sum(i2 - i1 for _, i1, i2, _, _ in ops) <= 2
+    )
 
 
 class Shortlist:
@@ -167,7 +271,9 @@ class Shortlist:
             found |= self._postings.get(tok, set())
         return found
 
-    def best(self, query: frozenset[str], threshold: float, keys: Iterable[str] | None = None) -> tuple[str, float] | None:
+    def best(
+        self, query: frozenset[str], threshold: float, keys: Iterable[str] | None = None
+    ) -> tuple[str, float] | None:
         """The key with the highest Jaccard strictly above `threshold` (ties: the first in sorted order)."""
         pool = self.candidates(query, threshold) if keys is None else set(keys)
         best: tuple[str, float] | None = None

@@ -9,6 +9,7 @@ appended meanwhile go to a fresh file and none is counted twice or lost.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections import Counter
@@ -61,8 +62,6 @@ def apply(bank: Any) -> int:
         bank.bump_access(list(remaining))
         remaining = Counter({k: v - 1 for k, v in remaining.items() if v > 1})
     for path in pending:
-        try:
+        with contextlib.suppress(OSError):
             path.unlink()
-        except OSError:
-            pass
     return sum(counts.values())

@@ -124,8 +124,13 @@ def start_worker(root: Path, lock_fd: int | None = None) -> None:
     try:
         subprocess.Popen(
             worker_command(root, lock_fd),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err_fd,
-            cwd=str(root), env=env, start_new_session=True, close_fds=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err_fd,
+            cwd=str(root),
+            env=env,
+            start_new_session=True,
+            close_fds=True,
             pass_fds=(lock_fd,) if lock_fd is not None else (),
         )
     finally:

@@ -72,7 +72,7 @@ def parse_object(data: bytes):
     try:
         text = data.decode("utf-8", errors="replace").strip()
         value, end = _json.make_scanner(_Context())(text, 0)
-    except Exception:  # noqa: BLE001 - malformed input (the C scanner raises several kinds, even SystemError)
+    except Exception:
         return None
     if end != len(text) or not isinstance(value, dict):
         return None
@@ -87,7 +87,7 @@ def _quote(text: str) -> str:
 
 def header(event: str, env) -> bytes:
     forwarded = ", ".join(f"{_quote(k)}: {_quote(env[k])}" for k in FORWARDED_ENV if env.get(k))
-    return f'{{"op": "hook", "event": {_quote(event)}, "env": {{{forwarded}}}}}\n'.encode("utf-8")
+    return f'{{"op": "hook", "event": {_quote(event)}, "env": {{{forwarded}}}}}\n'.encode()
 
 
 def answer(event: str, data: bytes, env=None, budget: float | None = None):
@@ -105,10 +105,13 @@ def answer(event: str, data: bytes, env=None, budget: float | None = None):
         root = find_root(base, env)
         if root is None:
             return b""  # not an initialised project: nothing to do, nothing to create
-        reply = remote.request(remote.socket_path(root), header(event, env) + data,
-                               BUDGETS.get(event, BUDGET) if budget is None else budget)
+        reply = remote.request(
+            remote.socket_path(root),
+            header(event, env) + data,
+            BUDGETS.get(event, BUDGET) if budget is None else budget,
+        )
         return remote.printable(reply)
-    except Exception:  # noqa: BLE001 - whatever went wrong here, the in-process hook still answers
+    except Exception:
         return None
 
 

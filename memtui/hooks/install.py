@@ -31,17 +31,24 @@ EVENTS: dict[str, tuple[str | None, int, bool]] = {
 
 #: Tools the model may call without asking: they read, or save what it was told to remember.
 #: memory_forget is left to ask (it is restorable, but it removes a memory from view).
-ALLOWED_TOOLS = tuple(f"mcp__{SERVER}__{t}" for t in
-                      ("memory_search", "memory_related", "memory_ask", "memory_status", "memory_save"))
+ALLOWED_TOOLS = tuple(
+    f"mcp__{SERVER}__{t}" for t in ("memory_search", "memory_related", "memory_ask", "memory_status", "memory_save")
+)
 
 #: `… memtui hook <Event>`, `… -m memtui hook <Event>`, or the fast launcher `… memtui/hooks/launch.py <Event>`.
-_HOOK_COMMAND = re.compile(r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+hook(?:\s|$)|memtui[/\\]hooks[/\\]launch\.py["']?(?:\s|$)""")
+_HOOK_COMMAND = re.compile(
+    r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+hook(?:\s|$)|memtui[/\\]hooks[/\\]launch\.py["']?(?:\s|$)"""
+)
 _MCP_COMMAND = re.compile(r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+mcp(?:\s|$)""")
 
 
 def is_our_hook(handler: Any) -> bool:
-    return (isinstance(handler, dict) and handler.get("type", "command") == "command"
-            and isinstance(handler.get("command"), str) and bool(_HOOK_COMMAND.search(handler["command"])))
+    return (
+        isinstance(handler, dict)
+        and handler.get("type", "command") == "command"
+        and isinstance(handler.get("command"), str)
+        and bool(_HOOK_COMMAND.search(handler["command"]))
+    )
 
 
 def is_our_server(entry: Any) -> bool:
@@ -59,8 +66,10 @@ def portable_command(event: str) -> str:
     """A hook command any machine with memtui on its PATH runs. Where memtui is missing it does
     nothing, except at session start, which says once what to install (a non-blocking hook error)."""
     if event == "SessionStart":
-        return ('command -v memtui >/dev/null 2>&1 || { echo "memtui is not installed: this project shares its memory '
-                'through memtui (pipx install memtui, then memtui setup)" >&2; exit 1; }; exec memtui hook SessionStart')
+        return (
+            'command -v memtui >/dev/null 2>&1 || { echo "memtui is not installed: this project shares its memory '
+            'through memtui (pipx install memtui, then memtui setup)" >&2; exit 1; }; exec memtui hook SessionStart'
+        )
     return f"command -v memtui >/dev/null 2>&1 && exec memtui hook {event} || true"
 
 
@@ -76,15 +85,25 @@ def is_portable(entry: Any) -> bool:
 def has_portable_hooks(settings: Mapping[str, Any]) -> bool:
     hooks = settings.get("hooks")
     return isinstance(hooks, dict) and any(
-        is_portable(h) for groups in hooks.values() if isinstance(groups, list) for g in groups if isinstance(g, dict)
-        for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else []))
+        is_portable(h)
+        for groups in hooks.values()
+        if isinstance(groups, list)
+        for g in groups
+        if isinstance(g, dict)
+        for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else [])
+    )
 
 
 def has_machine_hooks(settings: Mapping[str, Any]) -> bool:
     hooks = settings.get("hooks")
     return isinstance(hooks, dict) and any(
-        is_our_hook(h) and not is_portable(h) for groups in hooks.values() if isinstance(groups, list)
-        for g in groups if isinstance(g, dict) for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else []))
+        is_our_hook(h) and not is_portable(h)
+        for groups in hooks.values()
+        if isinstance(groups, list)
+        for g in groups
+        if isinstance(g, dict)
+        for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else [])
+    )
 
 
 def hook_group(prefix: str | None, event: str) -> dict[str, Any]:
@@ -114,7 +133,7 @@ def _object(doc: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise UsageError(f"{where}: \"{key}\" is not a JSON object; fix it by hand and run again")
+        raise UsageError(f'{where}: "{key}" is not a JSON object; fix it by hand and run again')
     return value
 
 
@@ -221,7 +240,7 @@ def _add_items(doc: dict[str, Any], path: Sequence[str], items: Sequence[str], w
         node = node[key]
     current = node.get(path[-1], [])
     if not isinstance(current, list):
-        raise UsageError(f"{where}: \"{'.'.join(path)}\" is not a list; fix it by hand and run again")
+        raise UsageError(f'{where}: "{".".join(path)}" is not a list; fix it by hand and run again')
     node[path[-1]] = current + [i for i in items if i not in current]
 
 
@@ -263,7 +282,9 @@ def uninstall_approvals(settings: Mapping[str, Any]) -> dict[str, Any]:
     return new
 
 
-def install_local_server(doc: Mapping[str, Any], project: str, command: Sequence[str], where: str = "~/.claude.json") -> dict[str, Any]:
+def install_local_server(
+    doc: Mapping[str, Any], project: str, command: Sequence[str], where: str = "~/.claude.json"
+) -> dict[str, Any]:
     """Our server in the user's own configuration for one project (`claude mcp add --scope local`):
     `projects[<project>].mcpServers` in ~/.claude.json, needing no approval and never shared."""
     new = copy.deepcopy(dict(doc))

@@ -9,6 +9,7 @@ reads every store, so it is only for small banks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC
 from typing import Any
 
 from memtui.core.memory import Memory
@@ -27,8 +28,7 @@ class Match:
         self.score = score
 
 
-def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None,
-           recall: bool = True) -> list[Match]:
+def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None, recall: bool = True) -> list[Match]:
     """Up to `k` active memories, best first; with `recall`, only what the calibrated gate lets
     through (a prompt the store probably holds nothing for gets nothing; `index.calibration`).
     `target` is a Project or a Bank."""
@@ -41,8 +41,9 @@ def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = Non
     # At least five: the gate reads the best five hits' signals whatever `k` the caller shows.
     # Recall runs in the service (model loaded) or in its fallback, which must not ask the service
     # again; an explicit search (MCP) asks the service for hybrid results.
-    hits = index.search(target, query, k=max(k, 5), types=list(types) if types else None,
-                        semantic="warm" if recall else "auto")
+    hits = index.search(
+        target, query, k=max(k, 5), types=list(types) if types else None, semantic="warm" if recall else "auto"
+    )
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [Match(h.memory, h.score) for h in hits[:k] if h.memory.active]
     return [Match(h.memory, h.score) for h in calibration.gate(hits, k) if h.memory.active]
@@ -71,14 +72,16 @@ def _fallback(target: Any, query: str, k: int, types: Sequence[str] | None, reca
 
 #: The briefing ranks every active memory but reads in full only this many of the best.
 RANKED_LIMIT = 200
-_RANK_ROWS = ("SELECT rowid, type, updated, json_extract(data, '$.confidence'), json_extract(data, '$.access_count')"
-              " FROM docs WHERE status = 'active'")
+_RANK_ROWS = (
+    "SELECT rowid, type, updated, json_extract(data, '$.confidence'), json_extract(data, '$.access_count')"
+    " FROM docs WHERE status = 'active'"
+)
 
 
 class _Ranked:
     """The fields `decay` reads, for ranking a row without building its Memory."""
 
-    __slots__ = ("type", "updated", "confidence", "access_count")
+    __slots__ = ("access_count", "confidence", "type", "updated")
 
     def __init__(self, type_: str, updated: Any, confidence: float, access_count: int) -> None:
         self.type, self.updated, self.confidence, self.access_count = type_, updated, confidence, access_count
@@ -96,7 +99,7 @@ def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
     except ImportError:
         return _ranked_from_bank(project, limit)
     import heapq
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from memtui.config import Config
     from memtui.core import decay
@@ -113,8 +116,12 @@ def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
     now = utcnow()
     scored = []
     for rowid, type_, updated, confidence, access in rows:
-        stand_in = _Ranked(type_, datetime.fromtimestamp(updated, timezone.utc),
-                           float(confidence if confidence is not None else 1.0), int(access or 0))
+        stand_in = _Ranked(
+            type_,
+            datetime.fromtimestamp(updated, UTC),
+            float(confidence if confidence is not None else 1.0),
+            int(access or 0),
+        )
         conf = decay.confidence(stand_in, now, registry)  # type: ignore[arg-type]
         if conf >= decay.HIDE_BELOW:
             scored.append((conf * (1 + stand_in.access_count / 10), -rowid, rowid))

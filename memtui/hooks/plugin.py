@@ -26,7 +26,11 @@ def _config_dir(env: Any) -> Path:
 
 def settings_files(root: Path, env: Any) -> list[Path]:
     """The settings files Claude Code reads for this project, user scope first."""
-    return [_config_dir(env) / "settings.json", root / ".claude" / "settings.json", root / ".claude" / "settings.local.json"]
+    return [
+        _config_dir(env) / "settings.json",
+        root / ".claude" / "settings.json",
+        root / ".claude" / "settings.local.json",
+    ]
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -79,10 +83,14 @@ def setup_server(root: Path, env: Any = None) -> Path | None:
     user_doc = _read(user)
     projects = user_doc.get("projects") if isinstance(user_doc.get("projects"), dict) else {}
     local = projects.get(str(root.resolve())) or projects.get(str(root)) or {}
-    for path, doc in ((root / ".mcp.json", _read(root / ".mcp.json")), (user, local if isinstance(local, dict) else {}),
-                      (user, user_doc)):
+    for path, doc in (
+        (root / ".mcp.json", _read(root / ".mcp.json")),
+        (user, local if isinstance(local, dict) else {}),
+        (user, user_doc),
+    ):
         servers = doc.get("mcpServers")
-        if isinstance(servers, dict) and any(is_our_server(e) and PLUGIN_FLAG not in (e.get("args") or [])
-                                             for e in servers.values()):
+        if isinstance(servers, dict) and any(
+            is_our_server(e) and PLUGIN_FLAG not in (e.get("args") or []) for e in servers.values()
+        ):
             return path
     return None

@@ -36,7 +36,7 @@ def prompt(context: Any) -> dict[str, Any] | None:
     settings = context.settings
     try:
         saved = _save_explicit(context, text)
-    except Exception as exc:  # noqa: BLE001 - a store that cannot be written must not cost the recall
+    except Exception as exc:
         context.log(f"could not save the explicit memory: {_describe(exc)}")
         saved = []
     notes = [_saved_note(saved)] if saved else []
@@ -48,8 +48,10 @@ def prompt(context: Any) -> dict[str, Any] | None:
 
     memory_dir = context.project.memory_dir
     state = SessionState.load(memory_dir, context.session_id)
-    room = min(settings.session_bytes - state.injected,
-               settings.prompt_chars - sum(len(n) + 2 for n in notes)) - fence.overhead()
+    room = (
+        min(settings.session_bytes - state.injected, settings.prompt_chars - sum(len(n) + 2 for n in notes))
+        - fence.overhead()
+    )
     if room <= 0:
         return _answer(context.event, notes)
     skip = set(state.surfaced) | {m.id for m in saved}
@@ -93,9 +95,13 @@ def briefing(context: Any) -> dict[str, Any] | None:
     # Enough of the best to fill the budget even after skipping everything the block carries.
     memories, total = lookup.ranked(context.project, limit=len(carried) + lookup.RANKED_LIMIT)
     now = utcnow()
-    notice = (f"{fence.NOTICE} The project has {total} active {'memory' if total == 1 else 'memories'}; "
-              "the memory_search tool finds the rest.")
-    room = min(settings.briefing_bytes, settings.session_bytes - state.injected, settings.prompt_chars) - fence.overhead(notice)
+    notice = (
+        f"{fence.NOTICE} The project has {total} active {'memory' if total == 1 else 'memories'}; "
+        "the memory_search tool finds the rest."
+    )
+    room = min(
+        settings.briefing_bytes, settings.session_bytes - state.injected, settings.prompt_chars
+    ) - fence.overhead(notice)
     lines: list[str] = []
     whole: list[str] = []
     shown: list[str] = []
@@ -136,7 +142,7 @@ def _block_lines(project: Any) -> set[str]:
         config = Config.load(project.path("config.toml"))
         path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
         current = render_block.current_block(path.read_text(encoding="utf-8"))
-    except Exception:  # noqa: BLE001 - no readable block (missing, not UTF-8, broken config) means nothing to skip
+    except Exception:
         return set()
     return {line for line in (current or "").splitlines() if line.startswith("- ")}
 
@@ -171,7 +177,10 @@ def _bookkeep(context: Any, state: SessionState, recalled: list[str]) -> None:
     costs a possible repeat later, so the answer still goes out and the problem is logged."""
     from memtui.hooks import access
 
-    for step, run in (("session state", state.save), ("recall counts", lambda: access.note(context.project.memory_dir, recalled))):
+    for step, run in (
+        ("session state", state.save),
+        ("recall counts", lambda: access.note(context.project.memory_dir, recalled)),
+    ):
         try:
             run()
         except OSError as exc:

@@ -61,8 +61,10 @@ class SessionState:
     def save(self) -> None:
         self.path.parent.mkdir(exist_ok=True)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"surfaced": self.surfaced, "injected": self.injected,
-                                   "updated": int(time.time())}), encoding="utf-8")
+        tmp.write_text(
+            json.dumps({"surfaced": self.surfaced, "injected": self.injected, "updated": int(time.time())}),
+            encoding="utf-8",
+        )
         os.replace(tmp, self.path)
 
 

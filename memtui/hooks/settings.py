@@ -41,8 +41,17 @@ class HookSettings:
     #: Seconds the worker waits for more jobs before exiting (the hooks of one turn come together).
     worker_idle: float = 2.0
 
-    NAMES = ("min_prompt_chars", "recall_k", "memory_bytes", "prompt_chars", "session_bytes", "briefing_bytes",
-             "recall", "capture", "worker_idle")
+    NAMES = (
+        "min_prompt_chars",
+        "recall_k",
+        "memory_bytes",
+        "prompt_chars",
+        "session_bytes",
+        "briefing_bytes",
+        "recall",
+        "capture",
+        "worker_idle",
+    )
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():

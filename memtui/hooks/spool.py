@@ -13,6 +13,7 @@ file descriptor), so two hooks firing together can never start two workers.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -75,10 +76,8 @@ def pending(memory_dir: Path) -> list[Job]:
 
 
 def done(job: Job) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         job.path.unlink()
-    except FileNotFoundError:
-        pass
 
 
 def failed(job: Job, error: str) -> bool:

@@ -79,7 +79,7 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
             if access.apply(bank):
                 _quietly(project, _reindex, bank)  # the counters changed state.json: re-sync now, not in a prompt
             session.prune(project.memory_dir)
-        except Exception as exc:  # noqa: BLE001 - bookkeeping must not stop capture
+        except Exception as exc:
             _log(project, f"bookkeeping failed: {log.describe(exc)}")
         if time.monotonic() - quiet_since >= idle:
             return count, skipped
@@ -89,7 +89,7 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
 def _quietly(project: Any, fn: Any, bank: Any) -> None:
     try:
         fn(project, bank)
-    except Exception as exc:  # noqa: BLE001 - an index problem must not stop capture (search rebuilds it)
+    except Exception as exc:
         _log(project, f"{getattr(fn, '__name__', 'step')} failed: {log.describe(exc)}")
 
 
@@ -103,7 +103,7 @@ def _run_job(project: Any, bank: Any, job: spool.Job) -> bool:
         else:
             spool.failed(job, f"unknown job kind {job.kind!r}")
             return False
-    except Exception as exc:  # noqa: BLE001 - one bad job must not stop the others
+    except Exception as exc:
         error = log.describe(exc)
         moved = spool.failed(job, error)
         _log(project, f"{job.path.name} failed{' for good (moved to spool/failed)' if moved else ''}: {error}")
@@ -123,8 +123,12 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
     except ImportError:
         _log(project, f"{job.path.name}: the capture pipeline is not installed; the job stays queued")
         return False
-    result = extract(bank, str(transcript), session_id=str(job.data.get("session_id") or "") or None,
-                     event=str(job.data.get("event") or "Stop"))
+    result = extract(
+        bank,
+        str(transcript),
+        session_id=str(job.data.get("session_id") or "") or None,
+        event=str(job.data.get("event") or "Stop"),
+    )
     _log(project, f"{job.path.name}: {job.data.get('event')} {_summary(result)}")
     if getattr(result, "error", None):
         # The pipeline left its cursor where it was; keeping the job retries the span on the next

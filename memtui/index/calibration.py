@@ -50,7 +50,7 @@ HIT_FLOOR = 0.02
 
 
 def probability(weights: Sequence[float], signals: Sequence[float]) -> float:
-    z = weights[0] + sum(w * x for w, x in zip(weights[1:], signals))
+    z = weights[0] + sum(w * x for w, x in zip(weights[1:], signals, strict=False))
     if z < -60:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))

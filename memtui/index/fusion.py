@@ -61,8 +61,9 @@ def lexical_score(bm25: float, n_docs: int, coverage: float) -> float:
     return coverage * b / (b + BM25_HALF_LEXICAL)
 
 
-def coverage(words: Sequence[str], memory: Memory | None,
-             corrections: Mapping[str, Sequence[str]] | None = None) -> float:
+def coverage(
+    words: Sequence[str], memory: Memory | None, corrections: Mapping[str, Sequence[str]] | None = None
+) -> float:
     """The share of query words (compared on their first five letters, a crude stem) in the memory;
     a misspelt word counts when one of its corrections is there."""
     if memory is None or not words:

@@ -43,8 +43,11 @@ def corrections(conn: sqlite3.Connection, words: tuple[str, ...]) -> dict[str, t
     out: dict[str, tuple[str, ...]] = {}
     for word in missing:
         lo, hi = max(MIN_LENGTH - 1, len(word) - 3), len(word) + 2
-        terms = [t for (t,) in conn.execute("SELECT term FROM vocab WHERE length(term) BETWEEN ? AND ?", (lo, hi))
-                 if t != FILLER]
+        terms = [
+            t
+            for (t,) in conn.execute("SELECT term FROM vocab WHERE length(term) BETWEEN ? AND ?", (lo, hi))
+            if t != FILLER
+        ]
         found = process.extract(word, terms, scorer=fuzz.ratio, limit=PER_WORD, score_cutoff=CUTOFF)
         if found:
             out[word] = tuple(term for term, _score, _i in found)

@@ -9,9 +9,9 @@ because of the index.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from memtui.core.memory import Memory
 from memtui.index import lexical, schema, sync
@@ -42,8 +42,9 @@ class Index:
         self.cache: dict[str, Any] = {}
 
     @classmethod
-    def open(cls, bank_or_project: object, *, env: Mapping[str, str] | None = None, refresh: bool = True,
-             wait: float = 3.0) -> Index:
+    def open(
+        cls, bank_or_project: object, *, env: Mapping[str, str] | None = None, refresh: bool = True, wait: float = 3.0
+    ) -> Index:
         index = cls(Sources.of(bank_or_project, env))
         if refresh:
             index.refresh(wait=wait)
@@ -92,6 +93,7 @@ class Index:
     def refresh(self, *, force: bool = False, wait: float = 3.0) -> sync.SyncReport:
         """Bring the index up to date. If another process holds the write lock longer than `wait`
         seconds (a rebuild), answer from what is there rather than block a hook."""
+
         def run() -> sync.SyncReport:
             self.conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
             try:
@@ -122,8 +124,10 @@ class Index:
         if saved:
             live = {h for (h,) in self.conn.execute("SELECT DISTINCT text_hash FROM docs")}
             self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.executemany("INSERT OR IGNORE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
-                                  [row for row in saved if row[0] in live])
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)",
+                [row for row in saved if row[0] in live],
+            )
             self.bump_generation()
             self.conn.execute("COMMIT")
         return report
@@ -133,8 +137,10 @@ class Index:
         return int(row[0]) if row else 0
 
     def bump_generation(self) -> None:
-        self.conn.execute("INSERT INTO meta (key, value) VALUES ('gen', '1')"
-                          " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('gen', '1')"
+            " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -147,8 +153,10 @@ class Index:
             generation = self.generation()
             cached = self.cache.get("active-count")
             if cached is None or cached[0] != generation:
-                cached = self.cache["active-count"] = (generation, self.conn.execute(
-                    "SELECT count(*) FROM docs WHERE status = 'active'").fetchone()[0])
+                cached = self.cache["active-count"] = (
+                    generation,
+                    self.conn.execute("SELECT count(*) FROM docs WHERE status = 'active'").fetchone()[0],
+                )
             return cached[1]
         marks = ", ".join("?" * len(statuses))
         return self.conn.execute(f"SELECT count(*) FROM docs WHERE status IN ({marks})", tuple(statuses)).fetchone()[0]
@@ -157,8 +165,12 @@ class Index:
         if not rowids:
             return []
         marks = ", ".join("?" * len(rowids))
-        return [r for (r,) in self.conn.execute(
-            f"SELECT rowid FROM docs WHERE status != 'active' AND rowid IN ({marks})", tuple(rowids))]
+        return [
+            r
+            for (r,) in self.conn.execute(
+                f"SELECT rowid FROM docs WHERE status != 'active' AND rowid IN ({marks})", tuple(rowids)
+            )
+        ]
 
     def bm25(self, expression: str, filters: lexical.Filters, limit: int) -> list[tuple[int, float]]:
         return lexical.bm25(self.conn, expression, filters, limit)
@@ -188,10 +200,14 @@ class Index:
             return []
         where, args = filters.sql()
         marks = ", ".join("?" * len(tags))
-        sql = (f"SELECT docs.rowid, count(*) AS n FROM tags JOIN docs ON docs.rowid = tags.doc"
-               f" WHERE tags.tag IN ({marks}){where} GROUP BY docs.rowid ORDER BY n DESC, docs.updated DESC")
+        sql = (
+            f"SELECT docs.rowid, count(*) AS n FROM tags JOIN docs ON docs.rowid = tags.doc"
+            f" WHERE tags.tag IN ({marks}){where} GROUP BY docs.rowid ORDER BY n DESC, docs.updated DESC"
+        )
         return list(self.conn.execute(sql, (*tags, *args)))
 
     def tag_frequencies(self, tags: Sequence[str]) -> dict[str, int]:
         marks = ", ".join("?" * len(tags))
-        return dict(self.conn.execute(f"SELECT tag, count(*) FROM tags WHERE tag IN ({marks}) GROUP BY tag", tuple(tags)))
+        return dict(
+            self.conn.execute(f"SELECT tag, count(*) FROM tags WHERE tag IN ({marks}) GROUP BY tag", tuple(tags))
+        )

@@ -11,8 +11,7 @@ from memtui.index.rows import FIELDS
 #: bm25() weight per column (name, description, content, tags, idents). A word in the title or a tag
 #: says more about what a memory is about than one in passing in its body.
 WEIGHTS = (3.0, 2.0, 1.0, 3.0, 1.0)
-LABELS = {"name": "name", "description": "description", "content": "content", "tags": "tags",
-          "idents": "identifiers"}
+LABELS = {"name": "name", "description": "description", "content": "content", "tags": "tags", "idents": "identifiers"}
 _OPEN, _CLOSE = "\x02", "\x03"
 
 
@@ -31,14 +30,17 @@ class Filters:
         return (" AND " + " AND ".join(clauses)) if clauses else "", args
 
 
-def bm25(conn: sqlite3.Connection, expression: str, filters: Filters, limit: int,
-         weights: Sequence[float] = WEIGHTS) -> list[tuple[int, float]]:
+def bm25(
+    conn: sqlite3.Connection, expression: str, filters: Filters, limit: int, weights: Sequence[float] = WEIGHTS
+) -> list[tuple[int, float]]:
     """(rowid, score) best first; the score is FTS5's BM25 made positive (higher is better)."""
     if not expression:
         return []
     where, args = filters.sql()
-    sql = (f"SELECT fts.rowid, -bm25(fts, {', '.join('?' * len(weights))}) AS score FROM fts"
-           f" JOIN docs ON docs.rowid = fts.rowid WHERE fts MATCH ?{where} ORDER BY score DESC LIMIT ?")
+    sql = (
+        f"SELECT fts.rowid, -bm25(fts, {', '.join('?' * len(weights))}) AS score FROM fts"
+        f" JOIN docs ON docs.rowid = fts.rowid WHERE fts MATCH ?{where} ORDER BY score DESC LIMIT ?"
+    )
     return list(conn.execute(sql, (*weights, expression, *args, limit)))
 
 
@@ -52,7 +54,7 @@ def matches(conn: sqlite3.Connection, expression: str, rowids: Sequence[int]) ->
     out: dict[int, dict[str, list[str]]] = {}
     for rowid, *texts in conn.execute(sql, (*marks, expression, *rowids)):
         fields: dict[str, list[str]] = {}
-        for name, text in zip(FIELDS, texts):
+        for name, text in zip(FIELDS, texts, strict=False):
             words = _marked(text or "")
             if words:
                 fields[name] = words
@@ -67,7 +69,7 @@ def _marked(text: str) -> list[str]:
         end = text.find(_CLOSE, start)
         if end == -1:
             break
-        word = text[start + 1:end].strip().lower()
+        word = text[start + 1 : end].strip().lower()
         if word:
             found.setdefault(word, None)
         start = text.find(_OPEN, end)

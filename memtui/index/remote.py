@@ -123,14 +123,33 @@ def set_serving(value: bool) -> None:
     _serving = value
 
 
-def ask(root: str, query: str, *, k: int = 10, types=None, scopes=None, include_inactive: bool = False,
-        fuzzy: bool = True, budget: float = SEARCH_BUDGET) -> list | None:
+def ask(
+    root: str,
+    query: str,
+    *,
+    k: int = 10,
+    types=None,
+    scopes=None,
+    include_inactive: bool = False,
+    fuzzy: bool = True,
+    budget: float = SEARCH_BUDGET,
+) -> list | None:
     """The service's search hits, or None when there is no service or it did not answer in time."""
     if _serving or not os.path.exists(socket_path(root)):
         return None
-    answer = call(root, {"op": "search", "query": query, "k": k, "types": list(types) if types else None,
-                         "scopes": list(scopes) if scopes else None, "include_inactive": include_inactive,
-                         "fuzzy": fuzzy}, budget)
+    answer = call(
+        root,
+        {
+            "op": "search",
+            "query": query,
+            "k": k,
+            "types": list(types) if types else None,
+            "scopes": list(scopes) if scopes else None,
+            "include_inactive": include_inactive,
+            "fuzzy": fuzzy,
+        },
+        budget,
+    )
     if answer is None:
         return None
     import json
@@ -139,8 +158,18 @@ def ask(root: str, query: str, *, k: int = 10, types=None, scopes=None, include_
     from memtui.index.rows import decode
 
     try:
-        return [Hit(decode(json.dumps(h["memory"])), float(h["score"]), str(h["why"]), tuple(h["highlights"]),
-                    float(h["bm25"]), h["cosine"], f"{h['via']}+service") for h in answer["hits"]]
+        return [
+            Hit(
+                decode(json.dumps(h["memory"])),
+                float(h["score"]),
+                str(h["why"]),
+                tuple(h["highlights"]),
+                float(h["bm25"]),
+                h["cosine"],
+                f"{h['via']}+service",
+            )
+            for h in answer["hits"]
+        ]
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -150,5 +179,12 @@ def hit_json(hit) -> dict:
 
     from memtui.index.rows import encode
 
-    return {"memory": json.loads(encode(hit.memory)), "score": hit.score, "why": hit.why,
-            "highlights": list(hit.highlights), "bm25": hit.bm25, "cosine": hit.cosine, "via": hit.via}
+    return {
+        "memory": json.loads(encode(hit.memory)),
+        "score": hit.score,
+        "why": hit.why,
+        "highlights": list(hit.highlights),
+        "bm25": hit.bm25,
+        "cosine": hit.cosine,
+        "via": hit.via,
+    }

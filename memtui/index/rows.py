@@ -64,8 +64,11 @@ class Row:
 
 def embed_text(name: str, description: str, content: str, tags: str) -> str:
     """What the embedding model reads: the title, summary, body and tags as one passage."""
-    return " ".join(p.strip() for p in (f"{name}." if name else "", f"{description}." if description else "",
-                                         content, tags) if p.strip())
+    return " ".join(
+        p.strip()
+        for p in (f"{name}." if name else "", f"{description}." if description else "", content, tags)
+        if p.strip()
+    )
 
 
 def _digest(*parts: str) -> str:
@@ -94,8 +97,13 @@ def _redacted(memory: Memory) -> Memory:
 def to_row(memory: Memory) -> Row:
     memory = _redacted(memory)
     tags = " ".join(memory.tags)
-    fields = (memory.name, memory.description, memory.content, tags,
-              idents(memory.name, memory.description, memory.content, tags))
+    fields = (
+        memory.name,
+        memory.description,
+        memory.content,
+        tags,
+        idents(memory.name, memory.description, memory.content, tags),
+    )
     data = encode(memory)
     return Row(
         id=memory.id,
@@ -115,13 +123,24 @@ def to_row(memory: Memory) -> Row:
 def encode(memory: Memory) -> str:
     """The memory as compact JSON (datetimes at full precision, so decode() gives an equal value)."""
     value: dict[str, Any] = {
-        "id": memory.id, "type": memory.type, "content": memory.content,
-        "created": memory.created.isoformat(), "updated": memory.updated.isoformat(),
-        "name": memory.name, "description": memory.description, "tags": list(memory.tags),
-        "confidence": memory.confidence, "access_count": memory.access_count, "status": memory.status.value,
-        "supersedes": memory.supersedes, "merged_from": list(memory.merged_from),
+        "id": memory.id,
+        "type": memory.type,
+        "content": memory.content,
+        "created": memory.created.isoformat(),
+        "updated": memory.updated.isoformat(),
+        "name": memory.name,
+        "description": memory.description,
+        "tags": list(memory.tags),
+        "confidence": memory.confidence,
+        "access_count": memory.access_count,
+        "status": memory.status.value,
+        "supersedes": memory.supersedes,
+        "merged_from": list(memory.merged_from),
         "source": [memory.source.session, memory.source.event] if memory.source else None,
-        "reviewed": memory.reviewed, "store": memory.store, "scope": memory.scope, "path": memory.path,
+        "reviewed": memory.reviewed,
+        "store": memory.store,
+        "scope": memory.scope,
+        "path": memory.path,
     }
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -130,13 +149,22 @@ def decode(data: str) -> Memory:
     v = json.loads(data)
     source = v.get("source")
     return Memory(
-        id=v["id"], type=v["type"], content=v["content"],
-        created=datetime.fromisoformat(v["created"]), updated=datetime.fromisoformat(v["updated"]),
-        name=v.get("name", ""), description=v.get("description", ""), tags=tuple(v.get("tags", ())),
-        confidence=float(v.get("confidence", 1.0)), access_count=int(v.get("access_count", 0)),
-        status=Status(v.get("status", "active")), supersedes=v.get("supersedes"),
+        id=v["id"],
+        type=v["type"],
+        content=v["content"],
+        created=datetime.fromisoformat(v["created"]),
+        updated=datetime.fromisoformat(v["updated"]),
+        name=v.get("name", ""),
+        description=v.get("description", ""),
+        tags=tuple(v.get("tags", ())),
+        confidence=float(v.get("confidence", 1.0)),
+        access_count=int(v.get("access_count", 0)),
+        status=Status(v.get("status", "active")),
+        supersedes=v.get("supersedes"),
         merged_from=tuple(v.get("merged_from", ())),
         source=Source(source[0], source[1]) if source else None,
-        reviewed=bool(v.get("reviewed", True)), store=v.get("store", "state"), scope=v.get("scope", "project"),
+        reviewed=bool(v.get("reviewed", True)),
+        store=v.get("store", "state"),
+        scope=v.get("scope", "project"),
         path=v.get("path"),
     )

@@ -7,6 +7,7 @@ created empty; the next sync fills it. WAL mode lets a hook read while the TUI w
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -62,10 +63,8 @@ def _create(conn: sqlite3.Connection) -> None:
 
 def remove(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
-        try:
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
             Path(str(path) + suffix).unlink()
-        except (FileNotFoundError, IsADirectoryError, PermissionError):
-            pass
 
 
 def connect(path: Path | None) -> tuple[sqlite3.Connection, bool]:

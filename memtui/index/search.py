@@ -18,6 +18,7 @@ else BM25; never asks the service: the hooks' recall, in the service and in its 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Mapping, Sequence
 
@@ -29,7 +30,7 @@ from memtui.index.index import Index
 from memtui.index.query import Query, parse
 from memtui.index.sources import Sources
 
-__all__ = ["Hit", "RECALL_THRESHOLD", "search", "related", "open_index", "close_all", "SEMANTIC_MODES"]
+__all__ = ["RECALL_THRESHOLD", "SEMANTIC_MODES", "Hit", "close_all", "open_index", "related", "search"]
 
 SEMANTIC_MODES = ("auto", "off", "local", "daemon", "warm")
 #: Candidates taken from each ranker before fusion.
@@ -60,10 +61,8 @@ def close_all() -> None:
     """Close every index this process holds open (tests; a long-lived process switching projects)."""
     with _cache_lock:
         for index in _cache.values():
-            try:
+            with contextlib.suppress(Exception):  # already closed or its file is gone: nothing to release
                 index.close()
-            except Exception:  # already closed or its file is gone: nothing to release
-                pass
         _cache.clear()
 
 
@@ -75,9 +74,18 @@ def _filters(types: Sequence[str] | None, scopes: Sequence[str] | None, include_
     )
 
 
-def search(bank_or_project: object, query: str, *, k: int = 10, types: Sequence[str] | None = None,
-           scopes: Sequence[str] | None = None, include_inactive: bool = False, fuzzy: bool = True,
-           semantic: str = "auto", min_score: float = 0.0) -> list[Hit]:
+def search(
+    bank_or_project: object,
+    query: str,
+    *,
+    k: int = 10,
+    types: Sequence[str] | None = None,
+    scopes: Sequence[str] | None = None,
+    include_inactive: bool = False,
+    fuzzy: bool = True,
+    semantic: str = "auto",
+    min_score: float = 0.0,
+) -> list[Hit]:
     """The `k` memories most relevant to `query`, best first. Never raises for odd input."""
     if semantic not in SEMANTIC_MODES:
         raise ValueError(f"semantic must be one of {', '.join(SEMANTIC_MODES)}")
@@ -91,8 +99,15 @@ def search(bank_or_project: object, query: str, *, k: int = 10, types: Sequence[
         if semantic in ("auto", "daemon"):
             from memtui.index import remote
 
-            answer = remote.ask(str(index.sources.project.root), query, k=k, types=types, scopes=scopes,
-                                include_inactive=include_inactive, fuzzy=fuzzy)
+            answer = remote.ask(
+                str(index.sources.project.root),
+                query,
+                k=k,
+                types=types,
+                scopes=scopes,
+                include_inactive=include_inactive,
+                fuzzy=fuzzy,
+            )
             if answer is not None:
                 return [h for h in answer if h.score >= min_score]
         embedder = _embedder(semantic)
@@ -135,11 +150,13 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
     if cos is not None:
         zb = fusion.zscores(bm25, n_docs)
         for rowid in set(bm25) | set(cos.values):
-            ranked.append((fusion.SEMANTIC_WEIGHT * cos.z(rowid) + (1 - fusion.SEMANTIC_WEIGHT) * zb.get(rowid, 0.0), rowid))
+            ranked.append(
+                (fusion.SEMANTIC_WEIGHT * cos.z(rowid) + (1 - fusion.SEMANTIC_WEIGHT) * zb.get(rowid, 0.0), rowid)
+            )
     else:
         ranked = [(b, rowid) for rowid, b in bm25.items()]
     ranked.sort(key=lambda t: (-t[0], -bm25.get(t[1], 0.0), t[1]))
-    top = [rowid for _, rowid in ranked[:max(k, RERANK_DEPTH)]]
+    top = [rowid for _, rowid in ranked[: max(k, RERANK_DEPTH)]]
     memories = index.memories(top)
     signals = _signals(top, bm25, cos, n_docs, parsed, memories)
     weights = calibration.HYBRID if cos is not None else calibration.LEXICAL
@@ -170,14 +187,24 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
             if any(w.startswith(t) for t in terms for words in fields.values() for w in words):
                 why += f" (≈ {typed})"
         words = tuple(dict.fromkeys(w for ws in fields.values() for w in ws))
-        hits.append(Hit(memory, round(score, 4), why, words, round(bm25.get(rowid, 0.0), 4),
-                        None if cosine is None else round(cosine, 4), "hybrid" if cos is not None else "bm25",
-                        tuple(round(x, 5) for x in signals[rowid])))
+        hits.append(
+            Hit(
+                memory,
+                round(score, 4),
+                why,
+                words,
+                round(bm25.get(rowid, 0.0), 4),
+                None if cosine is None else round(cosine, 4),
+                "hybrid" if cos is not None else "bm25",
+                tuple(round(x, 5) for x in signals[rowid]),
+            )
+        )
     return _replacements_first(hits)
 
 
-def _signals(rowids: list[int], bm25: dict[int, float], cos, n_docs: int, parsed: Query,
-             memories: dict[int, Memory]) -> dict[int, tuple[float, ...]]:
+def _signals(
+    rowids: list[int], bm25: dict[int, float], cos, n_docs: int, parsed: Query, memories: dict[int, Memory]
+) -> dict[int, tuple[float, ...]]:
     """Each candidate's signals, in the order `calibration` names them for this kind of search."""
     base: dict[int, tuple[float, float, float]] = {}
     for rowid in rowids:
@@ -229,7 +256,9 @@ def related(bank_or_project: object, tags: Sequence[str], *, k: int = 10, includ
                 shared = [t for t in wanted if t in {x.lower() for x in memory.tags}]
                 scored.append((sum(weight[t] for t in shared) / whole, memory.updated.timestamp(), shared, memory))
             scored.sort(key=lambda t: (-t[0], -t[1], t[3].id))
-            return [Hit(m, round(s, 4), f"tags: {', '.join(shared)}", tuple(shared), via="tags")
-                    for s, _u, shared, m in scored[:k]]
+            return [
+                Hit(m, round(s, 4), f"tags: {', '.join(shared)}", tuple(shared), via="tags")
+                for s, _u, shared, m in scored[:k]
+            ]
 
         return index.guard(run)

@@ -10,7 +10,6 @@ from memtui.index.embed import Embedder
 from memtui.index.index import Index
 from memtui.index.lexical import Filters
 
-
 PRIOR_ROWS = 10
 PRIOR_MEAN, PRIOR_SD = 0.12, 0.09
 
@@ -38,8 +37,9 @@ class Cosines:
         return (self.values.get(rowid, self.mean) - self.mean) / self.sd
 
 
-def cosines(index: Index, embedder: Embedder, text: str, filters: Filters, pool: int,
-            also: Iterable[int] = ()) -> Cosines | None:
+def cosines(
+    index: Index, embedder: Embedder, text: str, filters: Filters, pool: int, also: Iterable[int] = ()
+) -> Cosines | None:
     """Cosines of the `pool` nearest memories and of every rowid in `also`; None without vectors."""
     import numpy as np
 
@@ -58,13 +58,13 @@ def cosines(index: Index, embedder: Embedder, text: str, filters: Filters, pool:
     extra = [r for r in also if r not in values]
     if extra:
         pos = np.searchsorted(m.rowids, extra)
-        for rowid, i in zip(extra, pos):
+        for rowid, i in zip(extra, pos, strict=False):
             if i < len(m.rowids) and m.rowids[i] == rowid:
                 values[rowid] = float(scores[i])
     # A handful of memories says little about how cosines spread: blend in a prior worth PRIOR_ROWS
     # memories (MiniLM between unrelated texts), so a two-memory store does not z-score to ±1.
     n = len(kept)
     mean = (kept.sum() + PRIOR_ROWS * PRIOR_MEAN) / (n + PRIOR_ROWS)
-    second = (float((kept * kept).sum()) + PRIOR_ROWS * (PRIOR_SD ** 2 + PRIOR_MEAN ** 2)) / (n + PRIOR_ROWS)
+    second = (float((kept * kept).sum()) + PRIOR_ROWS * (PRIOR_SD**2 + PRIOR_MEAN**2)) / (n + PRIOR_ROWS)
     sd = max(second - mean * mean, 1e-6) ** 0.5
     return Cosines(values, float(mean), float(sd), n)

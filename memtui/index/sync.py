@@ -108,10 +108,13 @@ def pad(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM fts WHERE rowid < ?", (-want,))
     elif have < want:
         text = " ".join([FILLER] * FILLER_WORDS)
-        conn.executemany("INSERT INTO fts (rowid, content) VALUES (?, ?)", ((-i, text) for i in range(have + 1, want + 1)))
+        conn.executemany(
+            "INSERT INTO fts (rowid, content) VALUES (?, ?)", ((-i, text) for i in range(have + 1, want + 1))
+        )
 
 
 # -- writing rows --------------------------------------------------------------------------------
+
 
 def upsert(conn: sqlite3.Connection, row: Row, report: SyncReport, frag: int | None = None) -> None:
     found = conn.execute("SELECT rowid, text_hash, data_hash FROM docs WHERE id = ?", (row.id,)).fetchone()
@@ -119,7 +122,19 @@ def upsert(conn: sqlite3.Connection, row: Row, report: SyncReport, frag: int | N
         cur = conn.execute(
             "INSERT INTO docs (id, store, scope, type, status, updated, text_hash, data_hash, data, frag)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.id, row.store, row.scope, row.type, row.status, row.updated, row.text_hash, row.data_hash, row.data, frag))
+            (
+                row.id,
+                row.store,
+                row.scope,
+                row.type,
+                row.status,
+                row.updated,
+                row.text_hash,
+                row.data_hash,
+                row.data,
+                frag,
+            ),
+        )
         _insert_text(conn, cur.lastrowid, row)
         report.added += 1
         return
@@ -131,7 +146,8 @@ def upsert(conn: sqlite3.Connection, row: Row, report: SyncReport, frag: int | N
     conn.execute(
         "UPDATE docs SET store = ?, scope = ?, type = ?, status = ?, updated = ?, text_hash = ?, data_hash = ?,"
         " data = ?, frag = ? WHERE rowid = ?",
-        (row.store, row.scope, row.type, row.status, row.updated, row.text_hash, row.data_hash, row.data, frag, rowid))
+        (row.store, row.scope, row.type, row.status, row.updated, row.text_hash, row.data_hash, row.data, frag, rowid),
+    )
     if text_hash != row.text_hash:
         conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
         conn.execute("DELETE FROM tags WHERE doc = ?", (rowid,))
@@ -163,8 +179,13 @@ def _delete_store(conn: sqlite3.Connection, store: str) -> int:
     return report.removed
 
 
-def replace_all(conn: sqlite3.Connection, store: str, memories: Iterable[Memory], report: SyncReport,
-                frags: dict[str, int] | None = None) -> None:
+def replace_all(
+    conn: sqlite3.Connection,
+    store: str,
+    memories: Iterable[Memory],
+    report: SyncReport,
+    frags: dict[str, int] | None = None,
+) -> None:
     """Make the store's rows exactly `memories`, rewriting only those whose hashes differ."""
     frags = frags or {}
     seen = set()
@@ -177,8 +198,10 @@ def replace_all(conn: sqlite3.Connection, store: str, memories: Iterable[Memory]
 
 # -- state.json ----------------------------------------------------------------------------------
 
-def _sync_state(conn: sqlite3.Connection, sources: Sources, meta: dict[str, str], report: SyncReport,
-                *, full: bool) -> None:
+
+def _sync_state(
+    conn: sqlite3.Connection, sources: Sources, meta: dict[str, str], report: SyncReport, *, full: bool
+) -> None:
     path = sources.state_path
     journal_ok = False
     if not full:
@@ -263,7 +286,7 @@ def _diff_fragments(conn: sqlite3.Connection, data: bytes, report: SyncReport) -
 
     keys = list(map(zlib.crc32, parts))  # C speed: ~1 ms for 10k memories
     seen = {known[k] for k in keys if k in known}
-    for key, part in zip(keys, parts):
+    for key, part in zip(keys, parts, strict=False):
         if key in known:
             continue
         end = part.find(_MEMORY_END)
@@ -289,11 +312,14 @@ def _diff_full(conn: sqlite3.Connection, data: bytes, report: SyncReport) -> Non
     except (ValueError, AttributeError, TypeError, KeyError):
         return
     parts = data.split(_MEMORY_START)[1:]
-    frags = {m.id: fragment_key(p) for m, p in zip(memories, parts)} if len(parts) == len(memories) else {}
+    frags = (
+        {m.id: fragment_key(p) for m, p in zip(memories, parts, strict=False)} if len(parts) == len(memories) else {}
+    )
     replace_all(conn, STATE, memories, report, frags)
 
 
 # -- Claude Code memory directories --------------------------------------------------------------
+
 
 def _sync_markdown(conn: sqlite3.Connection, directory, report: SyncReport) -> None:
     from memtui.store.markdown import MarkdownStore

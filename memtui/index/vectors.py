@@ -21,23 +21,26 @@ from memtui.index.rows import embed_text
 
 def missing(index: Index, model_id: str) -> list[tuple[str, str]]:
     """(text hash, text to embed) for every distinct text without a vector from this model."""
-    sql = ("SELECT d.text_hash, f.name, f.description, f.content, f.tags FROM docs d"
-           " JOIN fts f ON f.rowid = d.rowid"
-           " LEFT JOIN vectors v ON v.text_hash = d.text_hash AND v.model = ?"
-           " WHERE v.text_hash IS NULL GROUP BY d.text_hash")
+    sql = (
+        "SELECT d.text_hash, f.name, f.description, f.content, f.tags FROM docs d"
+        " JOIN fts f ON f.rowid = d.rowid"
+        " LEFT JOIN vectors v ON v.text_hash = d.text_hash AND v.model = ?"
+        " WHERE v.text_hash IS NULL GROUP BY d.text_hash"
+    )
     return [(h, embed_text(n, d, c, t)) for h, n, d, c, t in index.conn.execute(sql, (model_id,))]
 
 
-def update(index: Index, embedder: Embedder, *, batch: int = 64,
-           progress: Callable[[int, int], None] | None = None) -> int:
+def update(
+    index: Index, embedder: Embedder, *, batch: int = 64, progress: Callable[[int, int], None] | None = None
+) -> int:
     """Embed what has no vector yet; returns how many were embedded."""
     import numpy as np
 
     todo = missing(index, embedder.model_id)
     for start in range(0, len(todo), batch):
-        chunk = todo[start:start + batch]
+        chunk = todo[start : start + batch]
         vecs = np.asarray(embedder.embed([text for _, text in chunk]), dtype=np.float32)
-        rows = [(h, embedder.model_id, v.astype("<f2").tobytes()) for (h, _), v in zip(chunk, vecs)]
+        rows = [(h, embedder.model_id, v.astype("<f2").tobytes()) for (h, _), v in zip(chunk, vecs, strict=False)]
         index.conn.execute("BEGIN IMMEDIATE")
         try:
             index.conn.executemany("INSERT OR REPLACE INTO vectors (text_hash, model, vec) VALUES (?, ?, ?)", rows)
@@ -73,7 +76,11 @@ class Matrix:
         found = self.masks.get(filters)
         if found is None:
             found = np.ones(len(self.rowids), dtype=bool)
-            for column, values in ((self.status, filters.statuses), (self.type, filters.types), (self.scope, filters.scopes)):
+            for column, values in (
+                (self.status, filters.statuses),
+                (self.type, filters.types),
+                (self.scope, filters.scopes),
+            ):
                 if values is not None:
                     found &= np.isin(column, list(values))
             self.masks[filters] = found
@@ -90,14 +97,22 @@ def matrix(index: Index, model_id: str) -> Matrix:
         return cached
     rows = index.conn.execute(
         "SELECT d.rowid, d.status, d.type, d.scope, v.vec FROM docs d JOIN vectors v"
-        " ON v.text_hash = d.text_hash AND v.model = ? ORDER BY d.rowid", (model_id,)).fetchall()
+        " ON v.text_hash = d.text_hash AND v.model = ? ORDER BY d.rowid",
+        (model_id,),
+    ).fetchall()
     if rows:
-        rowids, status, types, scopes, blobs = zip(*rows)
+        rowids, status, types, scopes, blobs = zip(*rows, strict=False)
         vecs = np.frombuffer(b"".join(blobs), dtype="<f2").reshape(len(rows), -1).astype(np.float32)
     else:
         rowids, status, types, scopes, vecs = (), (), (), (), np.zeros((0, 1), dtype=np.float32)
-    built = Matrix(generation, np.asarray(rowids, dtype=np.int64), vecs, np.asarray(status, dtype=object),
-                   np.asarray(types, dtype=object), np.asarray(scopes, dtype=object))
+    built = Matrix(
+        generation,
+        np.asarray(rowids, dtype=np.int64),
+        vecs,
+        np.asarray(status, dtype=object),
+        np.asarray(types, dtype=object),
+        np.asarray(scopes, dtype=object),
+    )
     index.cache[("matrix", model_id)] = built
     return built
 

@@ -28,8 +28,15 @@ from memtui.llm.settings import LLMSettings
 
 
 class Client:
-    def __init__(self, settings: LLMSettings, key: keys.ApiKey, *, usage_path: Path | None = None,
-                 base_url: str | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        settings: LLMSettings,
+        key: keys.ApiKey,
+        *,
+        usage_path: Path | None = None,
+        base_url: str | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.settings = settings
         self.key = key
         self.usage_path = usage_path
@@ -56,8 +63,9 @@ class Client:
             import anthropic  # ~2 s: never at module level, never on a hook's fast path
 
             credential = {"auth_token": self.key.value} if self.key.bearer else {"api_key": self.key.value}
-            self._sdk = anthropic.Anthropic(**credential, base_url=self.base_url, max_retries=0,
-                                            timeout=self.settings.timeout)
+            self._sdk = anthropic.Anthropic(
+                **credential, base_url=self.base_url, max_retries=0, timeout=self.settings.timeout
+            )
         return self._sdk
 
     def check_budget(self) -> None:
@@ -66,40 +74,75 @@ class Client:
 
     # -- calls -----------------------------------------------------------------------------------
 
-    def structured(self, *, system: str, prompt: str, tool_name: str, description: str, schema: dict[str, Any],
-                   purpose: str, max_tokens: int | None = None, enforce_budget: bool = True) -> dict[str, Any]:
+    def structured(
+        self,
+        *,
+        system: str,
+        prompt: str,
+        tool_name: str,
+        description: str,
+        schema: dict[str, Any],
+        purpose: str,
+        max_tokens: int | None = None,
+        enforce_budget: bool = True,
+    ) -> dict[str, Any]:
         """The forced tool's input, validated against `schema` (BadOutput otherwise)."""
         prompt = redact(prompt)
         tool: dict[str, Any] = {"name": tool_name, "description": description, "input_schema": schema}
         if self.settings.strict:
             tool = {**tool, "input_schema": _strict(schema), "strict": True}
-        request = {"model": self.settings.model, "max_tokens": max_tokens or self.settings.max_tokens,
-                   "system": system, "messages": [{"role": "user", "content": prompt}], "tools": [tool],
-                   "tool_choice": {"type": "tool", "name": tool_name}}
+        request = {
+            "model": self.settings.model,
+            "max_tokens": max_tokens or self.settings.max_tokens,
+            "system": system,
+            "messages": [{"role": "user", "content": prompt}],
+            "tools": [tool],
+            "tool_choice": {"type": "tool", "name": tool_name},
+        }
         message = self._retrying(lambda: self._anthropic().messages.create(**request), purpose, enforce_budget)
         # Newer models may open with thinking blocks: pick the tool call by type and name, never by position.
-        block = next((b for b in message.content if getattr(b, "type", None) == "tool_use" and b.name == tool_name), None)
+        block = next(
+            (b for b in message.content if getattr(b, "type", None) == "tool_use" and b.name == tool_name), None
+        )
         if block is None:
             if getattr(message, "stop_reason", None) == "max_tokens":
-                raise BadOutput(f"the model's {purpose} answer was cut off at max_tokens",
-                                fix="raise [llm] max_tokens in .memory/config.toml")
-            raise BadOutput(f"the model answered the {purpose} request without calling {tool_name}",
-                            fix="nothing was saved; the same span is retried on the next run")
+                raise BadOutput(
+                    f"the model's {purpose} answer was cut off at max_tokens",
+                    fix="raise [llm] max_tokens in .memory/config.toml",
+                )
+            raise BadOutput(
+                f"the model answered the {purpose} request without calling {tool_name}",
+                fix="nothing was saved; the same span is retried on the next run",
+            )
         data = block.input
         if isinstance(data, str):  # a gateway that passes the arguments through as text
             try:
                 data = json.loads(data)
             except ValueError:
-                raise BadOutput(f"the model's {purpose} arguments are not JSON",
-                                fix="nothing was saved; the same span is retried on the next run") from None
+                raise BadOutput(
+                    f"the model's {purpose} arguments are not JSON",
+                    fix="nothing was saved; the same span is retried on the next run",
+                ) from None
         return validate(data, schema, f"{purpose} answer")
 
-    def stream_text(self, *, system: str, prompt: str, purpose: str, on_text: Callable[[str], None] | None = None,
-                    max_tokens: int | None = None, enforce_budget: bool = False) -> str:
+    def stream_text(
+        self,
+        *,
+        system: str,
+        prompt: str,
+        purpose: str,
+        on_text: Callable[[str], None] | None = None,
+        max_tokens: int | None = None,
+        enforce_budget: bool = False,
+    ) -> str:
         """The answer's text, passed piece by piece to `on_text` as it arrives."""
         prompt = redact(prompt)
-        request = {"model": self.settings.model, "max_tokens": max_tokens or self.settings.max_tokens,
-                   "system": system, "messages": [{"role": "user", "content": prompt}]}
+        request = {
+            "model": self.settings.model,
+            "max_tokens": max_tokens or self.settings.max_tokens,
+            "system": system,
+            "messages": [{"role": "user", "content": prompt}],
+        }
         emitted: list[str] = []
 
         def once() -> Any:
@@ -116,21 +159,22 @@ class Client:
 
     # -- retries, errors, accounting -----------------------------------------------------------
 
-    def _retrying(self, call: Callable[[], Any], purpose: str, enforce_budget: bool,
-                  can_retry: Callable[[], bool] = lambda: True) -> Any:
+    def _retrying(
+        self, call: Callable[[], Any], purpose: str, enforce_budget: bool, can_retry: Callable[[], bool] = lambda: True
+    ) -> Any:
         attempt = 0
         while True:
             if enforce_budget:
                 self.check_budget()
             try:
                 message = call()
-            except Exception as exc:  # noqa: BLE001 - every SDK/transport failure is translated below
+            except Exception as exc:
                 error, wait = self._translate(exc)
                 if not error.retryable or attempt >= self.settings.max_retries or not can_retry():
                     if error.retryable and attempt:
                         error = Unavailable(f"{error.message} (gave up after {attempt + 1} attempts)", fix=error.fix)
                     raise error from exc
-                delay = min(self.settings.max_retry_delay, self.settings.retry_delay * (2 ** attempt))
+                delay = min(self.settings.max_retry_delay, self.settings.retry_delay * (2**attempt))
                 delay = max(wait or 0.0, delay * random.uniform(0.75, 1.0))
                 self._sleep(min(delay, self.settings.max_retry_delay))
                 attempt += 1
@@ -144,11 +188,15 @@ class Client:
         if info is None or self.usage_path is None:
             return
         self.cost_usd += usage.record(
-            self.usage_path, model=self.settings.model, purpose=purpose,
+            self.usage_path,
+            model=self.settings.model,
+            purpose=purpose,
             input_tokens=int(getattr(info, "input_tokens", 0) or 0),
             output_tokens=int(getattr(info, "output_tokens", 0) or 0),
             cache_write=int(getattr(info, "cache_creation_input_tokens", 0) or 0),
-            cache_read=int(getattr(info, "cache_read_input_tokens", 0) or 0), settings=self.settings)
+            cache_read=int(getattr(info, "cache_read_input_tokens", 0) or 0),
+            settings=self.settings,
+        )
 
     def _translate(self, exc: Exception) -> tuple[LLMError, float | None]:
         """Our error for an SDK exception, and the server's requested wait (retry-after) if any."""
@@ -158,34 +206,49 @@ class Client:
         if isinstance(exc, LLMError):
             return exc, None
         if isinstance(exc, anthropic.APITimeoutError):
-            return Unavailable(f"the model did not answer within {self.settings.timeout:g}s{where}",
-                               fix="it is retried on the next run; raise [llm] timeout if this keeps happening"), None
+            return Unavailable(
+                f"the model did not answer within {self.settings.timeout:g}s{where}",
+                fix="it is retried on the next run; raise [llm] timeout if this keeps happening",
+            ), None
         if isinstance(exc, anthropic.APIConnectionError):
-            return Unavailable(f"cannot reach the Anthropic API{where} ({exc.__cause__ or exc})",
-                               fix="check the network or ANTHROPIC_BASE_URL; it is retried on the next run"), None
+            return Unavailable(
+                f"cannot reach the Anthropic API{where} ({exc.__cause__ or exc})",
+                fix="check the network or ANTHROPIC_BASE_URL; it is retried on the next run",
+            ), None
         if isinstance(exc, anthropic.APIStatusError):
             status = exc.status_code
             detail = _error_message(exc)
             if status in (401, 403):
-                return AuthFailed(f"the API key from {self.key.source} was rejected ({status}: {detail})",
-                                  fix="set a valid ANTHROPIC_API_KEY"), None
+                return AuthFailed(
+                    f"the API key from {self.key.source} was rejected ({status}: {detail})",
+                    fix="set a valid ANTHROPIC_API_KEY",
+                ), None
             if status == 402:
-                return AuthFailed(f"the API refused to bill this key ({detail})", fix="check the account's billing"), None
+                return AuthFailed(
+                    f"the API refused to bill this key ({detail})", fix="check the account's billing"
+                ), None
             if status == 404:
                 return ModelNotFound(
                     f"model {self.settings.model!r} was not found{where} ({detail})",
                     fix=f"change {self.settings.model_source}: set [llm] model in .memory/config.toml "
-                        "or MEMTUI_MODEL to a current model id such as claude-haiku-4-5"), None
+                    "or MEMTUI_MODEL to a current model id such as claude-haiku-4-5",
+                ), None
             overloaded = _error_type(exc) in ("overloaded_error", "api_error", "rate_limit_error")
             if status == 429 or status >= 500 or status == 408 or (status == 200 and overloaded):
                 label = {429: "rate limited", 529: "overloaded"}.get(status, f"failing ({status})")
-                return Unavailable(f"the Anthropic API is {label}{where}: {detail}",
-                                   fix="nothing was lost; it is retried on the next run"), _retry_after(exc)
-            return RequestRejected(f"the API rejected the {self.settings.model} request ({status}: {detail})",
-                                   fix="report this with `memtui status --json`; nothing was saved"), None
+                return Unavailable(
+                    f"the Anthropic API is {label}{where}: {detail}",
+                    fix="nothing was lost; it is retried on the next run",
+                ), _retry_after(exc)
+            return RequestRejected(
+                f"the API rejected the {self.settings.model} request ({status}: {detail})",
+                fix="report this with `memtui status --json`; nothing was saved",
+            ), None
         if isinstance(exc, ValueError):  # a body that is not JSON (a proxy's error page, a cut connection)
-            return Unavailable(f"the API{where} sent a response that is not valid JSON ({exc})",
-                               fix="check ANTHROPIC_BASE_URL; it is retried on the next run"), None
+            return Unavailable(
+                f"the API{where} sent a response that is not valid JSON ({exc})",
+                fix="check ANTHROPIC_BASE_URL; it is retried on the next run",
+            ), None
         raise exc
 
 

@@ -61,8 +61,10 @@ def resolve(env: Mapping[str, str] | None = None) -> ApiKey | None:
         value = None
     if isinstance(value, str) and value.strip():
         return ApiKey(value.strip(), "~/.memory-mcp/config.json")
-    for path, label in ((home / ".config" / "anthropic" / "api_key", "~/.config/anthropic/api_key"),
-                        (home / ".anthropic" / "api_key", "~/.anthropic/api_key")):
+    for path, label in (
+        (home / ".config" / "anthropic" / "api_key", "~/.config/anthropic/api_key"),
+        (home / ".anthropic" / "api_key", "~/.anthropic/api_key"),
+    ):
         value = _read(path)
         if value:
             return ApiKey(value, label)
@@ -78,5 +80,7 @@ def resolve(env: Mapping[str, str] | None = None) -> ApiKey | None:
     return None
 
 
-NO_KEY_FIX = ("set ANTHROPIC_API_KEY, or put the key in ~/.config/anthropic/api_key "
-              "(explicit \"remember …\" prompts are saved without one)")
+NO_KEY_FIX = (
+    "set ANTHROPIC_API_KEY, or put the key in ~/.config/anthropic/api_key "
+    '(explicit "remember …" prompts are saved without one)'
+)

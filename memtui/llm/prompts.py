@@ -79,8 +79,10 @@ def memory_line(memory: Memory) -> str:
 
 def extract_prompt(existing: Iterable[Memory], transcript: str, *, part: int, parts: int, today: date) -> str:
     known = "\n".join(memory_line(m) for m in existing) or "(none yet)"
-    return (f"EXISTING MEMORIES (do not repeat them):\n{known}\n\n"
-            f"CONVERSATION of {day_label(today)}, part {part} of {parts}:\n<transcript>\n{transcript}\n</transcript>")
+    return (
+        f"EXISTING MEMORIES (do not repeat them):\n{known}\n\n"
+        f"CONVERSATION of {day_label(today)}, part {part} of {parts}:\n<transcript>\n{transcript}\n</transcript>"
+    )
 
 
 def consolidate_system() -> str:
@@ -93,5 +95,7 @@ def consolidate_prompt(type_: str, memories: Iterable[Memory]) -> str:
 
 
 def ask_prompt(question: str, memories: Iterable[Memory]) -> str:
-    rows = "\n".join(f"[{m.id}] ({m.type}, {format_ts(m.updated)[:10]}) {' '.join(m.content.split())}" for m in memories)
+    rows = "\n".join(
+        f"[{m.id}] ({m.type}, {format_ts(m.updated)[:10]}) {' '.join(m.content.split())}" for m in memories
+    )
     return f"MEMORIES:\n{rows or '(none)'}\n\nQUESTION: {question}"

@@ -65,8 +65,10 @@ def validate(value: Any, schema: dict[str, Any], what: str) -> dict[str, Any]:
     problems = errors(value, schema)
     if problems:
         more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-        raise BadOutput(f"the model's {what} did not match the schema: {'; '.join(problems[:3])}{more}",
-                        fix="nothing was saved; the same transcript span is retried on the next run")
+        raise BadOutput(
+            f"the model's {what} did not match the schema: {'; '.join(problems[:3])}{more}",
+            fix="nothing was saved; the same transcript span is retried on the next run",
+        )
     return value
 
 
@@ -79,40 +81,56 @@ def extraction(types: Sequence[str]) -> dict[str, Any]:
         "type": "object",
         "properties": {
             "type": {"type": "string", "enum": list(types), "description": "the kind of memory"},
-            "content": {"type": "string", "minLength": 1, "maxLength": 2000,
-                        "description": "one self-contained, specific statement with concrete names"},
+            "content": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 2000,
+                "description": "one self-contained, specific statement with concrete names",
+            },
             "tags": _strings(description="a few lower-case topic tags"),
-            "supersedes": {"type": ["string", "null"],
-                           "description": "the id (or exact text) of an existing memory this one replaces, else null"},
+            "supersedes": {
+                "type": ["string", "null"],
+                "description": "the id (or exact text) of an existing memory this one replaces, else null",
+            },
         },
         "required": ["type", "content", "tags"],
         "additionalProperties": False,
     }
-    return {"type": "object", "properties": {"memories": {"type": "array", "items": memory}},
-            "required": ["memories"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {"memories": {"type": "array", "items": memory}},
+        "required": ["memories"],
+        "additionalProperties": False,
+    }
 
 
 CONSOLIDATION: dict[str, Any] = {
     "type": "object",
     "properties": {
         "keep": _strings(description="ids kept as they are"),
-        "merge": {"type": "array", "items": {
-            "type": "object",
-            "properties": {
-                "sources": _strings(minItems=2, description="ids of the memories combined"),
-                "content": {"type": "string", "minLength": 1, "description": "the merged memory text"},
-                "tags": _strings(),
-                "reason": {"type": "string"},
+        "merge": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "sources": _strings(minItems=2, description="ids of the memories combined"),
+                    "content": {"type": "string", "minLength": 1, "description": "the merged memory text"},
+                    "tags": _strings(),
+                    "reason": {"type": "string"},
+                },
+                "required": ["sources", "content", "tags"],
+                "additionalProperties": False,
             },
-            "required": ["sources", "content", "tags"],
-            "additionalProperties": False,
-        }},
-        "drop": {"type": "array", "items": {
-            "type": "object",
-            "properties": {"id": {"type": "string"}, "reason": {"type": "string"}},
-            "required": ["id"],
-            "additionalProperties": False,
-        }},
+        },
+        "drop": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "reason": {"type": "string"}},
+                "required": ["id"],
+                "additionalProperties": False,
+            },
+        },
     },
     "required": ["keep", "merge", "drop"],
     "additionalProperties": False,

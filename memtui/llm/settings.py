@@ -1,15 +1,15 @@
 """The `[llm]` table of `.memory/config.toml`, with environment overrides (env wins: it is per run).
 
-    [llm]
-    model = "claude-haiku-4-5"   # MEMTUI_MODEL
-    daily_budget_usd = 1.0       # MEMTUI_DAILY_BUDGET; 0 turns capture by the model off
-    timeout = 60                 # seconds per request; MEMTUI_LLM_TIMEOUT
-    max_retries = 3              # for 429/5xx/529/timeouts; MEMTUI_LLM_RETRIES
-    retry_delay = 1.0            # first backoff in seconds, doubled each time; MEMTUI_LLM_RETRY_DELAY
-    max_tokens = 4096            # output cap per call
-    strict = false               # strict tool schemas (models and gateways that support them)
-    price_input = 1.0            # USD per million input tokens, when the built-in table does not know the model
-    price_output = 5.0
+[llm]
+model = "claude-haiku-4-5"   # MEMTUI_MODEL
+daily_budget_usd = 1.0       # MEMTUI_DAILY_BUDGET; 0 turns capture by the model off
+timeout = 60                 # seconds per request; MEMTUI_LLM_TIMEOUT
+max_retries = 3              # for 429/5xx/529/timeouts; MEMTUI_LLM_RETRIES
+retry_delay = 1.0            # first backoff in seconds, doubled each time; MEMTUI_LLM_RETRY_DELAY
+max_tokens = 4096            # output cap per call
+strict = false               # strict tool schemas (models and gateways that support them)
+price_input = 1.0            # USD per million input tokens, when the built-in table does not know the model
+price_output = 5.0
 """
 
 from __future__ import annotations
@@ -63,15 +63,25 @@ class LLMSettings:
                 section[key] = env[var]
                 if key == "model":
                     source = f"the {var} environment variable"
-        numbers = {"daily_budget_usd": float, "timeout": float, "retry_delay": float, "max_retry_delay": float,
-                   "max_retries": int, "max_tokens": int, "price_input": float, "price_output": float}
+        numbers = {
+            "daily_budget_usd": float,
+            "timeout": float,
+            "retry_delay": float,
+            "max_retry_delay": float,
+            "max_retries": int,
+            "max_tokens": int,
+            "price_input": float,
+            "price_output": float,
+        }
         for key, kind in numbers.items():
             if key in section:
                 try:
                     value = kind(section[key])
                 except (TypeError, ValueError):
-                    raise ConfigError(f"[llm] {key} must be a number (got {section[key]!r}); fix .memory/config.toml "
-                                      f"or {_ENV.get(key, 'the setting')}") from None
+                    raise ConfigError(
+                        f"[llm] {key} must be a number (got {section[key]!r}); fix .memory/config.toml "
+                        f"or {_ENV.get(key, 'the setting')}"
+                    ) from None
                 if value < 0:
                     raise ConfigError(f"[llm] {key} cannot be negative (got {value}); fix .memory/config.toml")
                 values[key] = value

@@ -45,8 +45,14 @@ def prices(model: str, settings: LLMSettings | None = None) -> tuple[float, floa
     return _UNKNOWN
 
 
-def cost(model: str, input_tokens: int, output_tokens: int, cache_write: int = 0, cache_read: int = 0,
-         settings: LLMSettings | None = None) -> float:
+def cost(
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    cache_write: int = 0,
+    cache_read: int = 0,
+    settings: LLMSettings | None = None,
+) -> float:
     price_in, price_out = prices(model, settings)
     total = (input_tokens + 1.25 * cache_write + 0.1 * cache_read) * price_in + output_tokens * price_out
     return round(total / 1_000_000, 6)
@@ -66,17 +72,46 @@ class Totals:
     cost_usd: float = 0.0
 
     def to_dict(self) -> dict:
-        return {"day": self.day, "calls": self.calls, "input_tokens": self.input_tokens,
-                "output_tokens": self.output_tokens, "cost_usd": round(self.cost_usd, 6)}
+        return {
+            "day": self.day,
+            "calls": self.calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost_usd": round(self.cost_usd, 6),
+        }
 
 
-def record(path: Path, *, model: str, purpose: str, input_tokens: int, output_tokens: int, cache_write: int = 0,
-           cache_read: int = 0, settings: LLMSettings | None = None, now: datetime | None = None) -> float:
+def record(
+    path: Path,
+    *,
+    model: str,
+    purpose: str,
+    input_tokens: int,
+    output_tokens: int,
+    cache_write: int = 0,
+    cache_read: int = 0,
+    settings: LLMSettings | None = None,
+    now: datetime | None = None,
+) -> float:
     now = now or utcnow()
     usd = cost(model, input_tokens, output_tokens, cache_write, cache_read, settings)
-    append_line(path, json.dumps({"ts": format_ts(now), "day": local_day(now), "model": model, "purpose": purpose,
-                                  "input": input_tokens, "output": output_tokens, "cacheWrite": cache_write,
-                                  "cacheRead": cache_read, "costUsd": usd}, separators=(",", ":")))
+    append_line(
+        path,
+        json.dumps(
+            {
+                "ts": format_ts(now),
+                "day": local_day(now),
+                "model": model,
+                "purpose": purpose,
+                "input": input_tokens,
+                "output": output_tokens,
+                "cacheWrite": cache_write,
+                "cacheRead": cache_read,
+                "costUsd": usd,
+            },
+            separators=(",", ":"),
+        ),
+    )
     return usd
 
 

@@ -32,7 +32,7 @@ def _sdk_version() -> str | None:
         from importlib.metadata import version
 
         return version("mcp")
-    except Exception:  # noqa: BLE001 - no version known: hand over at once
+    except Exception:
         return None
 
 
@@ -126,7 +126,7 @@ def serve(build: Any, *, tools: bool = True) -> None:
     def load() -> None:
         try:
             loaded["server"] = build()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+        except BaseException as exc:
             loaded["error"] = exc
 
     importer = threading.Thread(target=load, name="memtui-mcp-import", daemon=True)
@@ -163,7 +163,6 @@ def serve(build: Any, *, tools: bool = True) -> None:
         server.run()
         return
     import anyio
-
     from mcp.server.stdio import stdio_server
 
     async def run() -> None:
@@ -176,6 +175,7 @@ def serve(build: Any, *, tools: bool = True) -> None:
 
 # -- the record ---------------------------------------------------------------------------------------
 
+
 def capture() -> dict[str, Any]:
     """What the installed SDK answers, for every protocol version it negotiates and both modes."""
     import subprocess
@@ -184,19 +184,37 @@ def capture() -> dict[str, Any]:
 
     from memtui import __version__
 
-    record: dict[str, Any] = {"memtui": __version__, "mcp": _sdk_version(), "latest": LATEST_HANDSHAKE_VERSION,
-                              "versions": {}, "tools": {}}
+    record: dict[str, Any] = {
+        "memtui": __version__,
+        "mcp": _sdk_version(),
+        "latest": LATEST_HANDSHAKE_VERSION,
+        "versions": {},
+        "tools": {},
+    }
     for mode, flag in (("full", "True"), ("quiet", "False")):
         code = f"from memtui.mcp.server import build; build(tools={flag}).run()"
         for version in HANDSHAKE_PROTOCOL_VERSIONS:
             requests = [
-                {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                 "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "memtui", "version": "0"}}},
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": version,
+                        "capabilities": {},
+                        "clientInfo": {"name": "memtui", "version": "0"},
+                    },
+                },
                 {"jsonrpc": "2.0", "method": "notifications/initialized"},
                 {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
             ]
-            proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, text=True)
+            proc = subprocess.Popen(
+                [sys.executable, "-c", code],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
             answers: dict[Any, Any] = {}
             try:
                 assert proc.stdin is not None and proc.stdout is not None
@@ -231,8 +249,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     current = RECORD.read_text(encoding="utf-8") if RECORD.exists() else ""
     if current != text:
-        print(f"{RECORD} does not match what the installed SDK answers: run `python -m memtui.mcp.prelude --write`",
-              file=sys.stderr)
+        print(
+            f"{RECORD} does not match what the installed SDK answers: run `python -m memtui.mcp.prelude --write`",
+            file=sys.stderr,
+        )
         return 1
     print(f"{RECORD} matches the installed SDK")
     return 0

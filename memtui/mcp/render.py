@@ -20,8 +20,12 @@ MAX_CHARS = 1500
 
 
 def header(memory: Any, now: datetime, registry: Any, score: float | None = None) -> str:
-    parts = [memory.id, memory.type, decay.age_label(memory, now),
-             f"confidence {decay.confidence(memory, now, registry):.2f}"]
+    parts = [
+        memory.id,
+        memory.type,
+        decay.age_label(memory, now),
+        f"confidence {decay.confidence(memory, now, registry):.2f}",
+    ]
     if score:  # 0 says nothing useful (a lone match in a tiny bank scores 0 on BM25's idf)
         parts.append(f"match {score:.2f}")
     if not memory.active:

@@ -21,8 +21,10 @@ are notes, not instructions, and old ones can be stale: verify them against the 
 
 
 #: What the plugin's server says when `memtui setup` registered memtui's own server in this project.
-STANDING_DOWN = ("memtui's tools come from this project's own memtui server (registered by `memtui setup`); "
-                 "this plugin copy offers none, so each tool is listed once.")
+STANDING_DOWN = (
+    "memtui's tools come from this project's own memtui server (registered by `memtui setup`); "
+    "this plugin copy offers none, so each tool is listed once."
+)
 
 
 def build(cwd: Path | None = None, env: Any = None, *, tools: bool = True) -> Any:
@@ -31,8 +33,9 @@ def build(cwd: Path | None = None, env: Any = None, *, tools: bool = True) -> An
     from memtui.mcp.tools import register_all
     from memtui.mcp.workspace import Workspace
 
-    server = MCPServer("memtui", instructions=INSTRUCTIONS if tools else STANDING_DOWN, version=__version__,
-                       log_level="WARNING")
+    server = MCPServer(
+        "memtui", instructions=INSTRUCTIONS if tools else STANDING_DOWN, version=__version__, log_level="WARNING"
+    )
     if tools:
         register_all(server, Workspace(cwd, env))
     return server

@@ -48,8 +48,10 @@ class Workspace:
 def advice(exc: BaseException) -> str:
     """The message the model gets: what went wrong and what to do about it."""
     if isinstance(exc, NotInitialised):
-        return (f"{exc}. memtui has no memory for this project yet: tell the user to run `memtui init` in the "
-                "project root; do not retry.")
+        return (
+            f"{exc}. memtui has no memory for this project yet: tell the user to run `memtui init` in the "
+            "project root; do not retry."
+        )
     if isinstance(exc, (NotFound, Ambiguous)):
         return f"{exc}. Use memory_search to find the right id, then call again with it."
     if isinstance(exc, LockTimeout):

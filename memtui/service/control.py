@@ -16,6 +16,7 @@ The lock dies with its process, so a crashed service is simply started again by 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -132,8 +133,17 @@ def spawn(root: Path, lock_fd: int, idle: float) -> None:
         log_path.unlink()
     out = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
-        subprocess.Popen(command(root, lock_fd, idle), stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                         cwd=str(root), env=env, start_new_session=True, close_fds=True, pass_fds=(lock_fd,))
+        subprocess.Popen(
+            command(root, lock_fd, idle),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            cwd=str(root),
+            env=env,
+            start_new_session=True,
+            close_fds=True,
+            pass_fds=(lock_fd,),
+        )
     finally:
         os.close(out)
 
@@ -153,12 +163,17 @@ def info(project: Any, env: Any = None) -> dict[str, Any]:
     from memtui.index import remote
 
     settings = ServiceSettings.load(project, env)
-    out: dict[str, Any] = {"enabled": settings.enabled, "idle_limit": settings.idle_seconds,
-                           "socket": remote.socket_path(str(project.root))}
+    out: dict[str, Any] = {
+        "enabled": settings.enabled,
+        "idle_limit": settings.idle_seconds,
+        "socket": remote.socket_path(str(project.root)),
+    }
     answer = remote.ping(str(project.root), budget=2.0) if project.memory_dir.is_dir() else None
     if answer is not None:
-        out.update(state="ready", **{k: answer.get(k) for k in ("pid", "rss_mb", "idle", "uptime", "semantic",
-                                                                 "requests", "memories")})
+        out.update(
+            state="ready",
+            **{k: answer.get(k) for k in ("pid", "rss_mb", "idle", "uptime", "semantic", "requests", "memories")},
+        )
         if isinstance(answer.get("idle_limit"), (int, float)):
             out["idle_limit"] = answer["idle_limit"]  # what this service was started with
         return out
@@ -175,8 +190,10 @@ def describe(data: dict[str, Any]) -> str:
     state = data.get("state")
     if state == "ready":
         mode = f"hybrid ({data['semantic']})" if data.get("semantic") else "words only (no memtui[semantic])"
-        return (f"running, pid {data.get('pid')}, {data.get('rss_mb')} MB, {mode}, idle {data.get('idle', 0):.0f}s "
-                f"of {data.get('idle_limit', 0):.0f}s, {data.get('requests', 0)} requests")
+        return (
+            f"running, pid {data.get('pid')}, {data.get('rss_mb')} MB, {mode}, idle {data.get('idle', 0):.0f}s "
+            f"of {data.get('idle_limit', 0):.0f}s, {data.get('requests', 0)} requests"
+        )
     if state in ("starting", "warming"):
         return f"starting (pid {data.get('pid') or '?'}: loading the model and vectors)"
     if state == "disabled":
@@ -196,10 +213,8 @@ def stop(project: Any, timeout: float = 10.0) -> bool:
     pid = read_status(project).get("pid")
     pid = pid if isinstance(pid, int) and pid > 0 else None
     if remote.call(str(project.root), {"op": "stop"}, 2.0) is None and pid is not None:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGTERM)
-        except OSError:
-            pass
     deadline = time.monotonic() + timeout
     while alive(project) and time.monotonic() < deadline:
         time.sleep(0.05)

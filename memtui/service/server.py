@@ -17,6 +17,7 @@ It exits, removing its socket and status file, when any of these holds:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -114,16 +115,16 @@ class Service:
             embedded = semantic.ensure_vectors(index, model)
             self.semantic = model.model_id
         release_memory()
-        self.log(f"memtui service: {self.semantic or 'words only'}; {embedded} memories embedded; "
-                 f"ready in {time.monotonic() - started:.1f}s on {self.path}")
+        self.log(
+            f"memtui service: {self.semantic or 'words only'}; {embedded} memories embedded; "
+            f"ready in {time.monotonic() - started:.1f}s on {self.path}"
+        )
 
     def bind(self) -> Any:
         import socket
 
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)  # a stale socket of a service that died (we hold the lock, so it is not live)
-        except FileNotFoundError:
-            pass
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old_umask = os.umask(0o077)
         try:
@@ -153,7 +154,6 @@ class Service:
         return None
 
     def run(self, server: Any) -> str:
-        import socket
 
         while True:
             reason = self.should_exit()
@@ -161,7 +161,7 @@ class Service:
                 return reason
             try:
                 conn, _ = server.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             self.last = time.monotonic()
             self.requests += 1
@@ -192,7 +192,9 @@ class Service:
         path = self.project.path(control.STATUS)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(json.dumps({"pid": os.getpid(), "state": state, "started": int(self.started)}), encoding="utf-8")
+            tmp.write_text(
+                json.dumps({"pid": os.getpid(), "state": state, "started": int(self.started)}), encoding="utf-8"
+            )
             os.replace(tmp, path)
         except OSError:
             pass
@@ -232,36 +234,47 @@ class Service:
             elif op == "hook":
                 reply = b"+" + self.hook(request, body)
             else:
-                reply = f"-unknown op {op!r}".encode("utf-8")
+                reply = f"-unknown op {op!r}".encode()
         except _Stop:
             raise
-        except Exception as exc:  # noqa: BLE001 - one bad request must not take the service down
+        except Exception as exc:
             self.log(f"memtui service: {op} failed: {type(exc).__name__}: {exc}")
-            reply = f"-{type(exc).__name__}".encode("utf-8")
-        try:
+            reply = f"-{type(exc).__name__}".encode()
+        with contextlib.suppress(OSError):  # the client gave up waiting; it has answered for itself
             conn.sendall(reply)
-        except OSError:
-            pass  # the client gave up waiting; it has answered for itself
 
     def status(self) -> dict[str, Any]:
         from memtui.index.search import open_index
 
         try:
             memories = open_index(self.project).count()
-        except Exception:  # noqa: BLE001 - a status line must not fail on a busy index
+        except Exception:
             memories = None
-        return {"pid": os.getpid(), "rss_mb": rss_mb(), "idle": round(time.monotonic() - self.last, 1),
-                "uptime": round(time.time() - self.started, 1), "semantic": self.semantic, "idle_limit": self.idle,
-                "requests": self.requests, "memories": memories}
+        return {
+            "pid": os.getpid(),
+            "rss_mb": rss_mb(),
+            "idle": round(time.monotonic() - self.last, 1),
+            "uptime": round(time.time() - self.started, 1),
+            "semantic": self.semantic,
+            "idle_limit": self.idle,
+            "requests": self.requests,
+            "memories": memories,
+        }
 
     def search(self, request: dict[str, Any]) -> dict[str, Any]:
         from memtui.index.search import search
 
         k = request.get("k")
-        hits = search(self.project, str(request.get("query") or ""), k=k if isinstance(k, int) and 0 < k <= 1000 else 10,
-                      types=request.get("types"), scopes=request.get("scopes"),
-                      include_inactive=bool(request.get("include_inactive")),
-                      fuzzy=bool(request.get("fuzzy", True)), semantic="local" if self.semantic else "off")
+        hits = search(
+            self.project,
+            str(request.get("query") or ""),
+            k=k if isinstance(k, int) and 0 < k <= 1000 else 10,
+            types=request.get("types"),
+            scopes=request.get("scopes"),
+            include_inactive=bool(request.get("include_inactive")),
+            fuzzy=bool(request.get("fuzzy", True)),
+            semantic="local" if self.semantic else "off",
+        )
         return {"hits": [remote.hit_json(h) for h in hits]}
 
     def hook(self, request: dict[str, Any], body: bytes) -> bytes:
@@ -282,8 +295,9 @@ class Service:
         return json.dumps(answer, ensure_ascii=False).encode("utf-8") if answer else b""
 
 
-def serve(project: Any, *, idle: float, embedder: Any = None, lock_fd: int | None = None,
-          log: Callable[[str], None] = print) -> int:
+def serve(
+    project: Any, *, idle: float, embedder: Any = None, lock_fd: int | None = None, log: Callable[[str], None] = print
+) -> int:
     """Run the service in this process until it should exit. `lock_fd` is the service lock, already
     taken by whoever started us; without it the lock is taken here (and if another service holds
     it, this returns 0 at once)."""
@@ -293,6 +307,7 @@ def serve(project: Any, *, idle: float, embedder: Any = None, lock_fd: int | Non
             log("memtui service: already running for this project")
             return 0
     remote.set_serving(True)
+
     def redacted(message: str) -> None:  # service.log sits in .memory/: an error message may quote a request
         from memtui.core.redact import redact
 
@@ -306,10 +321,8 @@ def serve(project: Any, *, idle: float, embedder: Any = None, lock_fd: int | Non
 
     try:
         for sig in (signal.SIGTERM, signal.SIGINT):
-            try:
+            with contextlib.suppress(ValueError):  # not the main thread (tests serve from a thread)
                 previous[sig] = signal.signal(sig, terminate)
-            except ValueError:  # not the main thread (tests serve from a thread)
-                pass
         service.warm_up()
         server = service.bind()
         try:

@@ -6,6 +6,7 @@ Temp names start with `.` and end with `.tmp` so watchers can skip them.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import secrets
@@ -30,8 +31,9 @@ def make_parents(path: Path) -> None:
     for directory in (parent, *parent.parents):
         if directory.name == MEMORY_DIR_NAME:
             if not directory.is_dir():
-                raise FileNotFoundError(errno.ENOENT, "the project's .memory/ was removed (`memtui init` sets it up "
-                                                      "again)", str(directory))
+                raise FileNotFoundError(
+                    errno.ENOENT, "the project's .memory/ was removed (`memtui init` sets it up again)", str(directory)
+                )
             break
     parent.mkdir(parents=True, exist_ok=True)
 
@@ -60,10 +62,8 @@ def atomic_write(path: Path, data: str | bytes | list[bytes], *, mtime: float | 
             os.utime(tmp, (mtime, mtime))
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     fsync_dir(path.parent)
 

@@ -52,8 +52,14 @@ def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
 
 
 class Bank:
-    def __init__(self, project: Project, config: Config | None = None, *,
-                 env: Mapping[str, str] | None = None, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self,
+        project: Project,
+        config: Config | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.project = project
         self.config = config or Config.load(project.path("config.toml"))
         self.registry = self.config.types
@@ -111,7 +117,9 @@ class Bank:
             if len(hits) == 1:
                 return hits[0]
             if len(hits) > 1:
-                raise Ambiguous(f"{ref!r} matches {len(hits)} memories ({', '.join(m.id for m in hits[:3])}, …); give more of the id")
+                raise Ambiguous(
+                    f"{ref!r} matches {len(hits)} memories ({', '.join(m.id for m in hits[:3])}, …); give more of the id"
+                )
         raise NotFound(f"no memory {ref!r}; `memtui list` shows the ids")
 
     def _fresh(self, memory: Memory) -> Memory:
@@ -120,8 +128,13 @@ class Bank:
 
     # -- the transaction -----------------------------------------------------------------------
 
-    def commit(self, op: str, summary: str, changes: Mapping[str, Mapping[str, Memory | None]],
-               header: Mapping[str, Any] | None = None) -> Entry | None:
+    def commit(
+        self,
+        op: str,
+        summary: str,
+        changes: Mapping[str, Mapping[str, Memory | None]],
+        header: Mapping[str, Any] | None = None,
+    ) -> Entry | None:
         """One transaction over any stores: encode, journal (write-ahead, one undoable entry) and apply.
 
         For callers composing several changes (consolidation): hold `bank.lock` and load the affected
@@ -160,9 +173,19 @@ class Bank:
 
     # -- operations ----------------------------------------------------------------------------
 
-    def add(self, type_: str, content: str, *, tags: Iterable[str] = (), name: str = "", description: str = "",
-            supersedes: str | None = None, store: str = "state", source: Source | None = None,
-            reviewed: bool = True) -> SaveResult:
+    def add(
+        self,
+        type_: str,
+        content: str,
+        *,
+        tags: Iterable[str] = (),
+        name: str = "",
+        description: str = "",
+        supersedes: str | None = None,
+        store: str = "state",
+        source: Source | None = None,
+        reviewed: bool = True,
+    ) -> SaveResult:
         scan = redact.scan(content)
         content = scan.text.strip()
         name, description = redact.redact(name).strip(), redact.redact(description).strip()
@@ -184,9 +207,21 @@ class Bank:
                 touched = ops.touch(old, now).evolve(tags=clean_tags((*old.tags, *tags)))
                 self.commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
                 return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds)
-            memory = Memory(id=new_id(now), type=type_, content=content, created=now, updated=now, name=name,
-                            description=description, tags=tags, supersedes=decision.supersede[0] if decision.supersede else None,
-                            source=source, reviewed=reviewed, store=target.key, scope=target.scope)
+            memory = Memory(
+                id=new_id(now),
+                type=type_,
+                content=content,
+                created=now,
+                updated=now,
+                name=name,
+                description=description,
+                tags=tags,
+                supersedes=decision.supersede[0] if decision.supersede else None,
+                source=source,
+                reviewed=reviewed,
+                store=target.key,
+                scope=target.scope,
+            )
             if isinstance(target, MarkdownStore):
                 memory = memory.evolve(id=target.id_for(target.new_relpath(memory)))
             superseded = [ops.supersede(active[mid], now) for mid in decision.supersede]
@@ -196,7 +231,12 @@ class Bank:
             if decision.unmatched:
                 note += f" (supersede target not found: {decision.unmatched[:60]!r})"
             self.commit("add", note, {target.key: changes})
-            return SaveResult(self._fresh(memory), tuple(self._fresh(m) for m in superseded), unmatched_supersede=decision.unmatched, redacted=scan.kinds)
+            return SaveResult(
+                self._fresh(memory),
+                tuple(self._fresh(m) for m in superseded),
+                unmatched_supersede=decision.unmatched,
+                redacted=scan.kinds,
+            )
 
     def touch(self, *refs: str) -> list[Memory]:
         return self._mutate("touch", refs, ops.touch)
@@ -221,9 +261,18 @@ class Bank:
     def review(self, *refs: str) -> list[Memory]:
         return self._mutate("review", refs, lambda m, _now: ops.review(m))
 
-    def update(self, ref: str, *, expected: Memory | None = None, content: str | None = None, type_: str | None = None,
-               tags: Iterable[str] | None = None, name: str | None = None, description: str | None = None,
-               reviewed: bool | None = None) -> Memory:
+    def update(
+        self,
+        ref: str,
+        *,
+        expected: Memory | None = None,
+        content: str | None = None,
+        type_: str | None = None,
+        tags: Iterable[str] | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        reviewed: bool | None = None,
+    ) -> Memory:
         """Edit fields of one memory. With `expected` (what the editor started from), a memory that
         changed on disk in the meantime raises Conflict instead of being overwritten."""
         with self.lock:
@@ -252,8 +301,15 @@ class Bank:
             self.commit("edit", f"edit {current.id}: {', '.join(changes)}", {current.store: {current.id: updated}})
             return self._fresh(updated)
 
-    def merge(self, refs: Sequence[str], content: str, *, tags: Iterable[str] | None = None, type_: str | None = None,
-              name: str = "") -> Memory:
+    def merge(
+        self,
+        refs: Sequence[str],
+        content: str,
+        *,
+        tags: Iterable[str] | None = None,
+        type_: str | None = None,
+        name: str = "",
+    ) -> Memory:
         if len(refs) < 2:
             raise UsageError("merge needs at least two memories")
         with self.lock:
@@ -264,8 +320,14 @@ class Bank:
             target = self._stores[sources[0].store]
             target.load()
             now = self.clock()
-            merged, superseded = ops.merge(sources, redact.redact(content).strip(), now, type_=type_,
-                                           tags=clean_tags(tags) if tags is not None else None, name=name)
+            merged, superseded = ops.merge(
+                sources,
+                redact.redact(content).strip(),
+                now,
+                type_=type_,
+                tags=clean_tags(tags) if tags is not None else None,
+                name=name,
+            )
             if isinstance(target, MarkdownStore):
                 merged = merged.evolve(id=target.id_for(target.new_relpath(merged)))
             changes: dict[str, Memory | None] = {m.id: m for m in superseded}
@@ -281,13 +343,22 @@ class Bank:
             if target.key == memory.store:
                 raise UsageError(f"{memory.id} is already in {target.key}")
             target.load()
-            moved = memory.evolve(store=target.key, scope=target.scope, path=None, id=new_id(self.clock()),
-                                  content=redact.redact(memory.content).strip(), name=redact.redact(memory.name).strip(),
-                                  description=redact.redact(memory.description).strip())
+            moved = memory.evolve(
+                store=target.key,
+                scope=target.scope,
+                path=None,
+                id=new_id(self.clock()),
+                content=redact.redact(memory.content).strip(),
+                name=redact.redact(memory.name).strip(),
+                description=redact.redact(memory.description).strip(),
+            )
             if isinstance(target, MarkdownStore):
                 moved = moved.evolve(id=target.id_for(target.new_relpath(moved)))
-            self.commit("promote", f"promote {memory.id} to {target.key} as {moved.id}",
-                         {memory.store: {memory.id: None}, target.key: {moved.id: moved}})
+            self.commit(
+                "promote",
+                f"promote {memory.id} to {target.key} as {moved.id}",
+                {memory.store: {memory.id: None}, target.key: {moved.id: moved}},
+            )
             return self._fresh(moved)
 
     def bump_access(self, ids: Iterable[str]) -> None:
@@ -328,12 +399,18 @@ class Bank:
             for change in entry.changes:
                 current = self._stores[change.store].snapshot(change.id)
                 if _stable(current) != _stable(change.after):
-                    raise Conflict(f"cannot undo #{entry.seq} ({entry.summary}): {change.id} has changed since; edit it by hand")
+                    raise Conflict(
+                        f"cannot undo #{entry.seq} ({entry.summary}): {change.id} has changed since; edit it by hand"
+                    )
             reverse: dict[str, dict[str, dict[str, Any] | None]] = {}
             for change in reversed(entry.changes):
                 reverse.setdefault(change.store, {})[change.id] = change.before
-            self.journal.append("undo", f"undo #{entry.seq}: {entry.summary}",
-                                [Change(c.store, c.id, c.after, c.before) for c in entry.changes], undoes=entry.seq)
+            self.journal.append(
+                "undo",
+                f"undo #{entry.seq}: {entry.summary}",
+                [Change(c.store, c.id, c.after, c.before) for c in entry.changes],
+                undoes=entry.seq,
+            )
             now = self.clock()
             for key, snaps in reverse.items():
                 self._stores[key].apply(snaps, now)
@@ -350,7 +427,9 @@ class Bank:
             store = self._stores[key]
             if memory_id in store.load():
                 return self.restore(memory_id)[0]
-            self.journal.append("unprune", f"bring back {memory_id} from the journal", [Change(key, memory_id, None, snap)])
+            self.journal.append(
+                "unprune", f"bring back {memory_id} from the journal", [Change(key, memory_id, None, snap)]
+            )
             store.apply({memory_id: snap}, self.clock())
             return self.restore(memory_id)[0]
 

@@ -161,7 +161,11 @@ def render_value(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(render_value(v) for v in value) + "]"
     text = str(value)
-    if text == "" or re.search(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: | #|\s$|^(true|false|null|~)$", text, re.I) or "\n" in text:
+    if (
+        text == ""
+        or re.search(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: | #|\s$|^(true|false|null|~)$", text, re.I)
+        or "\n" in text
+    ):
         return json.dumps(text, ensure_ascii=False)
     return text
 

@@ -113,7 +113,9 @@ def _union(*lists: Any) -> list[Any]:
     return out
 
 
-def merge_memory(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def merge_memory(
+    base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
     """The merged memory and the text fields both sides changed differently (empty: no conflict)."""
     keys = list(ours) + [k for k in theirs if k not in ours]
     out: dict[str, Any] = {}
@@ -144,11 +146,14 @@ def merge_memory(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mappi
 
 
 def _digest(raw: Mapping[str, Any]) -> str:
-    return hashlib.blake2b(json.dumps(raw, sort_keys=True, ensure_ascii=False).encode("utf-8"), digest_size=3).hexdigest()
+    return hashlib.blake2b(
+        json.dumps(raw, sort_keys=True, ensure_ascii=False).encode("utf-8"), digest_size=3
+    ).hexdigest()
 
 
-def _split_conflict(mid: str, merged: dict[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any],
-                    clashes: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _split_conflict(
+    mid: str, merged: dict[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any], clashes: list[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Both versions of a memory both sides edited: the merged fields, each side's own text."""
     mine = {**merged, **{k: ours[k] for k in (*clashes, "updated") if k in ours}}
     other = {**merged, **{k: theirs[k] for k in (*clashes, "updated") if k in theirs}}
@@ -168,7 +173,9 @@ def merge_state(base: bytes, ours: bytes, theirs: bytes) -> Merged:
 
     merged: dict[str, dict[str, Any]] = {}
     added: list[dict[str, Any]] = []
-    for mid in list(b_mem) + [m for m in o_mem if m not in b_mem] + [m for m in t_mem if m not in b_mem and m not in o_mem]:
+    for mid in (
+        list(b_mem) + [m for m in o_mem if m not in b_mem] + [m for m in t_mem if m not in b_mem and m not in o_mem]
+    ):
         b, o, t = b_mem.get(mid), o_mem.get(mid), t_mem.get(mid)
         if o is None and t is None:
             continue
@@ -217,18 +224,19 @@ def _merge_header(base: dict[str, Any], ours: dict[str, Any], theirs: dict[str, 
 def _fragments(payload: bytes, ours: dict[str, dict[str, Any]], memories: list[dict[str, Any]]) -> list[bytes]:
     """Each memory's text: ours as the file had it when unchanged (no re-serialising 10k memories)."""
     texts = split(payload, list(ours)) if ours else None
-    known = dict(zip(ours, texts)) if texts is not None else {}
+    known = dict(zip(ours, texts, strict=False)) if texts is not None else {}
     return [known[m["id"]] if m.get("id") in known and ours.get(m["id"]) == m else fragment(m) for m in memories]
 
 
 # -- MEMORY.md -----------------------------------------------------------------------------------
+
 
 def _key(line: str) -> str:
     start = line.find("](")
     if line.lstrip().startswith("- [") and start > 0:
         end = line.find(")", start)
         if end > start:
-            return "link:" + line[start + 2:end]
+            return "link:" + line[start + 2 : end]
     return "line:" + line
 
 
@@ -274,12 +282,19 @@ def merge_claude_md(base: str, ours: str, theirs: str) -> tuple[str, bool]:
         start, end = text.find(START), text.find(END)
         if start < 0 or end < start:
             return text, None
-        return text[:start] + _HOLE + text[end + len(END):], text[start:end + len(END)]
+        return text[:start] + _HOLE + text[end + len(END) :], text[start : end + len(END)]
 
     (b_out, b_block), (o_out, o_block), (t_out, t_block) = parts(base), parts(ours), parts(theirs)
     block, _clash = _three(b_block, o_block, t_block)
-    outside, clean = (o_out, True) if o_out == t_out else (t_out, True) if o_out == b_out else (o_out, True) \
-        if t_out == b_out else (None, False)
+    outside, clean = (
+        (o_out, True)
+        if o_out == t_out
+        else (t_out, True)
+        if o_out == b_out
+        else (o_out, True)
+        if t_out == b_out
+        else (None, False)
+    )
     if outside is None:
         with tempfile.TemporaryDirectory() as tmp:
             files = []
@@ -288,8 +303,11 @@ def merge_claude_md(base: str, ours: str, theirs: str) -> tuple[str, bool]:
                 with open(path, "w", encoding="utf-8") as fh:
                     fh.write(text)
                 files.append(path)
-            proc = subprocess.run(["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *files],
-                                  capture_output=True, timeout=30)
+            proc = subprocess.run(
+                ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *files],
+                capture_output=True,
+                timeout=30,
+            )
             outside, clean = proc.stdout.decode("utf-8", "replace"), proc.returncode == 0
     if block is None:
         return outside.replace(_HOLE, ""), clean

@@ -8,8 +8,24 @@ from memtui.store.atomic import atomic_write
 from memtui.store.locations import Project
 
 #: What `.memory/.gitignore` keeps out of git: everything derived or particular to this machine.
-IGNORED = ("index.db*", "cursor.json", "status.json", "usage.jsonl", "journal.jsonl", "lock", "logs/", "spool/",
-           "sessions/", "*.sock", "*.tmp", "state.json.corrupt-*", "service.json", "service.lock", "captured.txt", "backups/")
+IGNORED = (
+    "index.db*",
+    "cursor.json",
+    "status.json",
+    "usage.jsonl",
+    "journal.jsonl",
+    "lock",
+    "logs/",
+    "spool/",
+    "sessions/",
+    "*.sock",
+    "*.tmp",
+    "state.json.corrupt-*",
+    "service.json",
+    "service.lock",
+    "captured.txt",
+    "backups/",
+)
 
 
 def ensure_ignored(project: Project) -> bool:

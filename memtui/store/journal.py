@@ -39,8 +39,13 @@ class Entry:
     undoes: int | None = None
 
     def to_json(self) -> str:
-        data: dict[str, Any] = {"seq": self.seq, "ts": self.ts, "op": self.op, "summary": self.summary,
-                                "changes": [vars(c) for c in self.changes]}
+        data: dict[str, Any] = {
+            "seq": self.seq,
+            "ts": self.ts,
+            "op": self.op,
+            "summary": self.summary,
+            "changes": [vars(c) for c in self.changes],
+        }
         if self.undoes is not None:
             data["undoes"] = self.undoes
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -48,8 +53,14 @@ class Entry:
     @classmethod
     def from_json(cls, line: str) -> Entry:
         data = json.loads(line)
-        return cls(int(data["seq"]), data.get("ts", ""), data.get("op", "?"), data.get("summary", ""),
-                   [Change(**c) for c in data.get("changes", [])], data.get("undoes"))
+        return cls(
+            int(data["seq"]),
+            data.get("ts", ""),
+            data.get("op", "?"),
+            data.get("summary", ""),
+            [Change(**c) for c in data.get("changes", [])],
+            data.get("undoes"),
+        )
 
 
 class Journal:

@@ -60,10 +60,14 @@ class Report:
     def to_json(self, root: Path) -> dict:
         return {
             "secrets": self.count,
-            "memories": [{"id": leak.memory.id, "store": leak.memory.store, "kinds": _counted(leak.kinds)}
-                         for leak in self.memories],
-            "files": [{"path": _shown(leak.path, root), "kinds": _counted(leak.kinds), "fixable": leak.fixable}
-                      for leak in self.files],
+            "memories": [
+                {"id": leak.memory.id, "store": leak.memory.store, "kinds": _counted(leak.kinds)}
+                for leak in self.memories
+            ],
+            "files": [
+                {"path": _shown(leak.path, root), "kinds": _counted(leak.kinds), "fixable": leak.fixable}
+                for leak in self.files
+            ],
         }
 
 
@@ -158,7 +162,7 @@ def _outside_block(text: str) -> tuple[str, ...]:
     from memtui.core.render_block import END, START
 
     start, end = text.find(START), text.find(END)
-    outside = text if start < 0 or end < 0 else text[:start] + "\n" + text[end + len(END):]
+    outside = text if start < 0 or end < 0 else text[:start] + "\n" + text[end + len(END) :]
     return redact.scan(outside).kinds
 
 
@@ -168,7 +172,9 @@ def _rewrite(path: Path, text: str) -> bool:
         lines = []
         for line in text.splitlines():
             try:
-                lines.append(json.dumps(redact.redact_values(json.loads(line)), ensure_ascii=False, separators=(",", ":")))
+                lines.append(
+                    json.dumps(redact.redact_values(json.loads(line)), ensure_ascii=False, separators=(",", ":"))
+                )
             except ValueError:
                 lines.append(redact.redact(line))
         new = "\n".join(lines) + ("\n" if text.endswith("\n") else "")

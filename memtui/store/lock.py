@@ -104,4 +104,3 @@ def held(path: Path) -> bool:
         return True
     os.close(fd)
     return False
-

@@ -85,7 +85,9 @@ class MarkdownStore:
         try:
             st = file.stat()
             if st.st_size > MAX_FILE_BYTES:
-                self.problems.append(f"{file}: {st.st_size} bytes is too large for a memory (limit 1 MiB); split or trim it")
+                self.problems.append(
+                    f"{file}: {st.st_size} bytes is too large for a memory (limit 1 MiB); split or trim it"
+                )
                 return None
             text = file.read_bytes().decode("utf-8")
             doc = frontmatter.parse(text)
@@ -150,8 +152,11 @@ class MarkdownStore:
         if file is None or not file.exists():
             return None
         # bytes, not read_text(): universal newlines would turn a CRLF file into LF on the next write
-        return {"path": file.relative_to(self.path).as_posix(), "text": file.read_bytes().decode("utf-8"),
-                "mtime": file.stat().st_mtime}
+        return {
+            "path": file.relative_to(self.path).as_posix(),
+            "text": file.read_bytes().decode("utf-8"),
+            "mtime": file.stat().st_mtime,
+        }
 
     # -- writing (under the project lock, after load()) ----------------------------------------
 
@@ -159,7 +164,11 @@ class MarkdownStore:
         base = f"{slug(memory.type, 20)}_{slug(memory.name or memory.content)}"
         taken = {p.removesuffix(".md") for p in (f.name for f in self._files.values())}
         candidate, n = base, 2
-        while candidate in taken or (self.path / f"{candidate}.md").exists() or (self.path / ARCHIVE / f"{candidate}.md").exists():
+        while (
+            candidate in taken
+            or (self.path / f"{candidate}.md").exists()
+            or (self.path / ARCHIVE / f"{candidate}.md").exists()
+        ):
             candidate, n = f"{base}_{n}", n + 1
         return f"{candidate}.md"
 
@@ -171,7 +180,11 @@ class MarkdownStore:
             stem = current["path"].rsplit("/", 1)[-1]
         else:
             doc = frontmatter.parse(claude_code_header(memory))
-            stem = self.new_relpath(memory) if not memory.id.startswith(f"{self.scope}/") else memory.id.split("/", 1)[1] + ".md"
+            stem = (
+                self.new_relpath(memory)
+                if not memory.id.startswith(f"{self.scope}/")
+                else memory.id.split("/", 1)[1] + ".md"
+            )
         old = self.decode(current["path"], doc, current["mtime"]) if current else None
         # Only fields that differ from what the file says are written: a touch must not add a `name:`
         # or `type:` to a file that never had one (Claude Code's files often lack them).
@@ -188,8 +201,11 @@ class MarkdownStore:
             ("source_event", lambda m: (m.source or Source()).event, source.event),
             ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
             # The file's mtime is its age; `created` is written only when it says something more.
-            ("created", lambda m: m.created,
-             format_ts(memory.created) if old is not None or memory.created != memory.updated else None),
+            (
+                "created",
+                lambda m: m.created,
+                format_ts(memory.created) if old is not None or memory.created != memory.updated else None,
+            ),
         )
         for key, get, value in fields:
             if key in ("name", "description", "type") and old is None:
@@ -197,12 +213,18 @@ class MarkdownStore:
             if old is None or get(old) != get(memory):
                 frontmatter.set_value(doc, key, value)
         if old is None or old.content != memory.content.strip():
-            doc.body = doc.newline + memory.content.strip().replace("\r\n", "\n").replace("\n", doc.newline) + doc.newline
+            doc.body = (
+                doc.newline + memory.content.strip().replace("\r\n", "\n").replace("\n", doc.newline) + doc.newline
+            )
         folder = "" if memory.active else ARCHIVE + "/"
         return {"path": folder + stem, "text": doc.text(), "mtime": memory.updated.timestamp()}
 
-    def apply(self, snapshots: Mapping[str, dict[str, Any] | None], now: datetime | None = None,
-              header: Mapping[str, Any] | None = None) -> None:
+    def apply(
+        self,
+        snapshots: Mapping[str, dict[str, Any] | None],
+        now: datetime | None = None,
+        header: Mapping[str, Any] | None = None,
+    ) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         if not self._swept:  # once per process: temp files of writers killed mid-write
             sweep(self.path)
@@ -247,8 +269,10 @@ def claude_code_header(memory: Memory) -> str:
     a one-line `description`, and the type nested under `metadata:`."""
     name = memory.name or slug(memory.title or memory.content, 60).replace("_", "-")
     description = memory.description or " ".join(memory.content.split())[:150]
-    return (f"---\nname: {frontmatter.render_value(name)}\ndescription: {frontmatter.render_value(description)}\n"
-            f"metadata:\n  type: {frontmatter.render_value(memory.type)}\n---\n")
+    return (
+        f"---\nname: {frontmatter.render_value(name)}\ndescription: {frontmatter.render_value(description)}\n"
+        f"metadata:\n  type: {frontmatter.render_value(memory.type)}\n---\n"
+    )
 
 
 def is_memory_file(path: str | os.PathLike[str]) -> bool:

@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from memtui.core import render_block, render_index
+from memtui.core.memory import Memory
 from memtui.core.render_block import Block
+from memtui.core.types import TypeRegistry
 from memtui.errors import UsageError
 from memtui.store.atomic import atomic_write
+from memtui.store.locations import Project
+from memtui.store.markdown import MarkdownStore
 
-if TYPE_CHECKING:
-    from memtui.store.bank import Bank
+
+class _Header(Protocol):
+    @property
+    def header(self) -> Mapping[str, Any]: ...
+
+
+class Bank(Protocol):
+    """What rendering reads of a `store.bank.Bank` (named here so this module does not import the
+    Bank, which imports it: the dependency runs one way, bank → rendering)."""
+
+    project: Project
+    config: Any
+    registry: TypeRegistry
+    clock: Callable[[], datetime]
+    markdown: Sequence[MarkdownStore]
+
+    @property
+    def state(self) -> _Header: ...
+
+    def memories(self, *, include_inactive: bool = True) -> list[Memory]: ...
+
 
 #: Scopes whose memories go into the CLAUDE.md block (user and agent memories are not the project's).
 BLOCK_SCOPES = ("repo", "local", "project")
@@ -33,8 +58,11 @@ class RenderPlan:
 
     @property
     def stale_indexes(self) -> list[str]:
-        return [key for key, (_, current, rendered) in self.indexes.items()
-                if current != rendered.text and (current is not None or rendered.text)]
+        return [
+            key
+            for key, (_, current, rendered) in self.indexes.items()
+            if current != rendered.text and (current is not None or rendered.text)
+        ]
 
     @property
     def up_to_date(self) -> bool:
@@ -50,9 +78,13 @@ def plan(bank: Bank) -> RenderPlan:
     now = bank.clock()
     everything = bank.memories()
     header = bank.state.header
-    block = render_block.render([m for m in everything if m.scope in BLOCK_SCOPES], now,
-                                project=str(header.get("project") or bank.project.name),
-                                description=str(header.get("description") or ""), registry=bank.registry)
+    block = render_block.render(
+        [m for m in everything if m.scope in BLOCK_SCOPES],
+        now,
+        project=str(header.get("project") or bank.project.name),
+        description=str(header.get("description") or ""),
+        registry=bank.registry,
+    )
     path = claude_path(bank)
     current = read_text(path)
     indexes = {}
@@ -60,7 +92,11 @@ def plan(bank: Bank) -> RenderPlan:
         if store.exists:
             index = store.path / "MEMORY.md"
             text = read_text(index)
-            indexes[store.key] = (index, text, render_index.render(store.load().values(), now, bank.registry, existing=text))
+            indexes[store.key] = (
+                index,
+                text,
+                render_index.render(store.load().values(), now, bank.registry, existing=text),
+            )
     return RenderPlan(block, path, current, render_block.splice(current, block.text), indexes)
 
 

@@ -68,8 +68,18 @@ class StateStore:
         if signature is not None and signature == self._signature:
             return self._memories
         if signature is None:
-            self._reset({"version": 2, "project": self.project_name, "description": "", "memories": [],
-                         "lastUpdated": format_ts(utcnow()), "extractionCount": 0}, None, None)
+            self._reset(
+                {
+                    "version": 2,
+                    "project": self.project_name,
+                    "description": "",
+                    "memories": [],
+                    "lastUpdated": format_ts(utcnow()),
+                    "extractionCount": 0,
+                },
+                None,
+                None,
+            )
             return self._memories
         payload = self.path.read_bytes()
         # Parsing 10k memories allocates ~100k containers, none of which can form a cycle; the cyclic
@@ -173,8 +183,12 @@ class StateStore:
     def encode(self, memory: Memory) -> dict[str, Any]:
         return to_raw(memory, self._raws.get(memory.id))
 
-    def apply(self, snapshots: Mapping[str, dict[str, Any] | None], now: datetime | None = None,
-              header: Mapping[str, Any] | None = None) -> None:
+    def apply(
+        self,
+        snapshots: Mapping[str, dict[str, Any] | None],
+        now: datetime | None = None,
+        header: Mapping[str, Any] | None = None,
+    ) -> None:
         """Replace, add (at the end) or remove memories by raw snapshot, then write the file atomically."""
         self._own_fragments()
         for mid, raw in snapshots.items():
@@ -200,8 +214,11 @@ class StateStore:
         if self._payload is None and len(self._fragments) == len(self._raws):
             return
         chunks = split(self._payload, list(self._raws)) if self._payload is not None else None
-        self._fragments = dict(zip(self._raws, chunks)) if chunks is not None else {
-            mid: self._fragments.get(mid) or fragment(raw) for mid, raw in self._raws.items()}
+        self._fragments = (
+            dict(zip(self._raws, chunks, strict=False))
+            if chunks is not None
+            else {mid: self._fragments.get(mid) or fragment(raw) for mid, raw in self._raws.items()}
+        )
         self._payload = None
 
     def _write(self) -> None:

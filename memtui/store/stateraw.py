@@ -151,7 +151,11 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     _set(raw, "mergedFrom", list(memory.merged_from), [])
     _set(raw, "name", memory.name, "")
     _set(raw, "description", memory.description, "")
-    source = {k: v for k, v in (("session", memory.source.session), ("event", memory.source.event)) if v} if memory.source else {}
+    source = (
+        {k: v for k, v in (("session", memory.source.session), ("event", memory.source.event)) if v}
+        if memory.source
+        else {}
+    )
     _set(raw, "source", source, {})
     _set(raw, "reviewed", memory.reviewed, True)
     if not memory.conflict:

@@ -14,10 +14,11 @@ import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import ClassVar
 
 from textual import work
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
@@ -34,14 +35,22 @@ class MemtuiApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "memtui"
     COMMANDS = App.COMMANDS | {MemtuiCommands}
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit", tooltip="Quit memtui"),
         Binding("f1", "help", "Help", id="app.help", tooltip="Help for the focused part of the screen"),
         Binding("u", "undo", "Undo", show=False, id="app.undo", tooltip="Undo the last change (from the journal)"),
     ]
 
-    def __init__(self, bank: Bank, *, watch: bool = True, clock: Callable[[], datetime] | None = None,
-                 theme: str | None = None, blink: bool = True, engines: dict[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        *,
+        watch: bool = True,
+        clock: Callable[[], datetime] | None = None,
+        theme: str | None = None,
+        blink: bool = True,
+        engines: dict[str, object] | None = None,
+    ) -> None:
         """`watch`, `clock` and `blink` are what a snapshot pins: no watcher, a fixed now, a steady cursor."""
         super().__init__()
         self.blink = blink
@@ -70,7 +79,7 @@ class MemtuiApp(App[int]):
     @property
     def store_files(self) -> dict[str, Path]:
         """store key → the file or directory that holds it (for the detail pane)."""
-        return {key: getattr(store, "path") for key, store in self.bank.stores().items()}
+        return {key: store.path for key, store in self.bank.stores().items()}
 
     def on_mount(self) -> None:
         from memtui.tui.screens import all_screen_classes
@@ -112,8 +121,12 @@ class MemtuiApp(App[int]):
             if snap.error != self.load_error:
                 self.notify(snap.error, severity="error", timeout=15)
             self.load_error = snap.error
-        elif (self.loaded and self.load_error is None and snap.memories == self.snapshot.memories
-              and snap.problems == self.snapshot.problems):
+        elif (
+            self.loaded
+            and self.load_error is None
+            and snap.memories == self.snapshot.memories
+            and snap.problems == self.snapshot.problems
+        ):
             return  # e.g. the watcher seeing our own write: nothing to repaint
         else:
             self.load_error = None
@@ -141,8 +154,13 @@ class MemtuiApp(App[int]):
 
         if not paths:
             return
-        async for changes in awatch(*paths, watch_filter=live.relevant, step=live.STEP_MS,
-                                    debounce=live.DEBOUNCE_MS, ignore_permission_denied=True):
+        async for changes in awatch(
+            *paths,
+            watch_filter=live.relevant,
+            step=live.STEP_MS,
+            debounce=live.DEBOUNCE_MS,
+            ignore_permission_denied=True,
+        ):
             self.post_message(StoresChanged(frozenset(path for _, path in changes)))
 
     def on_stores_changed(self, _message: StoresChanged) -> None:
@@ -171,7 +189,11 @@ class MemtuiApp(App[int]):
         if message.error is not None:
             if op.on_error is not None and op.on_error(message.error):
                 return
-            text = str(message.error) if isinstance(message.error, MemtuiError) else f"{type(message.error).__name__}: {message.error}"
+            text = (
+                str(message.error)
+                if isinstance(message.error, MemtuiError)
+                else f"{type(message.error).__name__}: {message.error}"
+            )
             self.notify(text, title=f"{op.label} failed", severity="error", timeout=10)
             return
         if op.done:
@@ -183,13 +205,20 @@ class MemtuiApp(App[int]):
         """One place where a worker that died shows up, instead of failing silently."""
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             error = event.worker.error
-            self.notify(f"{type(error).__name__}: {error}", title=f"{event.worker.group} failed", severity="error", timeout=10)
+            self.notify(
+                f"{type(error).__name__}: {error}", title=f"{event.worker.group} failed", severity="error", timeout=10
+            )
 
     # -- shared actions ------------------------------------------------------------------------
 
     def action_undo(self) -> None:
-        self.run_op(Op("Undo", lambda bank: bank.undo(),
-                       on_done=lambda entry: self.notify(f"Undid #{entry.seq}: {entry.summary}", timeout=5)))
+        self.run_op(
+            Op(
+                "Undo",
+                lambda bank: bank.undo(),
+                on_done=lambda entry: self.notify(f"Undid #{entry.seq}: {entry.summary}", timeout=5),
+            )
+        )
 
     def action_help(self) -> None:
         from memtui.tui.screens.help import HelpScreen

@@ -23,7 +23,11 @@ class MemtuiCommands(Provider):
         if open_screen is not None:
             for name, title, help_text in (
                 ("review", "go: Review queue", "Step through automatically captured memories"),
-                ("budget", "go: Budget preview", "The CLAUDE.md block and MEMORY.md load meters as they would be written"),
+                (
+                    "budget",
+                    "go: Budget preview",
+                    "The CLAUDE.md block and MEMORY.md load meters as they would be written",
+                ),
                 ("trash", "go: Trash", "Archived and superseded memories; restore them"),
                 ("consolidate", "go: Consolidate", "Plan merges and drops, review and apply them"),
                 ("search", "go: Search", "Ranked search over every memory"),

@@ -33,14 +33,14 @@ def load_keymap(section: Mapping[str, Any], known: Mapping[str, str]) -> tuple[d
     """The keymap from `[tui]`'s `keys` table, and a line per entry that was ignored (with why)."""
     table = section.get("keys", {})
     if not isinstance(table, Mapping):
-        return {}, ["[tui.keys] must be a table of binding id = \"key\"; ignored"]
+        return {}, ['[tui.keys] must be a table of binding id = "key"; ignored']
     keymap: dict[str, str] = {}
     problems: list[str] = []
     for binding_id, keys in table.items():
         if binding_id not in known:
             problems.append(f"[tui.keys] {binding_id!r} is not a binding id (f1 lists them); ignored")
         elif not isinstance(keys, str) or not keys.strip():
-            problems.append(f"[tui.keys] {binding_id!r} needs a key name string such as \"ctrl+e\"; ignored")
+            problems.append(f'[tui.keys] {binding_id!r} needs a key name string such as "ctrl+e"; ignored')
         else:
             keymap[binding_id] = ",".join(k.strip() for k in keys.split(",") if k.strip())
     return keymap, problems

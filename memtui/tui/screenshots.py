@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from memtui.store.bank import Bank
 from memtui.store.locations import Project
 
 #: The date the demo and the app's clock are pinned to.
-NOW = datetime(2026, 3, 2, 9, 30, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
 SIZE = (120, 34)
 OUT = Path(__file__).resolve().parents[2] / "screenshots"
 
@@ -42,8 +42,12 @@ def _seeded(seed: int) -> Iterator[None]:
 
 
 def demo_env(root: Path) -> dict[str, str]:
-    return {"CLAUDE_PROJECT_DIR": str(root), "CLAUDE_CONFIG_DIR": str(root / ".claude-home"),
-            "HOME": str(root / ".home"), "PATH": os.environ.get("PATH", "")}
+    return {
+        "CLAUDE_PROJECT_DIR": str(root),
+        "CLAUDE_CONFIG_DIR": str(root / ".claude-home"),
+        "HOME": str(root / ".home"),
+        "PATH": os.environ.get("PATH", ""),
+    }
 
 
 def demo_bank(root: Path, now: datetime = NOW) -> Bank:
@@ -70,18 +74,40 @@ def sample_engines(bank: Bank) -> dict[str, Any]:
 
     from types import SimpleNamespace as NS
 
-    plan = NS(items=(
-        NS(key="merge-1", action="merge", ids=(find("Stripe webhooks are written raw"), find("Stripe webhooks can arrive out of order")),
-           type="architecture", content="Stripe webhooks are stored raw in stripe_events, then processed idempotently by "
-           "event id; they can arrive out of order, so handlers compare event.created with the stored version.",
-           tags=("stripe", "webhooks"), reason="both describe webhook handling; the gotcha is the reason for the design"),
-        NS(key="drop-2", action="drop", ids=(find("Invoice PDF templates are half ported"),), type="progress", content="",
-           tags=(), reason="5 days old progress note; superseded by the WeasyPrint gotcha and the i18n context"),
-        NS(key="merge-3", action="merge", ids=(find("Test factories live"), find("pytest-xdist with the pg_template")),
-           type="pattern", content="Tests use factory_boy factories (tests/factories.py) and a fresh schema per test via "
-           "pg_template; under pytest-xdist each worker needs its own database (worker_id).",
-           tags=("testing", "pytest"), reason="same fixture, one note is the caveat of the other"),
-    ), problems=())
+    plan = NS(
+        items=(
+            NS(
+                key="merge-1",
+                action="merge",
+                ids=(find("Stripe webhooks are written raw"), find("Stripe webhooks can arrive out of order")),
+                type="architecture",
+                content="Stripe webhooks are stored raw in stripe_events, then processed idempotently by "
+                "event id; they can arrive out of order, so handlers compare event.created with the stored version.",
+                tags=("stripe", "webhooks"),
+                reason="both describe webhook handling; the gotcha is the reason for the design",
+            ),
+            NS(
+                key="drop-2",
+                action="drop",
+                ids=(find("Invoice PDF templates are half ported"),),
+                type="progress",
+                content="",
+                tags=(),
+                reason="5 days old progress note; superseded by the WeasyPrint gotcha and the i18n context",
+            ),
+            NS(
+                key="merge-3",
+                action="merge",
+                ids=(find("Test factories live"), find("pytest-xdist with the pg_template")),
+                type="pattern",
+                content="Tests use factory_boy factories (tests/factories.py) and a fresh schema per test via "
+                "pg_template; under pytest-xdist each worker needs its own database (worker_id).",
+                tags=("testing", "pytest"),
+                reason="same fixture, one note is the caveat of the other",
+            ),
+        ),
+        problems=(),
+    )
 
     def consolidate_plan(_bank: Bank, **_kw: Any) -> Any:
         return plan
@@ -90,9 +116,11 @@ def sample_engines(bank: Bank) -> dict[str, Any]:
         return None
 
     cited = (find("Stripe Billing is the payments backbone"), find("Stripe webhooks can arrive out of order"))
-    answer_text = ("Prorations are **computed by Stripe**, not locally: call `stripe.Invoice.upcoming()` to preview "
-                   "them [1]. Webhooks that report the result can arrive out of order, so compare `event.created` "
-                   "with the stored version before applying one [2].")
+    answer_text = (
+        "Prorations are **computed by Stripe**, not locally: call `stripe.Invoice.upcoming()` to preview "
+        "them [1]. Webhooks that report the result can arrive out of order, so compare `event.created` "
+        "with the stored version before applying one [2]."
+    )
 
     def ask(_bank: Bank, _question: str, *, on_text: Callable[[str], None] | None = None, **_kw: Any) -> Any:
         for word in answer_text.split(" "):
@@ -127,6 +155,7 @@ def _keys(*keys: str) -> Step:
         for key in keys:
             await pilot.press(key)
             await settle(pilot)
+
     return run
 
 
@@ -136,6 +165,7 @@ def _reveal(text: str, *then: str) -> Step:
         pilot.app.jump_to(memory.id)
         await settle(pilot)
         await _keys(*then)(pilot)
+
     return run
 
 
@@ -145,6 +175,7 @@ def _type(screen_key: str, text: str, *then: str) -> Step:
         await pilot.press(*text)
         await settle(pilot)
         await _keys(*then)(pilot)
+
     return run
 
 

@@ -13,16 +13,29 @@ def memories(*items: tuple[str, str] | dict) -> dict:
     """A `record_memories` answer: ("type", "content") pairs or full dicts."""
     out = []
     for item in items:
-        out.append(item if isinstance(item, dict) else {"type": item[0], "content": item[1], "tags": [], "supersedes": None})
+        out.append(
+            item if isinstance(item, dict) else {"type": item[0], "content": item[1], "tags": [], "supersedes": None}
+        )
     return {"memories": out}
 
 
 # -- transcript lines, shaped like Claude Code's ----------------------------------------------------
 
+
 def _envelope(kind: str, **extra) -> dict:
-    return {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/home/u/project",
-            "sessionId": "sess-1", "version": "2.1.330", "gitBranch": "main", "type": kind,
-            "uuid": str(uuid.uuid4()), "timestamp": "2026-03-10T09:30:00.000Z", **extra}
+    return {
+        "parentUuid": None,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/home/u/project",
+        "sessionId": "sess-1",
+        "version": "2.1.330",
+        "gitBranch": "main",
+        "type": kind,
+        "uuid": str(uuid.uuid4()),
+        "timestamp": "2026-03-10T09:30:00.000Z",
+        **extra,
+    }
 
 
 def user(text: str, **extra) -> dict:
@@ -32,9 +45,22 @@ def user(text: str, **extra) -> dict:
 def assistant(*blocks: dict, msg_id: str | None = None, **extra) -> list[dict]:
     """One line per content block, sharing `message.id`, as Claude Code writes them."""
     mid = msg_id or "msg_" + uuid.uuid4().hex[:20]
-    return [_envelope("assistant", message={"model": "claude-opus-5-5", "id": mid, "type": "message", "role": "assistant",
-                                            "content": [block], "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}},
-                      **extra) for block in blocks]
+    return [
+        _envelope(
+            "assistant",
+            message={
+                "model": "claude-opus-5-5",
+                "id": mid,
+                "type": "message",
+                "role": "assistant",
+                "content": [block],
+                "stop_reason": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            },
+            **extra,
+        )
+        for block in blocks
+    ]
 
 
 def text(value: str) -> dict:
@@ -46,8 +72,13 @@ def tool_use(name: str, **data) -> dict:
 
 
 def tool_result(content: str, is_error: bool = False) -> dict:
-    return _envelope("user", message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x",
-                                                                   "content": content, "is_error": is_error}]})
+    return _envelope(
+        "user",
+        message={
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": content, "is_error": is_error}],
+        },
+    )
 
 
 def write_lines(path: Path, *records, append: bool = True) -> Path:

@@ -10,8 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for fakeapi
 
-import fakeapi  # noqa: E402
-from capture_helpers import TRANSCRIPTS  # noqa: E402
+import fakeapi
+from capture_helpers import TRANSCRIPTS
 
 
 @pytest.fixture
@@ -38,10 +38,12 @@ def fast_env(api) -> dict[str, str]:
 @pytest.fixture
 def sample(tmp_path):
     """A copy of a sample transcript (tests append to it as a live session would)."""
+
     def copy(name: str = "captured-2.1.330.jsonl") -> Path:
         target = tmp_path / "transcripts" / name
         target.parent.mkdir(exist_ok=True)
         shutil.copy(TRANSCRIPTS / name, target)
         target.chmod(0o644)
         return target
+
     return copy

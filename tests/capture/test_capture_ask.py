@@ -20,8 +20,12 @@ def _seed(bank):
 
 def test_the_answer_streams_and_cites_memory_ids(llm, bank):
     ids = _seed(bank)
-    llm.script(text_reply(f"PostgreSQL 16 [{ids['db']}], picked for JSONB; pages are cached in Redis [{ids['cache']}]. "
-                          "Also see [mem_0_made_up]."))
+    llm.script(
+        text_reply(
+            f"PostgreSQL 16 [{ids['db']}], picked for JSONB; pages are cached in Redis [{ids['cache']}]. "
+            "Also see [mem_0_made_up]."
+        )
+    )
     pieces: list[str] = []
     answer = ask(bank, "which database and what does redis do?", on_text=pieces.append)
     assert answer.ok and len(pieces) > 3 and "".join(pieces) == answer.text

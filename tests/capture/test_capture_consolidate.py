@@ -16,15 +16,30 @@ from memtui.store.bank import Bank
 
 @pytest.fixture
 def decisions(bank):
-    texts = ["Use PostgreSQL 16 for the main database.", "JSONB columns need PostgreSQL; MySQL was ruled out.",
-             "Use Redis for caching sessions.", "Deploy with GitHub Actions to Fly.io.",
-             "Old: deploy by hand with scp.", "Keep API responses under 200 ms at p95."]
+    texts = [
+        "Use PostgreSQL 16 for the main database.",
+        "JSONB columns need PostgreSQL; MySQL was ruled out.",
+        "Use Redis for caching sessions.",
+        "Deploy with GitHub Actions to Fly.io.",
+        "Old: deploy by hand with scp.",
+        "Keep API responses under 200 ms at p95.",
+    ]
     return [bank.add("decision", t, tags=["t"]).memory.id for t in texts]
 
 
 def _plan_answer(ids, *, merge=None, drop=None):
-    merge = merge if merge is not None else [{"sources": ids[:2], "content": "The main database is PostgreSQL 16 (JSONB columns; MySQL ruled out).",
-                                              "tags": ["db"], "reason": "same fact"}]
+    merge = (
+        merge
+        if merge is not None
+        else [
+            {
+                "sources": ids[:2],
+                "content": "The main database is PostgreSQL 16 (JSONB columns; MySQL ruled out).",
+                "tags": ["db"],
+                "reason": "same fact",
+            }
+        ]
+    )
     drop = drop if drop is not None else [{"id": ids[4], "reason": "replaced by GitHub Actions"}]
     used = {s for m in merge for s in m["sources"]} | {d["id"] for d in drop}
     return tool({"keep": [i for i in ids if i not in used], "merge": merge, "drop": drop})
@@ -36,8 +51,10 @@ def test_plan_lists_selectable_items_and_a_dry_run_changes_nothing(llm, bank, de
     llm.script(_plan_answer(decisions))
     plan = consolidate.plan(bank)
     assert plan.types == ("decision",) and len(llm.messages()) == 1
-    assert [(i.key, i.action, i.ids) for i in plan.items] == [("merge-1", "merge", tuple(decisions[:2])),
-                                                              ("drop-2", "drop", (decisions[4],))]
+    assert [(i.key, i.action, i.ids) for i in plan.items] == [
+        ("merge-1", "merge", tuple(decisions[:2])),
+        ("drop-2", "drop", (decisions[4],)),
+    ]
     assert set(plan.keep) == {decisions[2], decisions[3], decisions[5]}
     text = "\n".join(plan.describe())
     assert "[merge-1] merge (decision): same fact" in text and "→ The main database is PostgreSQL 16 (JSONB" in text
@@ -53,7 +70,10 @@ def test_apply_is_one_journal_entry_with_lineage_and_undo_reverts_all_of_it(llm,
     assert entry is not None and entry.op == "consolidate"
     fresh = {m.id: m for m in Bank.open(bank.project.root).memories()}
     [merged] = [m for m in fresh.values() if m.merged_from]
-    assert merged.merged_from == tuple(decisions[:2]) and merged.content == "The main database is PostgreSQL 16 (JSONB columns; MySQL ruled out)."
+    assert (
+        merged.merged_from == tuple(decisions[:2])
+        and merged.content == "The main database is PostgreSQL 16 (JSONB columns; MySQL ruled out)."
+    )
     assert merged.tags == ("db",) and merged.active
     assert fresh[decisions[0]].status is Status.SUPERSEDED and fresh[decisions[1]].status is Status.SUPERSEDED
     assert fresh[decisions[4]].status is Status.ARCHIVED
@@ -76,9 +96,11 @@ def test_only_accepted_items_are_applied(llm, bank, decisions):
 
 
 def test_invented_ids_double_use_and_mass_drops_are_rejected_item_by_item(llm, bank, decisions):
-    merge = [{"sources": [decisions[0], "mem_0_invented"], "content": "x", "tags": []},
-             {"sources": decisions[2:4], "content": "Redis caches sessions; deploys go through GitHub Actions.", "tags": []},
-             {"sources": [decisions[3], decisions[5]], "content": "y", "tags": []}]
+    merge = [
+        {"sources": [decisions[0], "mem_0_invented"], "content": "x", "tags": []},
+        {"sources": decisions[2:4], "content": "Redis caches sessions; deploys go through GitHub Actions.", "tags": []},
+        {"sources": [decisions[3], decisions[5]], "content": "y", "tags": []},
+    ]
     llm.script(_plan_answer(decisions, merge=merge, drop=[{"id": "mem_1_nope"}]))
     plan = consolidate.plan(bank)
     assert [i.ids for i in plan.items] == [tuple(decisions[2:4])]
@@ -91,7 +113,9 @@ def test_invented_ids_double_use_and_mass_drops_are_rejected_item_by_item(llm, b
 
 def test_malformed_plans_are_errors_and_nothing_changes(llm, bank, decisions):
     before = bank.project.path("state.json").read_text()
-    llm.script(tool({"keep": decisions, "merge": [{"sources": decisions[:2], "content": "   ", "tags": []}], "drop": []}))
+    llm.script(
+        tool({"keep": decisions, "merge": [{"sources": decisions[:2], "content": "   ", "tags": []}], "drop": []})
+    )
     with pytest.raises(BadOutput, match="empty"):
         consolidate.plan(bank)
     llm.script(tool({"keep": decisions}))

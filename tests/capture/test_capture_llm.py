@@ -45,8 +45,13 @@ def test_settings_come_from_config_and_the_environment_wins():
     configured = LLMSettings.load({"model": "claude-sonnet-4-5", "daily_budget_usd": 3}, {})
     assert (configured.model, configured.daily_budget_usd) == ("claude-sonnet-4-5", 3.0)
     assert "config.toml" in configured.model_source
-    overridden = LLMSettings.load({"model": "claude-sonnet-4-5"}, {"MEMTUI_MODEL": "claude-haiku-5-5", "MEMTUI_LLM_RETRIES": "0"})
-    assert (overridden.model, overridden.max_retries) == ("claude-haiku-5-5", 0) and "MEMTUI_MODEL" in overridden.model_source
+    overridden = LLMSettings.load(
+        {"model": "claude-sonnet-4-5"}, {"MEMTUI_MODEL": "claude-haiku-5-5", "MEMTUI_LLM_RETRIES": "0"}
+    )
+    assert (overridden.model, overridden.max_retries) == (
+        "claude-haiku-5-5",
+        0,
+    ) and "MEMTUI_MODEL" in overridden.model_source
     with pytest.raises(ConfigError, match="daily_budget_usd must be a number"):
         LLMSettings.load({"daily_budget_usd": "lots"}, {})
 
@@ -69,8 +74,11 @@ def test_schema_validation_names_the_problem():
     schema = extraction(["decision", "gotcha"])
     assert validate({"memories": [{"type": "gotcha", "content": "x", "tags": []}]}, schema, "answer")
     assert errors({"memories": [{"type": "nope", "content": "", "tags": "a", "extra": 1}]}, schema) == [
-        "$.memories[0].type is 'nope', not one of decision, gotcha", "$.memories[0].content is empty",
-        "$.memories[0].tags should be array, not str", "$.memories[0].extra is not expected"]
+        "$.memories[0].type is 'nope', not one of decision, gotcha",
+        "$.memories[0].content is empty",
+        "$.memories[0].tags should be array, not str",
+        "$.memories[0].extra is not expected",
+    ]
     with pytest.raises(BadOutput, match="did not match the schema"):
         validate({"keep": []}, CONSOLIDATION, "plan")
 
@@ -87,16 +95,22 @@ def test_a_retired_model_is_a_clear_health_error(llm, bank, tmp_path):
 
 
 def test_fast_paths_never_import_the_sdk():
-    code = ("import sys; import memtui.capture.explicit, memtui.llm, memtui.capture.pipeline, memtui.capture.health, "
-            "memtui.capture.consolidate, memtui.capture.ask, memtui.commands.capture; "
-            "print('anthropic' in sys.modules)")
+    code = (
+        "import sys; import memtui.capture.explicit, memtui.llm, memtui.capture.pipeline, memtui.capture.health, "
+        "memtui.capture.consolidate, memtui.capture.ask, memtui.commands.capture; "
+        "print('anthropic' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_extract_command_and_status_show_what_happened(llm, project, cli, tmp_path):
-    path = write_lines(tmp_path / "s.jsonl", user("We pinned numpy below 2 because of the C extension."),
-                       assistant(text("Pinned.")), user("thanks"))
+    path = write_lines(
+        tmp_path / "s.jsonl",
+        user("We pinned numpy below 2 because of the C extension."),
+        assistant(text("Pinned.")),
+        user("thanks"),
+    )
     llm.script(tool(memories(("decision", "numpy is pinned below 2 because the C extension breaks on 2.x."))))
     out = cli("extract", "--transcript", str(path), "--event", "Stop", cwd=project.root)
     assert out.returncode == 0, out.stderr
@@ -117,8 +131,13 @@ def test_extract_command_and_status_show_what_happened(llm, project, cli, tmp_pa
 
 def test_consolidate_command_dry_run_then_apply_then_undo(llm, project, cli, bank):
     ids = [bank.add("pattern", f"Pattern {i}: module{i} uses style{i} naming{i}").memory.id for i in range(5)]
-    answer = tool({"keep": ids[2:], "merge": [{"sources": ids[:2], "content": "Modules 0 and 1 share a naming style.",
-                                              "tags": []}], "drop": []})
+    answer = tool(
+        {
+            "keep": ids[2:],
+            "merge": [{"sources": ids[:2], "content": "Modules 0 and 1 share a naming style.", "tags": []}],
+            "drop": [],
+        }
+    )
     llm.script(answer, answer)
     dry = cli("consolidate", "--dry-run", cwd=project.root)
     assert dry.returncode == 0 and b"[merge-1] merge (pattern)" in dry.stdout and b"Dry run: 1 merge(s)" in dry.stdout
@@ -133,18 +152,25 @@ def test_the_fake_api_runs_as_a_program_for_other_clients(tmp_path):
     script = tmp_path / "replies.json"
     script.write_text(json.dumps([{"kind": "text", "text": "scripted hello"}]))
     log = tmp_path / "requests.jsonl"
-    proc = subprocess.Popen([sys.executable, str(TESTS / "fakeapi.py"), "--port", "0", "--script", str(script), "--log", str(log)],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(TESTS / "fakeapi.py"), "--port", "0", "--script", str(script), "--log", str(log)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         url = proc.stdout.readline().strip()
-        code = ("import anthropic, sys; c = anthropic.Anthropic(base_url=sys.argv[1], api_key='k', max_retries=0); "
-                "s = c.messages.stream(model='claude-haiku-4-5', max_tokens=9, messages=[{'role': 'user', 'content': 'hi'}]);\n"
-                "with s as st: print(''.join(st.text_stream))")
+        code = (
+            "import anthropic, sys; c = anthropic.Anthropic(base_url=sys.argv[1], api_key='k', max_retries=0); "
+            "s = c.messages.stream(model='claude-haiku-4-5', max_tokens=9, messages=[{'role': 'user', 'content': 'hi'}]);\n"
+            "with s as st: print(''.join(st.text_stream))"
+        )
         out = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, timeout=60)
         assert out.stdout.strip() == "scripted hello", out.stderr
         [logged] = [json.loads(line) for line in log.read_text().splitlines()]
         headers = logged["headers"]
-        assert logged["body"]["stream"] is True and "k" in (headers.get("x-api-key") or headers.get("authorization", ""))
+        assert logged["body"]["stream"] is True and "k" in (
+            headers.get("x-api-key") or headers.get("authorization", "")
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=10)

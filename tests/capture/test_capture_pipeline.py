@@ -29,9 +29,19 @@ def _status(bank):
 
 def test_extracts_the_spotter_sample_into_unreviewed_memories_with_their_source(llm, bank, sample):
     path = sample("spotter-2.1.39.jsonl")
-    llm.script(tool(memories(("decision", "The spotter-4te epic adds OpenTelemetry tracing from plugin to LiveView."),
-                             {"type": "gotcha", "content": "Run `bd ready` to find subtasks with no blockers.",
-                              "tags": ["Beads", "workflow"], "supersedes": None})))
+    llm.script(
+        tool(
+            memories(
+                ("decision", "The spotter-4te epic adds OpenTelemetry tracing from plugin to LiveView."),
+                {
+                    "type": "gotcha",
+                    "content": "Run `bd ready` to find subtasks with no blockers.",
+                    "tags": ["Beads", "workflow"],
+                    "supersedes": None,
+                },
+            )
+        )
+    )
     result = extract(bank, path, session_id="sess-a", event="Stop")
     assert result.ok and result.chunks == 1 and result.new_lines == 19
     assert [m.type for m in result.saved] == ["decision", "gotcha"]
@@ -61,9 +71,16 @@ def test_the_explicit_request_is_saved_and_shown_to_the_model_as_existing(llm, b
 
 
 def test_only_new_lines_go_to_the_model_and_stop_waits_for_three(llm, bank, tmp_path):
-    path = write_lines(tmp_path / "s.jsonl", user("We chose Redis for the job queue."),
-                       assistant(text("Noted: Redis backs the job queue.")), user("ok"))
-    llm.script(tool(memories(("decision", "Redis backs the job queue."))), tool(memories(("gotcha", "Celery 5.4 needs a result backend."))))
+    path = write_lines(
+        tmp_path / "s.jsonl",
+        user("We chose Redis for the job queue."),
+        assistant(text("Noted: Redis backs the job queue.")),
+        user("ok"),
+    )
+    llm.script(
+        tool(memories(("decision", "Redis backs the job queue."))),
+        tool(memories(("gotcha", "Celery 5.4 needs a result backend."))),
+    )
     assert extract(bank, path, session_id="s", event="Stop").ok
     write_lines(path, user("Celery 5.4 fails without a result backend."), assistant(text("Added one.")))
     waiting = extract(bank, path, session_id="s", event="Stop")
@@ -94,8 +111,12 @@ def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_i
     if name == "model-404":
         bank.project.path("config.toml").write_text('[llm]\nmodel = "claude-retired-1"\n')
         bank = Bank.open(bank.project.root)
-    path = write_lines(tmp_path / "s.jsonl", user("The billing service talks to Stripe through src/billing/gateway.py"),
-                       assistant(text("Understood.")), user("and retries idempotently"))
+    path = write_lines(
+        tmp_path / "s.jsonl",
+        user("The billing service talks to Stripe through src/billing/gateway.py"),
+        assistant(text("Understood.")),
+        user("and retries idempotently"),
+    )
     llm.script(*replies)
     failed = extract(bank, path, session_id="s", event="Stop")
     assert not failed.ok and failed.kind == kind and words in failed.error and failed.fix
@@ -113,10 +134,13 @@ def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_i
     bank.project.path("config.toml").write_text("")
     bank = Bank.open(bank.project.root)
     llm.clear()
-    llm.script(tool(memories(("architecture", "Billing talks to Stripe via src/billing/gateway.py with idempotent retries."))))
+    llm.script(
+        tool(memories(("architecture", "Billing talks to Stripe via src/billing/gateway.py with idempotent retries.")))
+    )
     later = extract(bank, path, session_id="s", event="Stop")
     assert later.ok and [m.content for m in later.saved] == [
-        "Billing talks to Stripe via src/billing/gateway.py with idempotent retries."]
+        "Billing talks to Stripe via src/billing/gateway.py with idempotent retries."
+    ]
     assert "src/billing/gateway.py" in llm.messages()[0].prompt_text
     assert _cursor(bank) == {"s": 3}
     assert len(Bank.open(bank.project.root).memories()) == 1
@@ -127,9 +151,13 @@ def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_i
 
 
 def test_transient_errors_are_retried_within_the_run(llm, bank, sample):
-    llm.script(error(529), error(500, headers={"retry-after": "0"}), tool(memories(("pattern", "Use uv for every script."))))
+    llm.script(
+        error(529), error(500, headers={"retry-after": "0"}), tool(memories(("pattern", "Use uv for every script.")))
+    )
     result = extract(bank, sample(), session_id="s", event="Stop")
-    assert result.ok and len(llm.messages()) == 3 and [m.content for m in result.saved][-1] == "Use uv for every script."
+    assert (
+        result.ok and len(llm.messages()) == 3 and [m.content for m in result.saved][-1] == "Use uv for every script."
+    )
 
 
 def test_a_failure_midway_keeps_the_chunks_already_saved(llm, bank, tmp_path):
@@ -151,8 +179,12 @@ def test_a_failure_midway_keeps_the_chunks_already_saved(llm, bank, tmp_path):
 
 def test_a_key_in_the_transcript_never_reaches_the_model_or_the_store(llm, bank, tmp_path):
     key = "sk-ant-api03-" + "Zx9Yw8Vu" * 6
-    path = write_lines(tmp_path / "s.jsonl", user(f"deploy with ANTHROPIC_API_KEY={key} on staging"),
-                       assistant(text(f"Set the key {key} in the staging env.")), user("thanks"))
+    path = write_lines(
+        tmp_path / "s.jsonl",
+        user(f"deploy with ANTHROPIC_API_KEY={key} on staging"),
+        assistant(text(f"Set the key {key} in the staging env.")),
+        user("thanks"),
+    )
     llm.script(tool(memories(("context", f"Staging deploys use the key {key}."))))
     result = extract(bank, path, session_id="s", event="Stop")
     assert result.ok
@@ -174,12 +206,23 @@ def test_without_a_key_explicit_memories_are_saved_and_nothing_is_sent(fake_api,
 
 def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomorrow(llm, bank, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMTUI_DAILY_BUDGET", "0.01")
-    path = write_lines(tmp_path / "s.jsonl", user("first fact about the cache layer"), assistant(text("ok")), user("go"))
-    llm.script(tool(memories(("architecture", "The cache layer is Redis.")), usage={"input_tokens": 20000, "output_tokens": 10}))
+    path = write_lines(
+        tmp_path / "s.jsonl", user("first fact about the cache layer"), assistant(text("ok")), user("go")
+    )
+    llm.script(
+        tool(
+            memories(("architecture", "The cache layer is Redis.")), usage={"input_tokens": 20000, "output_tokens": 10}
+        )
+    )
     assert extract(bank, path, session_id="s", event="Stop").ok  # $0.02 spent: over the $0.01 budget now
     write_lines(path, user("second fact: the queue is RabbitMQ"), assistant(text("ok")), user("go"))
     paused = extract(bank, path, session_id="s", event="Stop")
-    assert paused.ok and paused.paused and "daily LLM budget reached" in paused.skipped and "daily_budget_usd" in paused.fix
+    assert (
+        paused.ok
+        and paused.paused
+        and "daily LLM budget reached" in paused.skipped
+        and "daily_budget_usd" in paused.fix
+    )
     assert len(llm.messages()) == 1 and _cursor(bank) == {"s": 3}
     report = health.read(bank)
     assert report["paused"] and report["today"]["cost_usd"] == pytest.approx(0.02005) and report["budget_usd"] == 0.01
@@ -205,8 +248,16 @@ def test_a_session_end_extraction_triggers_consolidation(llm, bank, tmp_path):
         bank.add("gotcha", f"Gotcha number {i} about subsystem{i} quirk{i}")
     ids = [m.id for m in bank.memories()]
     path = write_lines(tmp_path / "s.jsonl", user("nothing much"))
-    llm.script(tool(memories()), tool({"keep": ids[2:], "merge": [{"sources": ids[:2], "content": "Gotchas 0 and 1 together.",
-                                                                   "tags": ["merged"]}], "drop": []}))
+    llm.script(
+        tool(memories()),
+        tool(
+            {
+                "keep": ids[2:],
+                "merge": [{"sources": ids[:2], "content": "Gotchas 0 and 1 together.", "tags": ["merged"]}],
+                "drop": [],
+            }
+        ),
+    )
     result = extract(bank, path, session_id="s", event="SessionEnd")
     assert result.ok and result.consolidation["ok"] and result.consolidation["merged"] == 1
     assert [r.tool_name for r in llm.messages()] == ["record_memories", "consolidation_plan"]
@@ -218,10 +269,29 @@ def test_a_session_end_extraction_triggers_consolidation(llm, bank, tmp_path):
 def test_two_extractors_started_at_once_queue_and_capture_once(llm, bank, sample, tmp_path):
     path = sample("spotter-2.1.39.jsonl")
     # a slow answer, so the second process certainly arrives while the first holds the capture lock
-    llm.default = delay(0.8, tool(memories(("decision", "Tracing spans go from the plugin through Phoenix to LiveView."))))
-    env = {**fast_env(llm), "MEMTUI_LLM_TIMEOUT": "10", "HOME": str(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(bank.project.root)}
-    command = [sys.executable, "-m", "memtui", "extract", "--transcript", str(path), "--session", "sess-x",
-               "--event", "Stop", "--json", "--no-consolidate"]
+    llm.default = delay(
+        0.8, tool(memories(("decision", "Tracing spans go from the plugin through Phoenix to LiveView.")))
+    )
+    env = {
+        **fast_env(llm),
+        "MEMTUI_LLM_TIMEOUT": "10",
+        "HOME": str(tmp_path / "home"),
+        "CLAUDE_PROJECT_DIR": str(bank.project.root),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "memtui",
+        "extract",
+        "--transcript",
+        str(path),
+        "--session",
+        "sess-x",
+        "--event",
+        "Stop",
+        "--json",
+        "--no-consolidate",
+    ]
     started = time.monotonic()
     procs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     outs = [p.communicate(timeout=60) for p in procs]
@@ -238,15 +308,24 @@ def test_two_extractors_started_at_once_queue_and_capture_once(llm, bank, sample
 def test_a_forked_session_sends_only_its_own_records(llm, bank, tmp_path):
     """Issue 14.5: `--fork-session` copies the parent's records (same uuids) into a new session;
     the extractor gets only what the fork added, and an explicit request is not saved twice."""
-    parent = [user("remember that we ship with make release"), assistant(text("Noted.")),
-              user("We chose Redis for the job queue because Celery already needs it."),
-              assistant(text("Redis it is."))]
+    parent = [
+        user("remember that we ship with make release"),
+        assistant(text("Noted.")),
+        user("We chose Redis for the job queue because Celery already needs it."),
+        assistant(text("Redis it is.")),
+    ]
     first = write_lines(tmp_path / "parent.jsonl", *parent)
-    llm.script(tool(memories(("decision", "Redis backs the job queue."))),
-               tool(memories(("gotcha", "Staging resets every Sunday."))))
+    llm.script(
+        tool(memories(("decision", "Redis backs the job queue."))),
+        tool(memories(("gotcha", "Staging resets every Sunday."))),
+    )
     assert extract(bank, first, session_id="parent", event="SessionEnd").ok
-    fork = write_lines(tmp_path / "fork.jsonl", *parent,
-                       user("Also: the staging database is reset every Sunday night."), assistant(text("Got it.")))
+    fork = write_lines(
+        tmp_path / "fork.jsonl",
+        *parent,
+        user("Also: the staging database is reset every Sunday night."),
+        assistant(text("Got it.")),
+    )
     result = extract(bank, fork, session_id="fork", event="SessionEnd")
     assert result.ok and result.explicit == 0
     conversation = llm.messages()[-1].prompt_text.split("<transcript>")[-1]
@@ -260,14 +339,18 @@ def test_a_forked_session_sends_only_its_own_records(llm, bank, tmp_path):
 def test_private_spans_never_reach_the_model_or_the_store(llm, bank, tmp_path):
     """Issue 10 (`<private>`): wrapped text is removed before the transcript goes to the model,
     and an explicit request keeps only what is outside the span."""
-    path = write_lines(tmp_path / "p.jsonl",
-                       user("remember that the staging VPN is vpn.example.internal <private>pin 88231 for me</private>"),
-                       assistant(text("Noted; <private>your pin 88231</private> stays with you.")),
-                       user("We chose Redis for the job queue <private>because Dana hates RabbitMQ</private>."))
+    path = write_lines(
+        tmp_path / "p.jsonl",
+        user("remember that the staging VPN is vpn.example.internal <private>pin 88231 for me</private>"),
+        assistant(text("Noted; <private>your pin 88231</private> stays with you.")),
+        user("We chose Redis for the job queue <private>because Dana hates RabbitMQ</private>."),
+    )
     llm.script(tool(memories(("decision", "Redis backs the job queue."))))
     assert extract(bank, path, session_id="s", event="SessionEnd").ok
     sent = llm.messages()[-1].prompt_text
     assert "88231" not in sent and "Dana" not in sent and "We chose Redis" in sent
     stored = " ".join(m.content for m in Bank(bank.project).memories())
     assert "vpn.example.internal" in stored and "88231" not in stored
-    assert "88231" not in "".join(p.read_text(errors="replace") for p in bank.project.memory_dir.rglob("*") if p.is_file())
+    assert "88231" not in "".join(
+        p.read_text(errors="replace") for p in bank.project.memory_dir.rglob("*") if p.is_file()
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -21,25 +22,42 @@ def test_spotter_sample_reads_prompt_tools_and_merged_answer_and_skips_the_rest(
     assert any(line.startswith("CLAUDE: Perfect! I have successfully completed two full tasks") for line in lines)
     joined = "\n".join(lines)
     # thinking, tool output, the compact summary (already read above it), the caveat, the /compact echo
-    for absent in ("Let me check the issue details", "Ready work (8 issues", "This session is being continued",
-                   "local-command-caveat", "<command-name>", "Compacted"):
+    for absent in (
+        "Let me check the issue details",
+        "Ready work (8 issues",
+        "This session is being continued",
+        "local-command-caveat",
+        "<command-name>",
+        "Compacted",
+    ):
         assert absent not in joined
-    assert [p for _, p in span.prompts] == [lines[0][len("USER: "):]]
+    assert [p for _, p in span.prompts] == [lines[0][len("USER: ") :]]
 
 
 def test_captured_sample_ignores_attachments_hook_output_and_bookkeeping_records():
     span = read_span(TRANSCRIPTS / "captured-2.1.330.jsonl")
     assert [e.text for e in span.events] == [
-        "USER: Say hello and remember that I prefer uv", "TOOL [Bash]: echo hello-from-tool", "CLAUDE: Hello from the fake API."]
+        "USER: Say hello and remember that I prefer uv",
+        "TOOL [Bash]: echo hello-from-tool",
+        "CLAUDE: Hello from the fake API.",
+    ]
     assert span.total == 34
 
 
 def test_assistant_blocks_of_one_message_merge_and_tools_are_summarised(tmp_path):
-    path = write_lines(tmp_path / "t.jsonl", user("fix it"),
-                       assistant({"type": "thinking", "thinking": "private", "signature": "s"}, text("First part."),
-                                 tool_use("Write", file_path="src/app.py", content="x" * 5000),
-                                 tool_use("Bash", command="pytest -q " + "a" * 400), text("Second part."), msg_id="msg_1"),
-                       tool_result("all passed"))
+    path = write_lines(
+        tmp_path / "t.jsonl",
+        user("fix it"),
+        assistant(
+            {"type": "thinking", "thinking": "private", "signature": "s"},
+            text("First part."),
+            tool_use("Write", file_path="src/app.py", content="x" * 5000),
+            tool_use("Bash", command="pytest -q " + "a" * 400),
+            text("Second part."),
+            msg_id="msg_1",
+        ),
+        tool_result("all passed"),
+    )
     texts = [e.text for e in read_span(path).events]
     assert texts[0] == "USER: fix it"
     assert texts[1] == "CLAUDE: First part.\nSecond part."
@@ -90,10 +108,16 @@ def test_cursor_counts_non_blank_lines_like_memory_mcp(tmp_path):
 
 
 def test_a_compact_summary_is_used_only_when_the_file_starts_with_it(tmp_path):
-    summary = user("This session is being continued… the team chose SQLite.", isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    summary = user(
+        "This session is being continued… the team chose SQLite.", isCompactSummary=True, isVisibleInTranscriptOnly=True
+    )
     resumed = write_lines(tmp_path / "resumed.jsonl", summary, user("go on"))
-    assert [e.text for e in read_span(resumed).events][0].startswith("EARLIER (summary): This session is being continued")
-    full = write_lines(tmp_path / "full.jsonl", user("choose a db"), {"type": "system", "subtype": "compact_boundary"}, summary)
+    assert next(e.text for e in read_span(resumed).events).startswith(
+        "EARLIER (summary): This session is being continued"
+    )
+    full = write_lines(
+        tmp_path / "full.jsonl", user("choose a db"), {"type": "system", "subtype": "compact_boundary"}, summary
+    )
     assert [e.text for e in read_span(full).events] == ["USER: choose a db"]
     assert read_span(full, 2).events == []  # the part before was read by an earlier run
 
@@ -111,7 +135,7 @@ def test_chunks_hold_6000_characters_overlap_500_and_cover_every_line():
     assert len(pieces) > 3
     assert all(len(p.text) <= 6000 for p in pieces)
     assert [p.start for p in pieces[1:]] == [p.end for p in pieces[:-1]] and pieces[-1].end == len(lines)
-    for before, after in zip(pieces, pieces[1:]):
+    for before, after in itertools.pairwise(pieces):
         overlap = after.text[: after.text.index(lines[after.start])].rstrip("\n")
         assert 0 < len(overlap) <= 500 and before.text.endswith(overlap)
     assert chunk(["short"]) == [type(pieces[0])("short", 0, 1)]
@@ -122,24 +146,41 @@ def test_one_huge_line_is_cut_to_fit_a_chunk():
     assert all(len(p.text) <= 6000 for p in pieces) and pieces[-1].end == 2
 
 
-@pytest.mark.parametrize("prompt, expected", [
-    ("Say hello and remember that I prefer uv", [("feedback", "User prefers uv.")]),
-    ("remember: the staging db is postgres 16 on port 5433", [("architecture", "The staging db is postgres 16 on port 5433.")]),
-    ("#remember we use pnpm, not npm", [("pattern", "The team uses pnpm, not npm.")]),
-    ("Please remember to run ruff before committing. Then fix the bug.", [("feedback", "Run ruff before committing.")]),
-    ("remember that I'm the tech lead for payments", [("user", "User is the tech lead for payments.")]),
-    ("Remember that the deploy breaks if REDIS_URL is unset", [("gotcha", "The deploy breaks if REDIS_URL is unset.")]),
-    ("remember that we decided to go with SQLite instead of Postgres",
-     [("decision", "The team decided to go with SQLite instead of Postgres.")]),
-    ("remember that dashboards are at https://grafana.example.com/d/api", [("reference", "Dashboards are at https://grafana.example.com/d/api.")]),
-    ("#remember: release freeze starts 2026-12-01", [("project", "Release freeze starts 2026-12-01.")]),
-    ("Do you remember what we did yesterday?", []),
-    ("I remember that it broke", []),
-    ("remember when we tried that?", []),
-    ("<task-notification>remember that x is y</task-notification>", []),
-    ("fix the failing test", []),
-    ("remember that we deploy with `make ship`", [("context", "The team deploys with `make ship`.")]),
-    ('remember: "always squash before merging"', [("feedback", "Always squash before merging.")]),
-])
+@pytest.mark.parametrize(
+    "prompt, expected",
+    [
+        ("Say hello and remember that I prefer uv", [("feedback", "User prefers uv.")]),
+        (
+            "remember: the staging db is postgres 16 on port 5433",
+            [("architecture", "The staging db is postgres 16 on port 5433.")],
+        ),
+        ("#remember we use pnpm, not npm", [("pattern", "The team uses pnpm, not npm.")]),
+        (
+            "Please remember to run ruff before committing. Then fix the bug.",
+            [("feedback", "Run ruff before committing.")],
+        ),
+        ("remember that I'm the tech lead for payments", [("user", "User is the tech lead for payments.")]),
+        (
+            "Remember that the deploy breaks if REDIS_URL is unset",
+            [("gotcha", "The deploy breaks if REDIS_URL is unset.")],
+        ),
+        (
+            "remember that we decided to go with SQLite instead of Postgres",
+            [("decision", "The team decided to go with SQLite instead of Postgres.")],
+        ),
+        (
+            "remember that dashboards are at https://grafana.example.com/d/api",
+            [("reference", "Dashboards are at https://grafana.example.com/d/api.")],
+        ),
+        ("#remember: release freeze starts 2026-12-01", [("project", "Release freeze starts 2026-12-01.")]),
+        ("Do you remember what we did yesterday?", []),
+        ("I remember that it broke", []),
+        ("remember when we tried that?", []),
+        ("<task-notification>remember that x is y</task-notification>", []),
+        ("fix the failing test", []),
+        ("remember that we deploy with `make ship`", [("context", "The team deploys with `make ship`.")]),
+        ('remember: "always squash before merging"', [("feedback", "Always squash before merging.")]),
+    ],
+)
 def test_explicit_memories(prompt, expected):
     assert explicit_memories(prompt) == expected

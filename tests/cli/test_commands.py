@@ -24,7 +24,12 @@ def test_init(cli, tmp_path, home):
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().startswith(f"Initialised {repo / '.memory'}")
     state = json.loads((repo / ".memory" / "state.json").read_text())
-    assert (state["version"], state["project"], state["description"], state["memories"]) == (2, "Ledger", "Billing service", [])
+    assert (state["version"], state["project"], state["description"], state["memories"]) == (
+        2,
+        "Ledger",
+        "Billing service",
+        [],
+    )
     assert "[claude_md]" in (repo / ".memory" / "config.toml").read_text()
     assert "journal.jsonl" in (repo / ".memory" / ".gitignore").read_text()
     assert not (repo / "CLAUDE.md").exists() and not (repo / "src" / ".memory").exists()
@@ -43,7 +48,9 @@ def test_add_from_arguments_and_stdin(run, project):
     assert piped["content"] == "Postgres listens on 5433\nin Docker Compose"
     again = _add(run, "--type", "decision", "use integer CENTS")
     assert again["reaffirmed"] is True and again["id"] == first["id"]
-    missing = _add(run, "--type", "decision", "--supersedes", "nothing like this exists", "Invoices numbered per tenant")
+    missing = _add(
+        run, "--type", "decision", "--supersedes", "nothing like this exists", "Invoices numbered per tenant"
+    )
     assert missing["unmatched_supersede"] == "nothing like this exists"
     code, out, _ = run("add", "-t", "context", "Staging key sk-ant-api03-" + "x1Y2z3" * 6)
     assert code == 0 and "redacted: anthropic-key" in out
@@ -52,8 +59,18 @@ def test_add_from_arguments_and_stdin(run, project):
 
 
 def test_add_text_output_reports_supersede(run):
-    _add(run, "-t", "gotcha", "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashing with a local install")
-    code, out, _ = run("add", "-t", "gotcha", "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with the local install")
+    _add(
+        run,
+        "-t",
+        "gotcha",
+        "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashing with a local install",
+    )
+    code, out, _ = run(
+        "add",
+        "-t",
+        "gotcha",
+        "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with the local install",
+    )
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("Saved mem_") and lines[0].endswith("(gotcha)")
@@ -80,9 +97,28 @@ def test_list_filters_and_json(run):
     assert listed("--type", "nosuchtype") == []
     code, out, _ = run("list", "--json")
     item = json.loads(out)[0]
-    assert set(item) == {"id", "type", "name", "description", "content", "tags", "status", "confidence", "access_count",
-                         "created", "updated", "age_days", "freshness", "supersedes", "merged_from", "source",
-                         "reviewed", "store", "scope", "path"}
+    assert set(item) == {
+        "id",
+        "type",
+        "name",
+        "description",
+        "content",
+        "tags",
+        "status",
+        "confidence",
+        "access_count",
+        "created",
+        "updated",
+        "age_days",
+        "freshness",
+        "supersedes",
+        "merged_from",
+        "source",
+        "reviewed",
+        "store",
+        "scope",
+        "path",
+    }
     code, out, _ = run("list")
     assert code == 0 and a["id"] in out and "decision" in out and c["id"] not in out
     code, out, _ = run("list", "--status", "archived")
@@ -101,7 +137,11 @@ def test_show(run):
     code, out, _ = run("show", memory["id"][-6:])  # a unique suffix
     assert code == 0
     assert out.startswith(f"{memory['id']}  (decision, active, state)")
-    assert "name:        Cents" in out and "tags:        money" in out and out.rstrip().endswith("Use integer cents for money")
+    assert (
+        "name:        Cents" in out
+        and "tags:        money" in out
+        and out.rstrip().endswith("Use integer cents for money")
+    )
     code, out, _ = run("show", "--json", memory["id"])
     assert json.loads(out)["content"] == "Use integer cents for money"
 
@@ -130,7 +170,9 @@ def test_render_check_diff_print(run, project):
     code, out, _ = run("render", "--check")
     assert code == 1 and out.startswith("out of date:") and "memtui render" in out
     code, out, _ = run("render", "--diff")
-    assert code == 0 and out.startswith("--- a/CLAUDE.md\n+++ b/CLAUDE.md\n") and "+- Use integer cents for money" in out
+    assert (
+        code == 0 and out.startswith("--- a/CLAUDE.md\n+++ b/CLAUDE.md\n") and "+- Use integer cents for money" in out
+    )
     assert claude.read_text() == "# Team notes\n"  # --diff and --check write nothing
     code, out, _ = run("render", "--print")
     assert code == 0 and out.startswith(START) and out.rstrip().endswith(END)
@@ -166,7 +208,9 @@ def test_merge_and_promote(run, project):
 
 def test_demo_print(cli, tmp_path, home):
     target = tmp_path / "demo"
-    result = cli("demo", "--print", "--dir", str(target), cwd=tmp_path, env={"HOME": str(home), "CLAUDE_PROJECT_DIR": ""})
+    result = cli(
+        "demo", "--print", "--dir", str(target), cwd=tmp_path, env={"HOME": str(home), "CLAUDE_PROJECT_DIR": ""}
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout.decode()
     assert out.startswith(f"Demo project: {target}")
@@ -174,7 +218,9 @@ def test_demo_print(cli, tmp_path, home):
     assert START in (target / ".memory" / ".." / "CLAUDE.md").read_text()
     assert (target / ".claude" / "memory" / "MEMORY.md").exists()
     assert not (home / ".claude").exists()  # the demo keeps its Claude config inside its own directory
-    again = cli("demo", "--print", "--dir", str(target), cwd=tmp_path, env={"HOME": str(home), "CLAUDE_PROJECT_DIR": ""})
+    again = cli(
+        "demo", "--print", "--dir", str(target), cwd=tmp_path, env={"HOME": str(home), "CLAUDE_PROJECT_DIR": ""}
+    )
     assert again.returncode == 0 and again.stdout.decode().count("Demo project") == 1
 
 
@@ -203,8 +249,18 @@ def test_dash_c_runs_on_another_project(cli, tmp_path, home, project):
         (("add", "no type given"), None, 2, "--type"),
         (("frobnicate",), None, 2, "invalid choice"),
     ],
-    ids=["non-utf8-stdin", "empty-stdin", "show-unknown", "touch-unknown", "drop-unknown", "undo-nothing",
-         "promote-unknown", "bad-status", "missing-type", "unknown-command"],
+    ids=[
+        "non-utf8-stdin",
+        "empty-stdin",
+        "show-unknown",
+        "touch-unknown",
+        "drop-unknown",
+        "undo-nothing",
+        "promote-unknown",
+        "bad-status",
+        "missing-type",
+        "unknown-command",
+    ],
 )
 def test_bad_input_gets_one_line_and_an_exit_code(run, args, input, code, needle):
     result = run(*args, input=input)
@@ -214,7 +270,9 @@ def test_bad_input_gets_one_line_and_an_exit_code(run, args, input, code, needle
         assert result[2].startswith("memtui: ") and result[2].count("\n") == 1
 
 
-@pytest.mark.parametrize("args", [("list",), ("status",), ("add", "-t", "gotcha", "x"), ("render",), ("undo",), ("repair",)])
+@pytest.mark.parametrize(
+    "args", [("list",), ("status",), ("add", "-t", "gotcha", "x"), ("render",), ("undo",), ("repair",)]
+)
 def test_no_project_is_one_line_and_creates_nothing(cli, tmp_path, home, args):
     loose = tmp_path / "loose"
     (loose / ".git").mkdir(parents=True)
@@ -243,19 +301,28 @@ def test_broken_files_are_one_line_errors(run, project, setup, needle):
 
 def test_short_non_latin_and_template_notes_are_all_kept(run, project):
     """Issue 14.1, as reported: each of these was thrown away as a "duplicate" of the one before."""
-    pairs = [("decision", "Use uv"), ("decision", "CI: go 1.22"),
-             ("decision", "日本語のドキュメントは docs/ja にある"), ("decision", "ドイツ語のドキュメントは docs/de にある")]
+    pairs = [
+        ("decision", "Use uv"),
+        ("decision", "CI: go 1.22"),
+        ("decision", "日本語のドキュメントは docs/ja にある"),
+        ("decision", "ドイツ語のドキュメントは docs/de にある"),
+    ]
     pairs += [("context", f"service {name} listens on {8000 + n}") for n, name in enumerate("ABCDEFGHIJKLMNO", 1)]
     for type_, text in pairs:
         saved = _add(run, "--type", type_, text)
         assert not saved["reaffirmed"] and saved["superseded"] == [], text
-    active = [m for m in json.loads(project.path("state.json").read_text())["memories"]
-              if not {"superseded", "archived"} & set(m["tags"])]
+    active = [
+        m
+        for m in json.loads(project.path("state.json").read_text())["memories"]
+        if not {"superseded", "archived"} & set(m["tags"])
+    ]
     assert sorted(m["content"] for m in active) == sorted(text for _, text in pairs)
 
 
 def test_add_drops_private_spans(run, project):
-    saved = _add(run, "--type", "decision", "Use the shared staging account <private>password hunter22</private> for demos")
+    saved = _add(
+        run, "--type", "decision", "Use the shared staging account <private>password hunter22</private> for demos"
+    )
     assert saved["content"].startswith("Use the shared staging account") and saved["content"].endswith("for demos")
     assert "hunter22" not in saved["content"] and "private" in saved["redacted"]
     assert "hunter22" not in project.path("state.json").read_text()

@@ -20,7 +20,20 @@ def _commands() -> list[str]:
 
 
 def test_the_parser_has_the_foundation_commands():
-    assert {"init", "status", "list", "show", "add", "touch", "drop", "restore", "undo", "render", "demo", "repair"} <= set(_commands())
+    assert {
+        "init",
+        "status",
+        "list",
+        "show",
+        "add",
+        "touch",
+        "drop",
+        "restore",
+        "undo",
+        "render",
+        "demo",
+        "repair",
+    } <= set(_commands())
 
 
 @pytest.mark.parametrize("command", _commands())

@@ -26,8 +26,11 @@ def test_cli_paths_keep_every_secret_out_and_scan_fixes_what_was_stored_before(r
     local = project.root / ".claude" / "memory"
     local.mkdir(parents=True)
     foreign = local / "release-bot.md"
-    foreign.write_text("---\nname: release-bot\ndescription: how the release bot pushes\ntype: reference\n---\n\n"
-                       f"{SENTENCES['github-token']}\n", encoding="utf-8")
+    foreign.write_text(
+        "---\nname: release-bot\ndescription: how the release bot pushes\ntype: reference\n---\n\n"
+        f"{SENTENCES['github-token']}\n",
+        encoding="utf-8",
+    )
     code, out, err = run("list", "--json")
     foreign_id = next(m["id"] for m in json.loads(out) if m.get("name") == "release-bot")
     code, _, err = run("promote", foreign_id, "state")
@@ -38,8 +41,10 @@ def test_cli_paths_keep_every_secret_out_and_scan_fixes_what_was_stored_before(r
     assert leaked(*places(project, home)) == []
 
     # Stored in clear before memtui saw it: scan reports it by memory and kind, never the value.
-    foreign.write_text("---\nname: old-note\ndescription: an old note\ntype: reference\n---\n\n"
-                       f"{SENTENCES['gitlab-token']}\n", encoding="utf-8")
+    foreign.write_text(
+        f"---\nname: old-note\ndescription: an old note\ntype: reference\n---\n\n{SENTENCES['gitlab-token']}\n",
+        encoding="utf-8",
+    )
     state = project.path("state.json")
     data = json.loads(state.read_text(encoding="utf-8"))
     data["memories"][0]["content"] = SENTENCES["sendgrid-key"]

@@ -82,7 +82,7 @@ def test_overrides_read_from_config_toml(tmp_path, make, now):
 def test_bad_config_is_a_config_error_naming_the_file(tmp_path, text):
     path = tmp_path / "config.toml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(ConfigError, match="config.toml"):
+    with pytest.raises(ConfigError, match=r"config\.toml"):
         Config.load(path)
 
 

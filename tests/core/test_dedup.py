@@ -18,7 +18,9 @@ def active(make):
     return {
         "port": make(PORT, "gotcha", id_="port"),
         "money": make(MONEY, "decision", id_="money"),
-        "celery": make("Celery workers receive ids not ORM objects because pickled instances detach", "gotcha", id_="celery"),
+        "celery": make(
+            "Celery workers receive ids not ORM objects because pickled instances detach", "gotcha", id_="celery"
+        ),
     }
 
 
@@ -31,33 +33,98 @@ def _shortlist(active):
 
 CASES = [
     # (name, type, content, supersedes, expected supersede, reaffirm, unmatched)
-    ("similar same type supersedes", "gotcha",
-     "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with a local install", None, ("port",), None, None),
-    ("similar different type does not", "pattern",
-     "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with a local install", None, (), None, None),
-    ("identical token set re-affirms", "gotcha",
-     "docker compose POSTGRES listens on port 5433, not 5432 -- to avoid clashing with the local install!", None, (), "port", None),
+    (
+        "similar same type supersedes",
+        "gotcha",
+        "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with a local install",
+        None,
+        ("port",),
+        None,
+        None,
+    ),
+    (
+        "similar different type does not",
+        "pattern",
+        "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with a local install",
+        None,
+        (),
+        None,
+        None,
+    ),
+    (
+        "identical token set re-affirms",
+        "gotcha",
+        "docker compose POSTGRES listens on port 5433, not 5432 -- to avoid clashing with the local install!",
+        None,
+        (),
+        "port",
+        None,
+    ),
     ("identical text of another type is new", "pattern", PORT, None, (), None, None),
-    ("half similar is new", "gotcha", "Docker Compose Postgres listens on port 5433 behind the VPN gateway", None, (), None, None),
+    (
+        "half similar is new",
+        "gotcha",
+        "Docker Compose Postgres listens on port 5433 behind the VPN gateway",
+        None,
+        (),
+        None,
+        None,
+    ),
     ("unrelated is new", "gotcha", "WeasyPrint needs libpango in the Docker image", None, (), None, None),
     ("explicit supersede by id", "decision", "Money lives in NUMERIC(12,2) now", "money", ("money",), None, None),
     ("explicit supersede by id across types", "decision", "Something new", "celery", ("celery",), None, None),
-    ("explicit supersede by text over 0.5", "decision", "Amounts are Decimal now",
-     "Money is stored as integer minor units cents in BIGINT columns", ("money",), None, None),
-    ("explicit supersede by text at 0.5 or less is unmatched", "decision", "Amounts are Decimal now",
-     "money stored integer minor units in a ledger table somewhere else", (), None,
-     "money stored integer minor units in a ledger table somewhere else"),
-    ("unknown id is unmatched, saved as new", "decision", "Amounts are Decimal now", "mem_0_nosuch", (), None, "mem_0_nosuch"),
-    ("identical with an explicit supersede replaces instead of re-affirming", "gotcha", PORT, "money", ("port", "money"), None, None),
-    ("dedup match plus unmatched explicit supersede", "gotcha",
-     "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with a local install", "no such thing anywhere",
-     ("port",), None, "no such thing anywhere"),
+    (
+        "explicit supersede by text over 0.5",
+        "decision",
+        "Amounts are Decimal now",
+        "Money is stored as integer minor units cents in BIGINT columns",
+        ("money",),
+        None,
+        None,
+    ),
+    (
+        "explicit supersede by text at 0.5 or less is unmatched",
+        "decision",
+        "Amounts are Decimal now",
+        "money stored integer minor units in a ledger table somewhere else",
+        (),
+        None,
+        "money stored integer minor units in a ledger table somewhere else",
+    ),
+    (
+        "unknown id is unmatched, saved as new",
+        "decision",
+        "Amounts are Decimal now",
+        "mem_0_nosuch",
+        (),
+        None,
+        "mem_0_nosuch",
+    ),
+    (
+        "identical with an explicit supersede replaces instead of re-affirming",
+        "gotcha",
+        PORT,
+        "money",
+        ("port", "money"),
+        None,
+        None,
+    ),
+    (
+        "dedup match plus unmatched explicit supersede",
+        "gotcha",
+        "Docker Compose Postgres listens on port 5433 not 5432 to avoid clashes with a local install",
+        "no such thing anywhere",
+        ("port",),
+        None,
+        "no such thing anywhere",
+    ),
 ]
 
 
 @pytest.mark.parametrize("use_shortlist", [False, True], ids=["scan", "shortlist"])
-@pytest.mark.parametrize(("name", "type_", "content", "supersedes", "superseded", "reaffirm", "unmatched"), CASES,
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "type_", "content", "supersedes", "superseded", "reaffirm", "unmatched"), CASES, ids=[c[0] for c in CASES]
+)
 def test_decision(active, use_shortlist, name, type_, content, supersedes, superseded, reaffirm, unmatched):
     shortlist = _shortlist(active) if use_shortlist else None
     decision = dedup.decide(type_, content, active, shortlist, supersedes)
@@ -86,7 +153,9 @@ def test_best_of_several_matches_wins(make):
         "far": make("alpha bravo charlie delta echo foxtrot golf hotel", "gotcha", id_="far"),
         "near": make("alpha bravo charlie delta echo foxtrot golf india", "gotcha", id_="near"),
     }
-    decision = dedup.decide("gotcha", "alpha bravo charlie delta echo foxtrot golf india juliet", active, _shortlist(active))
+    decision = dedup.decide(
+        "gotcha", "alpha bravo charlie delta echo foxtrot golf india juliet", active, _shortlist(active)
+    )
     assert decision.supersede == ("near",)
     assert decision.similarity == pytest.approx(8 / 9)
 
@@ -94,8 +163,13 @@ def test_best_of_several_matches_wins(make):
 def test_supersede_text_is_looked_up_by_its_own_tokens_in_the_shortlist(make):
     """The shortlist must be queried with the supersede text, not the new content (they share no words here)."""
     active = {"money": make(MONEY, "decision", id_="money")}
-    decision = dedup.decide("decision", "Amounts are Decimal now", active, _shortlist(active),
-                            supersedes="Money is stored as integer minor units cents in BIGINT columns")
+    decision = dedup.decide(
+        "decision",
+        "Amounts are Decimal now",
+        active,
+        _shortlist(active),
+        supersedes="Money is stored as integer minor units cents in BIGINT columns",
+    )
     assert decision.supersede == ("money",)
 
 

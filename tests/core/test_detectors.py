@@ -9,6 +9,7 @@ from secretkit import HEX, LIBRARY_ROWS, OWN_ROWS, fill
 from memtui.core import detectors
 from memtui.core.redact import scan
 
+
 @pytest.mark.parametrize(("kind", "sentence", "secret"), OWN_ROWS, ids=[row[0] for row in OWN_ROWS])
 def test_each_own_rule_redacts_its_kind(kind, sentence, secret):
     text = sentence.format(s=secret)
@@ -62,7 +63,9 @@ def test_ordinary_text_survives(text):
     assert scan(text).text == text
 
 
-@pytest.mark.parametrize(("kind", "sentence", "secret"), OWN_ROWS + LIBRARY_ROWS, ids=[r[0] for r in OWN_ROWS + LIBRARY_ROWS])
+@pytest.mark.parametrize(
+    ("kind", "sentence", "secret"), OWN_ROWS + LIBRARY_ROWS, ids=[r[0] for r in OWN_ROWS + LIBRARY_ROWS]
+)
 def test_redaction_is_stable(kind, sentence, secret):
     """Scanning redacted text changes nothing, so a re-capture dedups against the stored memory."""
     once = scan(sentence.format(s=secret)).text
@@ -76,7 +79,9 @@ def test_the_snapshot_is_the_installed_library():
     taken = detectors.snapshot()
     assert taken is not None
     if taken["detect_secrets"] != detectors.installed_version():
-        pytest.skip(f"detect-secrets {detectors.installed_version()} is installed; the snapshot is of "
-                    f"{taken['detect_secrets']} and is not used (the library is read live)")
+        pytest.skip(
+            f"detect-secrets {detectors.installed_version()} is installed; the snapshot is of "
+            f"{taken['detect_secrets']} and is not used (the library is read live)"
+        )
     assert taken["rules"] == detectors.live()
     assert len(detectors.library()) == len([r for r in taken["rules"] if r["type"] not in detectors.LIBRARY_EXCLUDED])

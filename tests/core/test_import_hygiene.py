@@ -28,7 +28,9 @@ def _modules(package) -> list[str]:
 def _loaded(modules: list[str]) -> set[str]:
     import json
 
-    out = subprocess.run([sys.executable, "-c", CHECK.format(modules=modules)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHECK.format(modules=modules)], capture_output=True, text=True, check=True
+    )
     return set(json.loads(out.stdout))
 
 
@@ -52,6 +54,8 @@ def test_building_the_parser_stays_light():
     code = "import memtui.cli as c, sys, json; c.build_parser(); print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
     import json
 
-    after = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
+    after = set(
+        json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    )
     assert not after & set(HEAVY), sorted(after & set(HEAVY))
     assert loaded <= after

@@ -48,7 +48,9 @@ def test_new_id_has_memory_mcp_shape(now):
     assert len(ids) > 45
 
 
-@pytest.mark.parametrize(("content", "name", "title"), [("first line\nsecond", "", "first line"), ("body", "Name", "Name"), ("  ", "", "")])
+@pytest.mark.parametrize(
+    ("content", "name", "title"), [("first line\nsecond", "", "first line"), ("body", "Name", "Name"), ("  ", "", "")]
+)
 def test_title(make, content, name, title):
     memory: Memory = make(content, name=name)
     assert memory.title == title

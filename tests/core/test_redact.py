@@ -40,7 +40,11 @@ GOOGLE = "AIza" + "SyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1v"
         (f"Authorization: Bearer {JWT}", JWT, "jwt"),
         (f"key:\n{PRIVATE_KEY}\nend", "MIIEowIBAAKCAQEAx4Y", "private-key"),
         (f"{OPENSSH_KEY}", "b3BlbnNzaC1rZXktdjEAAAAA", "private-key"),
-        ("-----BEGIN PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0B (truncated paste", "MIIEvgIBADANBgkqhkiG9w0B", "private-key"),
+        (
+            "-----BEGIN PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0B (truncated paste",
+            "MIIEvgIBADANBgkqhkiG9w0B",
+            "private-key",
+        ),
         (f"maps key {GOOGLE}", GOOGLE, "google-api-key"),
         ("DATABASE_URL=postgres://app:hunter2secret@db.internal:5432/app", "hunter2secret", "password"),
         ("redis://:s3cretpass@cache:6379/0", "s3cretpass", "password"),
@@ -114,12 +118,18 @@ def test_ordinary_code_is_not_redacted(text):
     assert not result.changed
 
 
-@pytest.mark.parametrize(("text", "kept"), [
-    ("Deploy key rotation is monthly <private>the vault pin is 4417</private> and audited", "Deploy key rotation is monthly  and audited"),
-    ("two <PRIVATE>a</PRIVATE> spans <private>b\nc</private> here", "two  spans  here"),
-    ("unclosed <private>everything after this stays out", "unclosed "),
-    ("no private span, a < b", "no private span, a < b"),
-])
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "Deploy key rotation is monthly <private>the vault pin is 4417</private> and audited",
+            "Deploy key rotation is monthly  and audited",
+        ),
+        ("two <PRIVATE>a</PRIVATE> spans <private>b\nc</private> here", "two  spans  here"),
+        ("unclosed <private>everything after this stays out", "unclosed "),
+        ("no private span, a < b", "no private span, a < b"),
+    ],
+)
 def test_private_spans_are_removed_outright(text, kept):
     from memtui.core.redact import scan
 

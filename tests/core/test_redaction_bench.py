@@ -11,7 +11,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_corpus_meets_the_targets():
-    out = subprocess.run([sys.executable, str(REPO / "bench" / "redaction.py"), "--check", "--runs", "3"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "redaction.py"), "--check", "--runs", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "memtui redact" in out.stdout

@@ -22,7 +22,11 @@ FIXTURE = Path(__file__).resolve().parents[3] / "shared" / "data" / "memory-mcp"
         ({"a": 3, "b": 4}, {"a": 25, "b": 25}, {"a": 3, "b": 4}),  # nothing overflows
         ({"a": 30, "b": 10}, {"a": 25, "b": 25}, {"a": 30, "b": 10}),  # b's 15 spare lines cover a's 5
         ({"a": 50, "b": 10}, {"a": 25, "b": 25}, {"a": 40, "b": 10}),  # a gets all 15, no more
-        ({"a": 40, "b": 10, "c": 40}, {"a": 25, "b": 25, "c": 25}, {"a": 33, "b": 10, "c": 32}),  # one line at a time, in order
+        (
+            {"a": 40, "b": 10, "c": 40},
+            {"a": 25, "b": 25, "c": 25},
+            {"a": 33, "b": 10, "c": 32},
+        ),  # one line at a time, in order
         ({"a": 30, "b": 30}, {"a": 25, "b": 25}, {"a": 25, "b": 25}),  # no surplus, both capped
         ({"a": 0, "b": 60}, {"a": 25, "b": 25}, {"a": 0, "b": 50}),  # an empty type hands over its whole budget
         ({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 1, "c": 1}, {"a": 1, "b": 1, "c": 1}),
@@ -80,7 +84,9 @@ def test_best_ranked_first_within_a_type(make, now):
 
 
 def test_markers_header_and_sections(make, now):
-    block = render([make("Use integer cents", "decision", tags=("money",))], now, project="ledger", description="Billing.")
+    block = render(
+        [make("Use integer cents", "decision", tags=("money",))], now, project="ledger", description="Billing."
+    )
     lines = block.text.split("\n")
     assert lines[0] == START and lines[-1] == END
     assert lines[1:3] == ["# ledger", "Billing."]
@@ -105,8 +111,15 @@ def test_memory_line(make, fields, line):
 
 
 def test_same_input_same_block_whatever_the_order(make, now):
-    memories = [make(f"fact {i} about thing{i}", random.Random(i).choice(["decision", "gotcha", "progress"]),
-                     age_days=i % 4, access_count=i % 3) for i in range(80)]
+    memories = [
+        make(
+            f"fact {i} about thing{i}",
+            random.Random(i).choice(["decision", "gotcha", "progress"]),
+            age_days=i % 4,
+            access_count=i % 3,
+        )
+        for i in range(80)
+    ]
     first = render(memories, now, project="p").text
     shuffled = memories[:]
     random.Random(1).shuffle(shuffled)
@@ -117,8 +130,13 @@ def test_the_memory_mcp_fixture_renders_exactly_as_memory_mcp_did():
     """Our block for memory-mcp's own state.json is byte-identical to the CLAUDE.md it wrote."""
     state = json.loads((FIXTURE / "state.json").read_text(encoding="utf-8"))
     memories = [from_raw(raw) for raw in state["memories"]]
-    block = render(memories, parse_ts(state["lastUpdated"]), project=state["project"],
-                   description=state["description"], registry=DEFAULT_REGISTRY)
+    block = render(
+        memories,
+        parse_ts(state["lastUpdated"]),
+        project=state["project"],
+        description=state["description"],
+        registry=DEFAULT_REGISTRY,
+    )
     assert block.text + "\n" == (FIXTURE / "CLAUDE.md").read_text(encoding="utf-8")
     # and splicing it into the copy with user text changes nothing there (the blocks are equal)
     with_user = (FIXTURE / "CLAUDE.with-user-text.md").read_bytes().decode("utf-8")
@@ -138,10 +156,22 @@ BLOCK = f"{START}\nnew block\n{END}"
         ("# Notes   \n\ttabs  é ✓\n\n\n", "# Notes   \n\ttabs  é ✓\n\n" + BLOCK + "\n"),
         (f"before  \n{START}\nold\nlines\n{END}\n  after ✓\n", f"before  \n{BLOCK}\n  after ✓\n"),
         (f"{START}{END}", BLOCK),
-        (f"a\r\nb\r\n{START}\r\nold\r\n{END}\r\nc\r\n", f"a\r\nb\r\n{BLOCK.replace(chr(10), chr(13) + chr(10))}\r\nc\r\n"),
+        (
+            f"a\r\nb\r\n{START}\r\nold\r\n{END}\r\nc\r\n",
+            f"a\r\nb\r\n{BLOCK.replace(chr(10), chr(13) + chr(10))}\r\nc\r\n",
+        ),
         ("a\r\nb\r\n", "a\r\nb\r\n\r\n" + BLOCK.replace("\n", "\r\n") + "\r\n"),
     ],
-    ids=["none", "empty", "no-markers", "whitespace-kept", "replace-in-place", "adjacent-markers", "crlf", "crlf-append"],
+    ids=[
+        "none",
+        "empty",
+        "no-markers",
+        "whitespace-kept",
+        "replace-in-place",
+        "adjacent-markers",
+        "crlf",
+        "crlf-append",
+    ],
 )
 def test_splice_keeps_text_outside_markers_byte_for_byte(existing, expected):
     assert splice(existing, BLOCK) == expected

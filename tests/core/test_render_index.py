@@ -9,8 +9,10 @@ from memtui.core.render_index import ENTRY_CHARS, MAX_BYTES, MAX_LINES, entry, h
 
 
 def _memories(make, n, content_len=20, char="x"):
-    return [make(f"{i:04d} " + char * content_len, "feedback", name=f"entry {i:04d}", path=f"/m/feedback_{i:04d}.md")
-            for i in range(n)]
+    return [
+        make(f"{i:04d} " + char * content_len, "feedback", name=f"entry {i:04d}", path=f"/m/feedback_{i:04d}.md")
+        for i in range(n)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -40,7 +42,7 @@ def test_limits(make, now, n, content_len, char, cut):
         assert f"…{len(rendered.cut)} more memories not listed" in lines[-1]
         assert len(lines) == len(rendered.shown) + 1
         # as much as fits: one more entry would break a limit
-        bigger = lines[:-1] + [entry(rendered.cut[0]), hint(len(rendered.cut) - 1)]
+        bigger = [*lines[:-1], entry(rendered.cut[0]), hint(len(rendered.cut) - 1)]
         assert len(bigger) > MAX_LINES or len(("\n".join(bigger) + "\n").encode()) > MAX_BYTES
     else:
         assert not rendered.cut
@@ -62,8 +64,10 @@ def test_best_ranked_first_and_inactive_left_out(make, now):
 @pytest.mark.parametrize(
     ("fields", "line"),
     [
-        ({"name": "Small PRs", "description": "prefers small PRs", "path": "/x/feedback_small_prs.md"},
-         "- [Small PRs](feedback_small_prs.md) — prefers small PRs"),
+        (
+            {"name": "Small PRs", "description": "prefers small PRs", "path": "/x/feedback_small_prs.md"},
+            "- [Small PRs](feedback_small_prs.md) — prefers small PRs",
+        ),
         ({"name": "Same", "description": "Same", "path": "/x/a.md"}, "- [Same](a.md)"),
         ({"id_": "local/abc"}, "- [the content](abc.md)"),  # the title is the hook: not repeated
     ],
@@ -97,9 +101,11 @@ Notes the team keeps by hand; Claude Code adds entries below.
 
 
 def _listed(make, now):
-    return [make("Use uv", "feedback", name="uv", path="/m/feedback_uv.md"),
-            make("We deploy with make ship", "project", name="deploy", path="/m/project_deploy.md"),
-            make("Grafana at grafana.internal", "reference", name="grafana", path="/m/reference_grafana.md")]
+    return [
+        make("Use uv", "feedback", name="uv", path="/m/feedback_uv.md"),
+        make("We deploy with make ship", "project", name="deploy", path="/m/project_deploy.md"),
+        make("Grafana at grafana.internal", "reference", name="grafana", path="/m/reference_grafana.md"),
+    ]
 
 
 def test_an_existing_index_is_edited_not_regenerated(make, now):
@@ -108,7 +114,7 @@ def test_an_existing_index_is_edited_not_regenerated(make, now):
 
 
 def test_a_new_memory_is_appended_and_a_dropped_one_leaves(make, now):
-    memories = _listed(make, now)[:2] + [make("Postgres 16", "project", name="db", path="/m/project_db.md")]
+    memories = [*_listed(make, now)[:2], make("Postgres 16", "project", name="db", path="/m/project_db.md")]
     text = render(memories, now, existing=HAND_WRITTEN).text
     assert "reference_grafana.md" not in text  # its memory is gone
     assert text.startswith(HAND_WRITTEN.split("## References")[0])  # headings, free text, titles untouched

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from factkit import FACTS
 
 fakeapi = pytest.importorskip("fakeapi", reason="tests/fakeapi.py (the fake Messages API) is not in this checkout")
@@ -36,8 +35,9 @@ def claude_binary() -> str | None:
 
 
 CLAUDE = claude_binary()
-pytestmark = pytest.mark.skipif(CLAUDE is None, reason="no Claude Code CLI: install claude-agent-sdk (it bundles one) "
-                                                       "or set MEMTUI_CLAUDE_BIN")
+pytestmark = pytest.mark.skipif(
+    CLAUDE is None, reason="no Claude Code CLI: install claude-agent-sdk (it bundles one) or set MEMTUI_CLAUDE_BIN"
+)
 SEARCH_PROMPT = "Please search memory for how we deploy"
 
 
@@ -80,7 +80,9 @@ def memtui(*args: str, repo: Path, env: dict) -> subprocess.CompletedProcess:
 
 
 def claude(*args: str, repo: Path, env: dict, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([CLAUDE, *args], cwd=repo, env=env, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [CLAUDE, *args], cwd=repo, env=env, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL
+    )
 
 
 def ask(prompt: str, repo: Path, env: dict) -> dict:
@@ -155,11 +157,17 @@ def test_remember_recall_and_search_through_claude_code(world):
     turns = [r for r in api.messages() if not r.tool_name]
     tools = {t.get("name") for t in turns[0].body.get("tools") or []}
     assert "mcp__memtui__memory_search" in tools  # alwaysLoad: schemas sent up front, not deferred
-    results = [b for r in turns for m in r.body["messages"] if isinstance(m.get("content"), list)
-               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    results = [
+        b
+        for r in turns
+        for m in r.body["messages"]
+        if isinstance(m.get("content"), list)
+        for b in m["content"]
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    ]
     assert results, "Claude Code never returned a tool result"
     text = json.dumps(results[-1])
-    assert "make ship" in text and "is_error\": true" not in text
+    assert "make ship" in text and 'is_error": true' not in text
     wait_for_capture(repo)
 
 
@@ -171,7 +179,15 @@ def test_plugin_manifest_validates(tmp_path):
     out = result.stdout.decode() + result.stderr.decode()
     assert result.returncode == 0, out
     assert "Validation passed" in out
-    for event in ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"):
+    for event in (
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "Stop",
+        "SubagentStop",
+        "PreCompact",
+        "SessionEnd",
+    ):
         assert f'command "memtui hook {event} --plugin"' in out
     assert 'memtui stdio memtui ["mcp","--plugin"]' in out.replace(", ", ",")
 
@@ -186,8 +202,18 @@ def test_plugin_and_setup_together_recall_and_capture_once(world):
     memtui("add", "--type", "decision", "We deploy with make ship from the main branch", repo=repo, env=env)
     env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
     plugin = Path(__file__).resolve().parents[2]
-    result = claude("-p", "How do we deploy to production with make?", "--plugin-dir", str(plugin),
-                    "--model", "claude-haiku-4-5", "--output-format", "json", repo=repo, env=env)
+    result = claude(
+        "-p",
+        "How do we deploy to production with make?",
+        "--plugin-dir",
+        str(plugin),
+        "--model",
+        "claude-haiku-4-5",
+        "--output-format",
+        "json",
+        repo=repo,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     [turn] = [r for r in api.messages() if not r.tool_name]
     assert conversation(turn).count("hook additional context: <recalled-memories") == 1
@@ -200,13 +226,23 @@ def test_plugin_and_setup_together_recall_and_capture_once(world):
 
 def test_the_repository_works_as_a_plugin(world):
     """`claude --plugin-dir <this repo>`: the plugin's hooks (memtui on PATH) recall, its server loads."""
-    api, home, repo, env = world
+    api, _home, repo, env = world
     memtui("init", repo=repo, env=env)
     memtui("add", "--type", "decision", "We deploy with make ship from the main branch", repo=repo, env=env)
     env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
     plugin = Path(__file__).resolve().parents[2]
-    result = claude("-p", "How do we deploy to production with make?", "--plugin-dir", str(plugin),
-                    "--model", "claude-haiku-4-5", "--output-format", "json", repo=repo, env=env)
+    result = claude(
+        "-p",
+        "How do we deploy to production with make?",
+        "--plugin-dir",
+        str(plugin),
+        "--model",
+        "claude-haiku-4-5",
+        "--output-format",
+        "json",
+        repo=repo,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     [turn] = [r for r in api.messages() if not r.tool_name]
     assert "hook additional context: <recalled-memories" in conversation(turn) and "make ship" in conversation(turn)
@@ -244,8 +280,9 @@ def test_a_paraphrase_is_recalled_through_the_warm_service(world):
             assert time.monotonic() < deadline, "the SessionStart hook did not start the recall service"
             time.sleep(0.2)
         api.clear()
-        result = claude("-p", PARAPHRASE, "--continue", "--model", "claude-haiku-4-5", "--output-format", "json",
-                        repo=repo, env=env)
+        result = claude(
+            "-p", PARAPHRASE, "--continue", "--model", "claude-haiku-4-5", "--output-format", "json", repo=repo, env=env
+        )
         assert result.returncode == 0, result.stderr.decode()[-2000:]
         turns = [r for r in api.messages() if not r.tool_name]
         first = conversation(turns[0])
@@ -268,9 +305,19 @@ def test_a_forked_session_is_not_captured_twice(world):
     wait_for_capture(repo)
     assert any("We chose Redis" in r.prompt_text for r in api.messages() if r.tool_name)
     api.clear()
-    result = claude("-p", "Also note the staging database is reset every Sunday night", "--resume",
-                    parent["session_id"], "--fork-session", "--model", "claude-haiku-4-5", "--output-format", "json",
-                    repo=repo, env=env)
+    result = claude(
+        "-p",
+        "Also note the staging database is reset every Sunday night",
+        "--resume",
+        parent["session_id"],
+        "--fork-session",
+        "--model",
+        "claude-haiku-4-5",
+        "--output-format",
+        "json",
+        repo=repo,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     fork = json.loads(result.stdout)["session_id"]
     assert fork != parent["session_id"]

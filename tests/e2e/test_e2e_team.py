@@ -28,8 +28,14 @@ def other_venv(root: Path) -> Path:
     """A second virtual environment at another path whose `memtui` runs this checkout (a .pth line
     adds this environment's packages), standing in for a teammate's own install."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True, timeout=120)
-    site = Path(subprocess.run([str(root / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(root / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (site / "memtui_checkout.pth").write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
     script = root / "bin" / "memtui"
     script.write_text(f"#!{root / 'bin' / 'python'}\nimport sys\nfrom memtui.cli import main\nsys.exit(main())\n")
@@ -40,8 +46,16 @@ def other_venv(root: Path) -> Path:
 def test_a_teammates_clone_recalls_through_claude_code(tmp_path):
     api = fakeapi.start_fake_api(default=respond)
     base = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_", "GIT_"))}
-    base.update(api.env(), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x",
-                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@x", GIT_CONFIG_NOSYSTEM="1", MEMTUI_SERVICE="off")
+    base.update(
+        api.env(),
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@x",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@x",
+        GIT_CONFIG_NOSYSTEM="1",
+        MEMTUI_SERVICE="off",
+    )
     home_a, home_b = tmp_path / "home-a", tmp_path / "home-b"
     home_a.mkdir(), home_b.mkdir()
     env_a = {**base, "HOME": str(home_a), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
@@ -81,8 +95,16 @@ def test_a_teammates_clone_recalls_through_claude_code(tmp_path):
         assert git(b, "status", "--porcelain", env=env_b) == ""
 
         trust(home_b, b)
-        result = claude("-p", "How do we ship this project to production again?", "--model", "claude-haiku-4-5",
-                        "--output-format", "json", repo=b, env=env_b)
+        result = claude(
+            "-p",
+            "How do we ship this project to production again?",
+            "--model",
+            "claude-haiku-4-5",
+            "--output-format",
+            "json",
+            repo=b,
+            env=env_b,
+        )
         assert result.returncode == 0, result.stderr.decode()[-2000:]
         turns = [r for r in api.messages() if not r.tool_name]
         first = json.dumps(turns[0].body.get("messages") or []) if turns else ""

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
 from envkit import isolated_env
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
@@ -21,24 +22,55 @@ SESSION = "83173cbb-9f0e-4a51-8a34-0c1d2e3f4a5b"
 
 
 def payload(event: str, root: Path, *, session: str = SESSION, transcript: str | None = None, **extra: Any) -> dict:
-    base: dict[str, Any] = {"session_id": session,
-                            "transcript_path": transcript or f"/nonexistent/.claude/projects/x/{session}.jsonl",
-                            "cwd": str(root), "hook_event_name": event}
+    base: dict[str, Any] = {
+        "session_id": session,
+        "transcript_path": transcript or f"/nonexistent/.claude/projects/x/{session}.jsonl",
+        "cwd": str(root),
+        "hook_event_name": event,
+    }
     shapes: dict[str, dict[str, Any]] = {
         "SessionStart": {"source": "startup"},
-        "UserPromptSubmit": {"prompt_id": "22f8d364-1111-2222-3333-444455556666", "permission_mode": "default",
-                             "prompt": "Say hello and remember that I prefer uv"},
-        "PostToolUse": {"permission_mode": "default", "effort": {"level": "medium"}, "tool_name": "Bash",
-                        "tool_input": {"command": "echo hello-from-tool", "description": "Print a greeting"},
-                        "tool_response": {"stdout": "hello-from-tool", "stderr": "", "interrupted": False,
-                                          "isImage": False, "noOutputExpected": False},
-                        "tool_use_id": "toolu_0e8b", "duration_ms": 36},
-        "Stop": {"effort": {"level": "medium"}, "stop_hook_active": False,
-                 "last_assistant_message": "Hello from the fake API.", "background_tasks": [], "session_crons": []},
-        "SubagentStop": {"agent_id": "a7ce6e7cb53e678ec", "agent_type": "Explore", "stop_hook_active": False,
-                         "agent_transcript_path": f"/nonexistent/{session}/subagents/agent-a7ce6e7cb53e678ec.jsonl",
-                         "last_assistant_message": "…", "background_tasks": [], "session_crons": []},
-        "PreCompact": {"prompt_id": "2257b24a-0000", "trigger": "manual", "custom_instructions": "keep the uv preference"},
+        "UserPromptSubmit": {
+            "prompt_id": "22f8d364-1111-2222-3333-444455556666",
+            "permission_mode": "default",
+            "prompt": "Say hello and remember that I prefer uv",
+        },
+        "PostToolUse": {
+            "permission_mode": "default",
+            "effort": {"level": "medium"},
+            "tool_name": "Bash",
+            "tool_input": {"command": "echo hello-from-tool", "description": "Print a greeting"},
+            "tool_response": {
+                "stdout": "hello-from-tool",
+                "stderr": "",
+                "interrupted": False,
+                "isImage": False,
+                "noOutputExpected": False,
+            },
+            "tool_use_id": "toolu_0e8b",
+            "duration_ms": 36,
+        },
+        "Stop": {
+            "effort": {"level": "medium"},
+            "stop_hook_active": False,
+            "last_assistant_message": "Hello from the fake API.",
+            "background_tasks": [],
+            "session_crons": [],
+        },
+        "SubagentStop": {
+            "agent_id": "a7ce6e7cb53e678ec",
+            "agent_type": "Explore",
+            "stop_hook_active": False,
+            "agent_transcript_path": f"/nonexistent/{session}/subagents/agent-a7ce6e7cb53e678ec.jsonl",
+            "last_assistant_message": "…",
+            "background_tasks": [],
+            "session_crons": [],
+        },
+        "PreCompact": {
+            "prompt_id": "2257b24a-0000",
+            "trigger": "manual",
+            "custom_instructions": "keep the uv preference",
+        },
         "SessionEnd": {"prompt_id": "2257b24a-0000", "reason": "other"},
     }
     return {**base, **shapes.get(event, {}), **extra}
@@ -47,8 +79,16 @@ def payload(event: str, root: Path, *, session: str = SESSION, transcript: str |
 hook_env = isolated_env
 
 
-def run_hook(event: str, data: Any, *, root: Path | None, home: Path, env: dict[str, str] | None = None,
-             cwd: Path | None = None, timeout: float = 30) -> dict | None:
+def run_hook(
+    event: str,
+    data: Any,
+    *,
+    root: Path | None,
+    home: Path,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout: float = 30,
+) -> dict | None:
     """Run one hook; assert the contract; return the JSON answer or None."""
     if isinstance(data, (dict, list)):
         stdin = json.dumps(data).encode()
@@ -56,8 +96,14 @@ def run_hook(event: str, data: Any, *, root: Path | None, home: Path, env: dict[
         stdin = data.encode()
     else:
         stdin = data
-    proc = subprocess.run([sys.executable, "-m", "memtui", "hook", event], input=stdin, capture_output=True,
-                          env={**hook_env(root, home), **(env or {})}, cwd=cwd or root or home, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "memtui", "hook", event],
+        input=stdin,
+        capture_output=True,
+        env={**hook_env(root, home), **(env or {})},
+        cwd=cwd or root or home,
+        timeout=timeout,
+    )
     assert proc.returncode == 0, proc.stderr.decode()
     out = proc.stdout.decode("utf-8")
     if not out.strip():

@@ -36,11 +36,14 @@ def worker_starts(project) -> int:
     return log.read_text().count(" started (pid ") if log.exists() else 0
 
 
-@pytest.mark.parametrize("event, extra", [
-    ("Stop", {}),
-    ("PreCompact", {"trigger": "manual"}),
-    ("SessionEnd", {"reason": "other"}),
-])
+@pytest.mark.parametrize(
+    "event, extra",
+    [
+        ("Stop", {}),
+        ("PreCompact", {"trigger": "manual"}),
+        ("SessionEnd", {"reason": "other"}),
+    ],
+)
 def test_capture_events_queue_a_job(event, extra, hook, project, held, transcript):
     started = time.monotonic()
     assert hook(event, transcript=str(transcript)) is None
@@ -48,7 +51,7 @@ def test_capture_events_queue_a_job(event, extra, hook, project, held, transcrip
     [job] = jobs(project)
     assert job["kind"] == "capture" and job["event"] == event
     assert job["session_id"] == SESSION and job["transcript_path"] == str(transcript)
-    assert job["trigger"] == next(iter(extra.values()))  if extra else job["trigger"] is None
+    assert job["trigger"] == next(iter(extra.values())) if extra else job["trigger"] is None
     assert worker_starts(project) == 0  # a worker "runs" (we hold its lock): none was started
 
 
@@ -74,8 +77,10 @@ def test_post_tool_use_of_a_memory_file_queues_a_reindex(hook, project, held, ho
     hook("PostToolUse", tool_name="Edit", tool_input={"file_path": str(project.root / "src" / "app.py")})
     hook("PostToolUse", tool_name="Bash", tool_input={"command": f"cat > {memory_file}"})
     hook("PostToolUse", tool_name="Edit", tool_input={"file_path": str(project.path("state.json"))})
-    assert [(j["kind"], j["path"]) for j in jobs(project)] == [("reindex", str(memory_file)),
-                                                               ("reindex", str(project.path("state.json")))]
+    assert [(j["kind"], j["path"]) for j in jobs(project)] == [
+        ("reindex", str(memory_file)),
+        ("reindex", str(project.path("state.json"))),
+    ]
 
 
 def test_hook_starts_a_worker_that_drains_and_exits(hook, project, fast_worker):
@@ -89,8 +94,12 @@ def test_hook_starts_a_worker_that_drains_and_exits(hook, project, fast_worker):
 def test_hooks_at_once_start_one_worker(project, home, fast_worker):
     config = project.path("config.toml")
     config.write_text(config.read_text().replace("worker_idle = 0.2", "worker_idle = 3.0"))
-    data = payload("PostToolUse", project.root, tool_name="Write",
-                   tool_input={"file_path": str(project.root / ".claude/memory/a.md")})
+    data = payload(
+        "PostToolUse",
+        project.root,
+        tool_name="Write",
+        tool_input={"file_path": str(project.root / ".claude/memory/a.md")},
+    )
     with ThreadPoolExecutor(6) as pool:
         list(pool.map(lambda _: run_hook("PostToolUse", data, root=project.root, home=home), range(6)))
     wait_for_worker(project.memory_dir)
@@ -124,15 +133,24 @@ def test_a_killed_worker_loses_no_job(project, home, transcript, fake_api):
     fakeapi, api = fake_api
     lock = spool.try_lock(project.memory_dir)  # as if a worker ran: the hooks only queue
     for session in ("s-one", "s-two", "s-three"):
-        run_hook("Stop", payload("Stop", project.root, session=session, transcript=str(transcript)),
-                 root=project.root, home=home)
+        run_hook(
+            "Stop",
+            payload("Stop", project.root, session=session, transcript=str(transcript)),
+            root=project.root,
+            home=home,
+        )
     os.close(lock)
     queued = sorted(j["session_id"] for j in jobs(project))
     assert queued == ["s-one", "s-three", "s-two"]
     env = {**hook_env(project.root, home), **api.env()}
     api.script(fakeapi.delay(30))  # the first model call hangs: the worker is in the middle of a job
-    worker = subprocess.Popen([sys.executable, "-m", "memtui", "worker", "--idle", "0"], cwd=project.root, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "worker", "--idle", "0"],
+        cwd=project.root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 20
         while not api.requests and time.monotonic() < deadline:
@@ -143,9 +161,16 @@ def test_a_killed_worker_loses_no_job(project, home, transcript, fake_api):
         worker.wait(10)
     assert sorted(j["session_id"] for j in jobs(project)) == queued  # every job is still there
     api.clear()
-    api.script(fakeapi.tool({"memories": [{"type": "decision", "content": "We deploy with make ship", "tags": ["deploy"]}]}))
-    done = subprocess.run([sys.executable, "-m", "memtui", "worker", "--idle", "0"], cwd=project.root, env=env,
-                          capture_output=True, timeout=60)
+    api.script(
+        fakeapi.tool({"memories": [{"type": "decision", "content": "We deploy with make ship", "tags": ["deploy"]}]})
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "memtui", "worker", "--idle", "0"],
+        cwd=project.root,
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert jobs(project) == []
     assert "We deploy with make ship" in [m.content for m in Bank(project).memories()]
@@ -156,7 +181,9 @@ def test_a_failed_capture_keeps_its_job_for_a_later_run(project, home, transcrip
     pytest.importorskip("memtui.capture.pipeline")
     fakeapi, api = fake_api
     lock = spool.try_lock(project.memory_dir)
-    run_hook("SessionEnd", payload("SessionEnd", project.root, transcript=str(transcript)), root=project.root, home=home)
+    run_hook(
+        "SessionEnd", payload("SessionEnd", project.root, transcript=str(transcript)), root=project.root, home=home
+    )
     os.close(lock)
     env = {**hook_env(project.root, home), **api.env()}
     api.script(*[fakeapi.error(529)] * 10)  # overloaded, whatever the client retries
@@ -195,8 +222,13 @@ def test_a_removed_project_stays_removed(project, home, transcript, fake_api):
     os.close(lock)
     env = {**hook_env(project.root, home), **api.env()}
     api.script(*[fakeapi.delay(1.5, fakeapi.error(529))] * 10)
-    worker = subprocess.Popen([sys.executable, "-m", "memtui", "worker", "--idle", "1"], cwd=project.root, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "worker", "--idle", "1"],
+        cwd=project.root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 20
         while not api.requests and time.monotonic() < deadline:
@@ -210,6 +242,8 @@ def test_a_removed_project_stays_removed(project, home, transcript, fake_api):
     time.sleep(0.5)
     assert not project.memory_dir.exists()
     for event, fields in (("UserPromptSubmit", {"prompt": "remember that we deploy with make ship"}), ("Stop", {})):
-        run_hook(event, payload(event, project.root, transcript=str(transcript), **fields), root=project.root, home=home)
+        run_hook(
+            event, payload(event, project.root, transcript=str(transcript), **fields), root=project.root, home=home
+        )
     time.sleep(0.5)
     assert not project.memory_dir.exists()

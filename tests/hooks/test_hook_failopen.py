@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from hookkit import payload, run_hook, wait_for_worker
 
 EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"]
@@ -21,8 +20,17 @@ HOSTILE = {
     "json string": b'"hello"',
     "binary": bytes(range(256)) * 4,
     "truncated": b'{"session_id": "abc", "prompt": "hal',
-    "wrong types": json.dumps({"session_id": 5, "cwd": ["x"], "prompt": {"a": 1}, "transcript_path": 7,
-                               "tool_input": "nope", "agent_type": None, "source": 3}).encode(),
+    "wrong types": json.dumps(
+        {
+            "session_id": 5,
+            "cwd": ["x"],
+            "prompt": {"a": 1},
+            "transcript_path": 7,
+            "tool_input": "nope",
+            "agent_type": None,
+            "source": 3,
+        }
+    ).encode(),
     "nulls": json.dumps({"session_id": None, "cwd": None, "prompt": None, "transcript_path": None}).encode(),
 }
 
@@ -40,8 +48,12 @@ def test_real_payloads_exit_zero(event, hook):
 
 def test_unknown_event_and_no_event(project, home):
     run_hook("Notification", payload("Notification", project.root), root=project.root, home=home)
-    proc = subprocess.run([sys.executable, "-m", "memtui", "hook"], input=b"{}", capture_output=True,
-                          env={**os.environ, "HOME": str(home)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "memtui", "hook"],
+        input=b"{}",
+        capture_output=True,
+        env={**os.environ, "HOME": str(home)},
+    )
     assert proc.returncode == 0 and proc.stdout == b""
 
 
@@ -182,8 +194,12 @@ def test_the_watchdog_ends_a_stuck_hook(project, home):
     from memtui.hooks.entry import BUDGET_SECONDS
 
     started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "memtui", "hook", "UserPromptSubmit"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, env=hook_env(project.root, home))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "hook", "UserPromptSubmit"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=hook_env(project.root, home),
+    )
     proc.stdin.write(b'{"prompt": "half a payload')
     proc.stdin.flush()
     try:

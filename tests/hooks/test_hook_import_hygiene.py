@@ -17,16 +17,38 @@ from hookkit import hook_env, payload
 
 from memtui.hooks import launch_path
 
-HEAVY = ("textual", "rich", "anthropic", "mcp", "numpy", "onnxruntime", "rapidfuzz", "pydantic", "httpx",
-         "watchfiles", "tomli_w", "claude_agent_sdk", "detect_secrets", "requests")
+HEAVY = (
+    "textual",
+    "rich",
+    "anthropic",
+    "mcp",
+    "numpy",
+    "onnxruntime",
+    "rapidfuzz",
+    "pydantic",
+    "httpx",
+    "watchfiles",
+    "tomli_w",
+    "claude_agent_sdk",
+    "detect_secrets",
+    "requests",
+)
 PROMPT = "How do we deploy with make ship from the main branch these days?"
-COMMANDS = {"memtui hook": [sys.executable, "-X", "importtime", "-m", "memtui", "hook"],
-            "launcher": [sys.executable, "-X", "importtime", "-S", str(launch_path())]}
+COMMANDS = {
+    "memtui hook": [sys.executable, "-X", "importtime", "-m", "memtui", "hook"],
+    "launcher": [sys.executable, "-X", "importtime", "-S", str(launch_path())],
+}
 
 
 def imported(command: list[str], event: str, data: dict, root, home) -> tuple[set[str], bytes]:
-    proc = subprocess.run([*command, event], input=json.dumps(data).encode(), capture_output=True,
-                          env=hook_env(root, home), cwd=root, timeout=60)
+    proc = subprocess.run(
+        [*command, event],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        env=hook_env(root, home),
+        cwd=root,
+        timeout=60,
+    )
     assert proc.returncode == 0
     modules = set()
     for line in proc.stderr.decode().splitlines():
@@ -41,18 +63,27 @@ def foreign(modules: set[str]) -> list[str]:
     """Modules from neither the standard library nor memtui (what `site` loads at start-up aside)."""
     tops = {m.split(".")[0] for m in modules}
     site_level = {"_distutils_hack", "sitecustomize", "usercustomize"}
-    candidates = [t for t in tops if t not in sys.stdlib_module_names and t != "memtui" and t not in site_level
-                  and not t.startswith("__editable__")]
+    candidates = [
+        t
+        for t in tops
+        if t not in sys.stdlib_module_names
+        and t != "memtui"
+        and t not in site_level
+        and not t.startswith("__editable__")
+    ]
     # importtime also lists imports that were tried and failed (`copy` probes Jython's `org`).
     return sorted(t for t in candidates if importlib.util.find_spec(t) is not None)
 
 
 @pytest.mark.parametrize("style", list(COMMANDS))
-@pytest.mark.parametrize("event, fields", [
-    ("UserPromptSubmit", {"prompt": PROMPT}),
-    ("UserPromptSubmit", {"prompt": "remember that we deploy with make ship from the main branch"}),
-    ("SessionStart", {"source": "startup"}),
-])
+@pytest.mark.parametrize(
+    "event, fields",
+    [
+        ("UserPromptSubmit", {"prompt": PROMPT}),
+        ("UserPromptSubmit", {"prompt": "remember that we deploy with make ship from the main branch"}),
+        ("SessionStart", {"source": "startup"}),
+    ],
+)
 def test_fast_path_imports_nothing_heavy(style, event, fields, project, home, bank):
     for i in range(20):
         bank.add("decision", f"We deploy service {i} with make ship from the main branch")

@@ -19,9 +19,14 @@ PROMPT = "How do we deploy with make ship from the main branch these days?"
 
 def plugin_hook(event: str, project, home, **fields) -> bytes:
     """The plugin's hook command, as hooks/hooks.json runs it: `memtui hook <Event> --plugin`."""
-    proc = subprocess.run([sys.executable, "-m", "memtui", "hook", event, "--plugin"],
-                          input=json.dumps(payload(event, project.root, **fields)).encode(), capture_output=True,
-                          env=hook_env(project.root, home), cwd=project.root, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "memtui", "hook", event, "--plugin"],
+        input=json.dumps(payload(event, project.root, **fields)).encode(),
+        capture_output=True,
+        env=hook_env(project.root, home),
+        cwd=project.root,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -40,11 +45,17 @@ def test_plugin_hooks_work_alone_and_stand_down_after_setup(project, home, bank,
     assert setup_hooks(project.root) == project.root / ".claude" / "settings.local.json"
     assert plugin_hook("SessionStart", project, home, session="two") == b""
     assert plugin_hook("UserPromptSubmit", project, home, session="three", prompt=PROMPT) == b""
-    before = sorted(p.name for p in (project.memory_dir / "spool").glob("*.json")) \
-        if (project.memory_dir / "spool").is_dir() else []
+    before = (
+        sorted(p.name for p in (project.memory_dir / "spool").glob("*.json"))
+        if (project.memory_dir / "spool").is_dir()
+        else []
+    )
     assert plugin_hook("Stop", project, home, session="three") == b""
-    after = sorted(p.name for p in (project.memory_dir / "spool").glob("*.json")) \
-        if (project.memory_dir / "spool").is_dir() else []
+    after = (
+        sorted(p.name for p in (project.memory_dir / "spool").glob("*.json"))
+        if (project.memory_dir / "spool").is_dir()
+        else []
+    )
     assert after == before  # no second capture job
 
 
@@ -72,8 +83,12 @@ def test_the_plugin_server_offers_no_tools_where_setup_registered_one(project, h
 
     def tools() -> set[str]:
         async def run():
-            params = StdioServerParameters(command=sys.executable, args=["-m", "memtui", "mcp", "--plugin"],
-                                           env=hook_env(project.root, home), cwd=str(project.root))
+            params = StdioServerParameters(
+                command=sys.executable,
+                args=["-m", "memtui", "mcp", "--plugin"],
+                env=hook_env(project.root, home),
+                cwd=str(project.root),
+            )
             async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
                 await client.initialize()
                 return {t.name for t in (await client.list_tools()).tools}

@@ -23,7 +23,7 @@ def quoted(answer) -> list[str]:
 def test_explicit_saves_answers_and_logs_hold_no_secret(hook, project, home):
     sentences = list(SENTENCES.values())
     for i in range(0, len(sentences), 6):
-        prompt = " ".join(f"Remember that {s.rstrip('.')}." for s in sentences[i:i + 6] if "\n" not in s)
+        prompt = " ".join(f"Remember that {s.rstrip('.')}." for s in sentences[i : i + 6] if "\n" not in s)
         answer = hook("UserPromptSubmit", prompt=prompt)
         assert "memtui saved this" in json.dumps(answer)
         assert quoted(answer) == []
@@ -34,13 +34,20 @@ def test_explicit_saves_answers_and_logs_hold_no_secret(hook, project, home):
 
     # Recall of what was saved, at the next session and on a prompt about it.
     assert quoted(hook("SessionStart")) == []
-    assert quoted(hook("UserPromptSubmit", prompt="How does the release bot push tags and what does CI pull config with?")) == []
+    assert (
+        quoted(hook("UserPromptSubmit", prompt="How does the release bot push tags and what does CI pull config with?"))
+        == []
+    )
 
     # Payloads the hook cannot use are not echoed anywhere.
     broken = '{"hook_event_name": "UserPromptSubmit", "prompt": "' + SENTENCES["gitlab-token"]
     run_hook("UserPromptSubmit", broken, root=project.root, home=home)
-    run_hook("UserPromptSubmit", payload("UserPromptSubmit", project.root, session=SENTENCES["stripe-key"],
-                                         prompt="remember that x"), root=project.root, home=home)
+    run_hook(
+        "UserPromptSubmit",
+        payload("UserPromptSubmit", project.root, session=SENTENCES["stripe-key"], prompt="remember that x"),
+        root=project.root,
+        home=home,
+    )
     assert leaked(*places(project, home)) == []
 
 

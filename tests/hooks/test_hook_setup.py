@@ -19,8 +19,12 @@ THEIRS = {
     },
     "statusLine": {"type": "command", "command": "echo hi"},
 }
-THEIR_SERVERS = {"mcpServers": {"github": {"type": "http", "url": "https://api.example.com/mcp"},
-                                "db": {"command": "uvx", "args": ["db-mcp"], "env": {"DB": "x"}}}}
+THEIR_SERVERS = {
+    "mcpServers": {
+        "github": {"type": "http", "url": "https://api.example.com/mcp"},
+        "db": {"command": "uvx", "args": ["db-mcp"], "env": {"DB": "x"}},
+    }
+}
 
 
 def write(path, doc, indent=2):
@@ -29,14 +33,18 @@ def write(path, doc, indent=2):
 
 
 def ours(settings: dict) -> dict[str, list[str]]:
-    found = {event: [h["command"] for g in groups for h in g["hooks"] if install.is_our_hook(h)]
-             for event, groups in settings.get("hooks", {}).items()}
+    found = {
+        event: [h["command"] for g in groups for h in g["hooks"] if install.is_our_hook(h)]
+        for event, groups in settings.get("hooks", {}).items()
+    }
     return {event: commands for event, commands in found.items() if commands}
 
 
 def backups(project):
     """Backups setup kept, in `.memory/backups/` (issue 14: never beside the files, where git sees them)."""
-    beside = [p for d in (project.root, project.root / ".claude") if d.is_dir() for p in d.iterdir() if "backup" in p.name]
+    beside = [
+        p for d in (project.root, project.root / ".claude") if d.is_dir() for p in d.iterdir() if "backup" in p.name
+    ]
     assert beside == []
     directory = project.memory_dir / "backups"
     return sorted(p.name for p in directory.iterdir()) if directory.is_dir() else []
@@ -83,7 +91,10 @@ def test_merge_keeps_everything_else_in_order(project, cli, home):
     settings_path = local(project)
     write(settings_path, THEIRS, indent=4)
     key = str(project.root.resolve())
-    write(home / ".claude.json", {"numStartups": 3, "projects": {"/x": {"mcpServers": {}}, key: {"allowedTools": [], **THEIR_SERVERS}}})
+    write(
+        home / ".claude.json",
+        {"numStartups": 3, "projects": {"/x": {"mcpServers": {}}, key: {"allowedTools": [], **THEIR_SERVERS}}},
+    )
     original = settings_path.read_text()
     assert cli("setup", cwd=project.root).returncode == 0
     merged = json.loads(settings_path.read_text())
@@ -124,7 +135,10 @@ def test_an_older_install_in_the_shared_files_moves_to_this_machine(project, cli
     assert cli("setup", cwd=project.root).returncode == 0
     moved = json.loads(shared(project).read_text())
     assert ours(moved) == {}
-    assert [g["hooks"][0]["command"] for g in moved["hooks"]["Stop"]] == ["notify-send done", "echo after-us"]  # order kept
+    assert [g["hooks"][0]["command"] for g in moved["hooks"]["Stop"]] == [
+        "notify-send done",
+        "echo after-us",
+    ]  # order kept
     assert json.loads((project.root / ".mcp.json").read_text()) == THEIR_SERVERS
     for commands in ours(json.loads(local(project).read_text())).values():
         assert len(commands) == 1 and not commands[0].startswith("/old/")
@@ -220,31 +234,46 @@ def test_global_honours_claude_config_dir(tmp_path, home, cli):
     assert not (home / ".claude").exists()
 
 
-@pytest.mark.parametrize("command, mine", [
-    ("/venv/bin/memtui hook Stop", True),
-    ("memtui hook UserPromptSubmit", True),
-    ("/venv/bin/python3 -S /venv/lib/python3.11/site-packages/memtui/hooks/launch.py Stop", True),
-    ("'/my venv/bin/python' -S '/my venv/site-packages/memtui/hooks/launch.py' Stop", True),
-    ("python3 /x/launch.py Stop", False),
-    ("'/path with space/memtui' hook Stop", True),
-    ("/usr/bin/python3 -m memtui hook Stop", True),
-    ("memtui-other hook Stop", False),
-    ("python3 /x/memtui_hook.py", False),
-    ("echo memtui", False),
-])
+@pytest.mark.parametrize(
+    "command, mine",
+    [
+        ("/venv/bin/memtui hook Stop", True),
+        ("memtui hook UserPromptSubmit", True),
+        ("/venv/bin/python3 -S /venv/lib/python3.11/site-packages/memtui/hooks/launch.py Stop", True),
+        ("'/my venv/bin/python' -S '/my venv/site-packages/memtui/hooks/launch.py' Stop", True),
+        ("python3 /x/launch.py Stop", False),
+        ("'/path with space/memtui' hook Stop", True),
+        ("/usr/bin/python3 -m memtui hook Stop", True),
+        ("memtui-other hook Stop", False),
+        ("python3 /x/memtui_hook.py", False),
+        ("echo memtui", False),
+    ],
+)
 def test_recognising_our_hooks(command, mine):
     assert install.is_our_hook({"type": "command", "command": command}) is mine
 
 
 def test_a_shared_group_keeps_its_other_handlers():
-    settings = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"},
-                                              {"type": "command", "command": "/old/memtui hook Stop"},
-                                              {"type": "command", "command": "b"}]}]}}
+    settings = {
+        "hooks": {
+            "Stop": [
+                {
+                    "hooks": [
+                        {"type": "command", "command": "a"},
+                        {"type": "command", "command": "/old/memtui hook Stop"},
+                        {"type": "command", "command": "b"},
+                    ]
+                }
+            ]
+        }
+    }
     merged = install.install_hooks(settings, "/new/memtui hook")
     assert [h["command"] for h in merged["hooks"]["Stop"][0]["hooks"]] == ["a", "/new/memtui hook Stop", "b"]
     assert len(merged["hooks"]["Stop"]) == 1
     assert install.uninstall_hooks(merged)["hooks"]["Stop"][0]["hooks"] == [
-        {"type": "command", "command": "a"}, {"type": "command", "command": "b"}]
+        {"type": "command", "command": "a"},
+        {"type": "command", "command": "b"},
+    ]
 
 
 def test_a_person_disabling_our_server_is_respected():
@@ -258,8 +287,9 @@ def test_plain_hooks(project, cli):
     for event, found in ours(settings).items():
         assert found == [f"{found[0].split()[0]} hook {event}"] and found[0].split()[0].endswith("/memtui")
     assert cli("setup", cwd=project.root).returncode == 0  # switching style replaces, never duplicates
-    assert all(len(found) == 1 and "launch.py" in found[0] for found in ours(json.loads(
-        local(project).read_text())).values())
+    assert all(
+        len(found) == 1 and "launch.py" in found[0] for found in ours(json.loads(local(project).read_text())).values()
+    )
 
 
 @pytest.mark.parametrize("plain", [False, True])
@@ -276,8 +306,15 @@ def test_installed_commands_run(project, cli, home, plain):
     assert cli("setup", *(["--plain-hooks"] if plain else []), cwd=project.root).returncode == 0
     settings = json.loads(local(project).read_text())
     command = ours(settings)["SessionStart"][0]
-    proc = subprocess.run(command, shell=True, input=json.dumps(payload("SessionStart", project.root)).encode(),
-                          capture_output=True, env=hook_env(project.root, home), cwd=project.root, timeout=30)
+    proc = subprocess.run(
+        command,
+        shell=True,
+        input=json.dumps(payload("SessionStart", project.root)).encode(),
+        capture_output=True,
+        env=hook_env(project.root, home),
+        cwd=project.root,
+        timeout=30,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "make ship" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert os.path.isabs(command.split()[0])

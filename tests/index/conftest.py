@@ -24,5 +24,3 @@ def stand_in():
     embedder = embed.HashEmbedder()
     embed.use(embedder)
     return embedder
-
-

@@ -17,8 +17,12 @@ DATA = REPO.parent / "shared" / "data"
 
 @pytest.mark.skipif(not (DATA / "coding-dev").is_dir(), reason="needs ../shared/data (present in CI)")
 def test_shipped_constants_reproduce_from_the_development_sets():
-    out = subprocess.run([sys.executable, str(REPO / "bench" / "calibrate.py"), "--check", str(DATA)],
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "calibrate.py"), "--check", str(DATA)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert "holds the fitted constants" in out.stdout
 
@@ -28,8 +32,9 @@ def hit(score: float, signals: tuple[float, ...]) -> Hit:
     from memtui.core.memory import Memory
 
     now = utcnow()
-    return Hit(Memory(id=f"m{score}", type="decision", content="x", created=now, updated=now), score, "", (),
-               signals=signals)
+    return Hit(
+        Memory(id=f"m{score}", type="decision", content="x", created=now, updated=now), score, "", (), signals=signals
+    )
 
 
 def hybrid(cosine: float, z: float, lexical: float) -> tuple[float, ...]:
@@ -48,8 +53,11 @@ def test_probabilities_rise_with_the_evidence():
 def test_gate_injects_nothing_for_an_unrelated_prompt_and_the_floor_otherwise():
     unrelated = [hit(0.3, hybrid(0.2, 1.2, 0.0)), hit(0.2, hybrid(0.18, 1.0, 0.0))]
     assert calibration.gate(unrelated, 5) == []
-    related = [hit(0.9, hybrid(0.7, 5.0, 0.8)), hit(0.5, hybrid(0.5, 3.0, 0.2)),
-               hit(calibration.HIT_FLOOR / 2, hybrid(0.3, 1.5, 0.0))]
+    related = [
+        hit(0.9, hybrid(0.7, 5.0, 0.8)),
+        hit(0.5, hybrid(0.5, 3.0, 0.2)),
+        hit(calibration.HIT_FLOOR / 2, hybrid(0.3, 1.5, 0.0)),
+    ]
     assert [h.score for h in calibration.gate(related, 5)] == [0.9, 0.5]
     assert len(calibration.gate(related, 1)) == 1
     assert calibration.gate([], 5) == []

@@ -12,27 +12,28 @@ from memtui.index.search import close_all, search
 HEAVY = ("numpy", "rapidfuzz", "textual", "anthropic", "mcp", "onnxruntime", "tokenizers")
 STORE_PARSERS = ("memtui.store.statefile", "memtui.store.bank", "memtui.store.markdown")
 
-PROBE = """
+PROBE = f"""
 import json, sys
 from pathlib import Path
 from memtui.index.search import search
 from memtui.store.locations import Project
 hits = search(Project(Path(sys.argv[1])), sys.argv[2], k=3)
-print(json.dumps({"ids": [h.memory.id for h in hits], "via": [h.via for h in hits],
-                  "modules": sorted(m for m in sys.modules if m in %r)}))
-""" % (HEAVY + STORE_PARSERS,)
+print(json.dumps({{"ids": [h.memory.id for h in hits], "via": [h.via for h in hits],
+                  "modules": sorted(m for m in sys.modules if m in {HEAVY + STORE_PARSERS!r})}}))
+"""
 
 
 def probe(project, query: str) -> dict:
     env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project.root))
-    out = subprocess.run([sys.executable, "-c", PROBE, str(project.root), query], env=env, capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, str(project.root), query], env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
 
 def test_import_is_light():
-    code = "import sys, memtui.index.search; print([m for m in %r if m in sys.modules])" % (HEAVY,)
+    code = f"import sys, memtui.index.search; print([m for m in {HEAVY!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
@@ -49,7 +50,7 @@ def test_search_on_a_current_index_parses_no_store(bank, project):
 
 
 def test_after_a_hook_saves_one_memory_only_the_journal_is_read(bank, project):
-    bank.add("decision", "Use uv for locking").memory
+    bank.add("decision", "Use uv for locking")
     search(bank, "warm up", semantic="off")
     close_all()
     new = bank.add("gotcha", "Celery beat must run exactly once", tags=["celery"]).memory

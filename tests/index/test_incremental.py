@@ -76,9 +76,18 @@ def test_foreign_writer_of_state_json(bank, project):
     data = json.loads(path.read_text())
     data["memories"] = [m for m in data["memories"] if m["id"] != gone.id]
     data["memories"][0]["content"] = "Keep the monorepo layout, with pnpm workspaces"
-    data["memories"].append({"id": "mem_1_foreign", "type": "gotcha", "content": "Node 22 breaks the legacy bundler",
-                             "tags": ["node"], "created": "2026-04-01T00:00:00.000Z", "updated": "2026-04-01T00:00:00.000Z",
-                             "confidence": 1, "accessCount": 0})
+    data["memories"].append(
+        {
+            "id": "mem_1_foreign",
+            "type": "gotcha",
+            "content": "Node 22 breaks the legacy bundler",
+            "tags": ["node"],
+            "created": "2026-04-01T00:00:00.000Z",
+            "updated": "2026-04-01T00:00:00.000Z",
+            "confidence": 1,
+            "accessCount": 0,
+        }
+    )
     path.write_text(json.dumps(data, indent=2))
     report = index.refresh()
     assert (report.added, report.reindexed, report.removed) == (1, 1, 1)

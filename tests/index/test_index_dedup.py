@@ -11,9 +11,33 @@ from memtui.index.index import Index
 
 def test_candidates_are_a_superset_of_the_exact_shortlist(bank):
     rng = random.Random(3)
-    words = ["stripe", "webhooks", "running", "happy", "café", "handle_webhook", "HTTPServer", "redis", "queue",
-             "postgres", "migrations", "tenant", "celery", "beat", "schedule", "invoice", "numbering", "export",
-             "généralisation", "src/lib/stripe.ts", "deploy", "friday", "freeze", "oauth", "mock"]
+    words = [
+        "stripe",
+        "webhooks",
+        "running",
+        "happy",
+        "café",
+        "handle_webhook",
+        "HTTPServer",
+        "redis",
+        "queue",
+        "postgres",
+        "migrations",
+        "tenant",
+        "celery",
+        "beat",
+        "schedule",
+        "invoice",
+        "numbering",
+        "export",
+        "généralisation",
+        "src/lib/stripe.ts",
+        "deploy",
+        "friday",
+        "freeze",
+        "oauth",
+        "mock",
+    ]
     texts = [" ".join(rng.sample(words, rng.randint(4, 9))) for _ in range(60)]
     for text in texts:
         bank.add(rng.choice(["decision", "gotcha"]), text)
@@ -25,8 +49,11 @@ def test_candidates_are_a_superset_of_the_exact_shortlist(bank):
     for probe in texts[:30] + [" ".join(rng.sample(words, 6)) for _ in range(30)]:
         tokens = tokenize(probe)
         for threshold in (0.5, 0.6):
-            wanted = {k for k in exact.candidates(tokens, threshold)
-                      if jaccard(tokens, exact.tokens(k) or frozenset()) > threshold}
+            wanted = {
+                k
+                for k in exact.candidates(tokens, threshold)
+                if jaccard(tokens, exact.tokens(k) or frozenset()) > threshold
+            }
             found = dedup.candidates(index, tokens, threshold)
             assert wanted <= found
     assert dedup.candidates(index, frozenset(), 0.6) == set()

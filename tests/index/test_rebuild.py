@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 
@@ -42,12 +43,10 @@ def test_corrupt_index_is_rebuilt(bank, project, indexed, damage):
         path.write_bytes(data[: len(data) // 3])
     else:
         page = 4096
-        path.write_bytes(data[:page] + b"\xff" * page * 3 + data[page * 4:])
+        path.write_bytes(data[:page] + b"\xff" * page * 3 + data[page * 4 :])
     for suffix in ("-wal", "-shm"):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(str(path) + suffix)
-        except FileNotFoundError:
-            pass
     hits = search(bank, "redis eviction", semantic="off")
     assert [h.memory.id for h in hits] == [indexed.id]
     with sqlite3.connect(path) as conn:

@@ -13,13 +13,31 @@ def add(bank, type_: str, content: str, **kw):
 
 @pytest.fixture
 def stocked(bank):
-    add(bank, "gotcha", "Stripe webhooks fail signature checks when express.json() parses the raw body "
-        "before handle_webhook in src/lib/stripe.ts", tags=["stripe", "webhooks"])
-    add(bank, "decision", "The mock OAuth provider runs on HTTPServer from the standard library", tags=["oauth", "testing"])
-    add(bank, "pattern", "Management commands must call activate_org() first or they raise OrgNotActivated",
-        tags=["tenancy"])
-    add(bank, "architecture", "Invoices are numbered per organisation by a Postgres sequence in billing/invoice.py",
-        tags=["billing", "postgres"])
+    add(
+        bank,
+        "gotcha",
+        "Stripe webhooks fail signature checks when express.json() parses the raw body "
+        "before handle_webhook in src/lib/stripe.ts",
+        tags=["stripe", "webhooks"],
+    )
+    add(
+        bank,
+        "decision",
+        "The mock OAuth provider runs on HTTPServer from the standard library",
+        tags=["oauth", "testing"],
+    )
+    add(
+        bank,
+        "pattern",
+        "Management commands must call activate_org() first or they raise OrgNotActivated",
+        tags=["tenancy"],
+    )
+    add(
+        bank,
+        "architecture",
+        "Invoices are numbered per organisation by a Postgres sequence in billing/invoice.py",
+        tags=["billing", "postgres"],
+    )
     add(bank, "progress", "Halfway through moving the CSV export to a Celery task", tags=["export", "celery"])
     return bank
 
@@ -35,25 +53,57 @@ def test_finds_by_words_with_scores_and_why(stocked):
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
-@pytest.mark.parametrize("query, needle", [
-    ("src/lib/stripe.ts", "Stripe"),
-    ("handle_webhook", "Stripe"),
-    ("HTTPServer", "OAuth"),
-    ("OrgNotActivated", "activate_org"),
-    ("org not activated", "activate_org"),
-    ("billing/invoice.py numbering", "Invoices"),
-])
+@pytest.mark.parametrize(
+    "query, needle",
+    [
+        ("src/lib/stripe.ts", "Stripe"),
+        ("handle_webhook", "Stripe"),
+        ("HTTPServer", "OAuth"),
+        ("OrgNotActivated", "activate_org"),
+        ("org not activated", "activate_org"),
+        ("billing/invoice.py numbering", "Invoices"),
+    ],
+)
 def test_paths_and_identifiers(stocked, query, needle):
     hits = search(stocked, query, k=2, semantic="off")
     assert hits and needle in hits[0].memory.content
 
 
-@pytest.mark.parametrize("query", [
-    'stripe AND', 'stripe OR NOT', '"unbalanced quote', "it's", 'NEAR(stripe webhook', 'col:stripe', 'stripe*',
-    '^stripe', '(((', ')', '-stripe', '+', '"', "''", '{stripe}', '[x]', 'a:b:c', 'NOT', 'AND OR NOT NEAR',
-    '🚀🔥', 'stripe 🚀 webhooks', '\x00\x01', "\u200b", "Ünïcödé ńämes", "emoji🚀inside", '   ', '',
-    "x" * 10_000, "stripe " * 2000, "SELECT * FROM docs; DROP TABLE fts; --",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "stripe AND",
+        "stripe OR NOT",
+        '"unbalanced quote',
+        "it's",
+        "NEAR(stripe webhook",
+        "col:stripe",
+        "stripe*",
+        "^stripe",
+        "(((",
+        ")",
+        "-stripe",
+        "+",
+        '"',
+        "''",
+        "{stripe}",
+        "[x]",
+        "a:b:c",
+        "NOT",
+        "AND OR NOT NEAR",
+        "🚀🔥",
+        "stripe 🚀 webhooks",
+        "\x00\x01",
+        "\u200b",
+        "Ünïcödé ńämes",
+        "emoji🚀inside",
+        "   ",
+        "",
+        "x" * 10_000,
+        "stripe " * 2000,
+        "SELECT * FROM docs; DROP TABLE fts; --",
+    ],
+)
 def test_hostile_queries_never_raise(stocked, query):
     hits = search(stocked, query, k=5, semantic="off")
     assert isinstance(hits, list)
@@ -80,7 +130,9 @@ def test_prefix_while_typing(stocked):
 
 
 def test_type_and_scope_filters(stocked):
-    assert {h.memory.type for h in search(stocked, "stripe oauth invoices celery", types=["decision"], semantic="off")} == {"decision"}
+    assert {
+        h.memory.type for h in search(stocked, "stripe oauth invoices celery", types=["decision"], semantic="off")
+    } == {"decision"}
     assert search(stocked, "stripe", scopes=["user"], semantic="off") == []
     assert search(stocked, "stripe", scopes=["repo"], semantic="off")
 
@@ -95,10 +147,15 @@ def test_inactive_excluded_by_default_and_searchable(stocked):
 
 def test_superseded_never_outranks_its_replacement(bank):
     old = add(bank, "decision", "Sessions live in Redis db 2; log a user out with clear_user_sessions")
-    new = bank.add("decision", "Sessions moved to Postgres; log out everywhere by bumping session_version",
-                   supersedes=old.id).memory
-    hits = search(bank, "where do user sessions live, how to log a user out of redis sessions",
-                  include_inactive=True, semantic="off")
+    new = bank.add(
+        "decision", "Sessions moved to Postgres; log out everywhere by bumping session_version", supersedes=old.id
+    ).memory
+    hits = search(
+        bank,
+        "where do user sessions live, how to log a user out of redis sessions",
+        include_inactive=True,
+        semantic="off",
+    )
     ids = [h.memory.id for h in hits]
     assert ids.index(new.id) < ids.index(old.id)
     assert [h.memory.id for h in search(bank, "redis sessions clear_user_sessions", semantic="off")] == [new.id]

@@ -10,7 +10,9 @@ import pytest
 from memtui.index import embed
 from memtui.index.search import search
 
-pytestmark = pytest.mark.skipif(not embed.available(), reason="semantic extra not installed (pip install 'memtui[semantic]')")
+pytestmark = pytest.mark.skipif(
+    not embed.available(), reason="semantic extra not installed (pip install 'memtui[semantic]')"
+)
 
 
 @pytest.fixture(scope="module")

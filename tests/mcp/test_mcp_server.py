@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
+from envkit import isolated_env
 
 from memtui.store.bank import Bank
-from envkit import isolated_env
 
 pytest.importorskip("mcp")
 
@@ -27,8 +27,12 @@ def session(root: Path | None, home: Path, calls, cwd: Path | None = None, **ext
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     async def run():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "memtui", "mcp"],
-                                       env=server_env(root, home, **extra), cwd=str(cwd or root or home))
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "memtui", "mcp"],
+            env=server_env(root, home, **extra),
+            cwd=str(cwd or root or home),
+        )
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
             await client.initialize()
             return await calls(client)
@@ -76,10 +80,12 @@ def test_every_tool(project, home, seeded):
         out["nothing"] = await client.call_tool("memory_search", {"query": "kubernetes helm charts"})
         out["related"] = await client.call_tool("memory_related", {"tags": ["deploy"]})
         out["ask"] = await client.call_tool("memory_ask", {"question": "how do we deploy?"})
-        out["save"] = await client.call_tool("memory_save", {"content": "CI runs on GitHub Actions with uv",
-                                                             "type": "architecture", "tags": ["ci"]})
-        out["again"] = await client.call_tool("memory_save", {"content": "CI runs on GitHub Actions with uv",
-                                                              "type": "architecture"})
+        out["save"] = await client.call_tool(
+            "memory_save", {"content": "CI runs on GitHub Actions with uv", "type": "architecture", "tags": ["ci"]}
+        )
+        out["again"] = await client.call_tool(
+            "memory_save", {"content": "CI runs on GitHub Actions with uv", "type": "architecture"}
+        )
         out["forget"] = await client.call_tool("memory_forget", {"id": deploy.id})
         out["forget_again"] = await client.call_tool("memory_forget", {"id": deploy.id})
         out["status"] = await client.call_tool("memory_status", {})
@@ -115,10 +121,12 @@ def test_every_tool(project, home, seeded):
 
 def test_errors_say_what_to_do(project, home, seeded):
     async def calls(client):
-        return [await client.call_tool("memory_forget", {"id": "mem_0_nothere"}),
-                await client.call_tool("memory_related", {"tags": []}),
-                await client.call_tool("memory_save", {"content": "   ", "type": "decision"}),
-                await client.call_tool("memory_search", {"query": 5})]
+        return [
+            await client.call_tool("memory_forget", {"id": "mem_0_nothere"}),
+            await client.call_tool("memory_related", {"tags": []}),
+            await client.call_tool("memory_save", {"content": "   ", "type": "decision"}),
+            await client.call_tool("memory_search", {"query": 5}),
+        ]
 
     missing, no_tags, empty, wrong_type = session(project.root, home, calls)
     assert missing.is_error and "memory_search to find the right id" in text(missing)
@@ -129,10 +137,13 @@ def test_errors_say_what_to_do(project, home, seeded):
 
 def test_save_needs_a_type_and_caps_the_length(project, home, bank):
     """Issue 14.6: no silent `context` (decays in 30 days) and no 100,000-character memories."""
+
     async def calls(client):
-        return [await client.call_tool("memory_save", {"content": "We deploy with make ship"}),
-                await client.call_tool("memory_save", {"content": "x " * 50_000, "type": "decision"}),
-                await client.call_tool("memory_save", {"content": "y" * 2000, "type": "decision"})]
+        return [
+            await client.call_tool("memory_save", {"content": "We deploy with make ship"}),
+            await client.call_tool("memory_save", {"content": "x " * 50_000, "type": "decision"}),
+            await client.call_tool("memory_save", {"content": "y" * 2000, "type": "decision"}),
+        ]
 
     untyped, huge, longest = session(project.root, home, calls)
     assert untyped.is_error and "type" in text(untyped)
@@ -201,8 +212,10 @@ def test_the_recorded_handshake_is_what_the_sdk_answers():
     recorded = json.loads(prelude.RECORD.read_text(encoding="utf-8"))
     if recorded["mcp"] != prelude._sdk_version():
         # Another SDK release than the record's: the prelude hands over at once (slower, never wrong).
-        pytest.skip(f"handshake.json records mcp {recorded['mcp']}, mcp {prelude._sdk_version()} is installed: "
-                    "run `python -m memtui.mcp.prelude --write`")
+        pytest.skip(
+            f"handshake.json records mcp {recorded['mcp']}, mcp {prelude._sdk_version()} is installed: "
+            "run `python -m memtui.mcp.prelude --write`"
+        )
     out = subprocess.run([sys.executable, "-m", "memtui.mcp.prelude"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
 
@@ -213,17 +226,29 @@ def test_initialize_is_answered_before_the_sdk_is_loaded(project, home):
     import subprocess
 
     env = server_env(project.root, home)
-    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "memtui", "mcp"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project.root, env=env)
-    init = {"jsonrpc": "2.0", "id": 7, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    proc = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "memtui", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=project.root,
+        env=env,
+    )
+    init = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
     try:
         proc.stdin.write(json.dumps(init).encode() + b"\n")
         proc.stdin.flush()
         first = json.loads(proc.stdout.readline())
-        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
-                         b'{"jsonrpc":"2.0","id":8,"method":"tools/list"}\n'
-                         b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}\n')
+        proc.stdin.write(
+            b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+            b'{"jsonrpc":"2.0","id":8,"method":"tools/list"}\n'
+            b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}\n'
+        )
         proc.stdin.flush()
         answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
     finally:
@@ -241,8 +266,9 @@ def test_a_record_of_another_version_hands_over_at_once(project, home, tmp_path)
     import shutil
 
     site = tmp_path / "site"
-    shutil.copytree(Path(__file__).resolve().parents[2] / "memtui", site / "memtui",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(__file__).resolve().parents[2] / "memtui", site / "memtui", ignore=shutil.ignore_patterns("__pycache__")
+    )
     record = site / "memtui" / "mcp" / "handshake.json"
     data = json.loads(record.read_text(encoding="utf-8"))
     data["mcp"] = "0.0.1"
@@ -260,7 +286,9 @@ def test_no_secret_is_saved_or_answered(project, home):
     from secretkit import SECRETS, batches, leaked, pieces
 
     async def calls(client):
-        saved = [text(await client.call_tool("memory_save", {"content": batch, "type": "context"})) for batch in batches(5)]
+        saved = [
+            text(await client.call_tool("memory_save", {"content": batch, "type": "context"})) for batch in batches(5)
+        ]
         found = text(await client.call_tool("memory_search", {"query": "release bot pushes tags", "k": 10}))
         status = text(await client.call_tool("memory_status", {}))
         return saved, found, status

@@ -3,6 +3,7 @@ real socket, exiting on its own. Hooks run through the installed launcher (`pyth
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -43,8 +44,14 @@ def served(project, home, bank):
 
     def hook(event: str, command=None, **extra) -> tuple[subprocess.CompletedProcess, float]:
         started = time.perf_counter()
-        proc = subprocess.run([*(command or LAUNCHER), event], input=payload(event, project.root, **extra),
-                              capture_output=True, env=env, cwd=project.root, timeout=60)
+        proc = subprocess.run(
+            [*(command or LAUNCHER), event],
+            input=payload(event, project.root, **extra),
+            capture_output=True,
+            env=env,
+            cwd=project.root,
+            timeout=60,
+        )
         assert proc.returncode == 0, proc.stderr.decode()
         assert proc.stdout == b"" or isinstance(json.loads(proc.stdout), dict)
         return proc, time.perf_counter() - started
@@ -124,7 +131,10 @@ def test_service_answers_exactly_what_the_hook_would(served, project, home):
     served("SessionStart", session="warm")
     wait_ready(project)
     via_service, _ = served("UserPromptSubmit", session="b")
-    assert via_service.stdout and json.loads(via_service.stdout)["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert (
+        via_service.stdout
+        and json.loads(via_service.stdout)["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    )
     # The same session state and budget rules: a repeat in session b injects nothing new.
     again, _ = served("UserPromptSubmit", session="b")
     assert in_process.stdout and again.stdout == b""
@@ -156,13 +166,19 @@ def test_exits_when_the_project_is_removed(project, home, bank):
 def test_exits_when_memtui_is_upgraded(project, home, bank, tmp_path):
     """A service running from an installed copy exits when that copy's files change."""
     site = tmp_path / "site"
-    shutil.copytree(Path(control.__file__).resolve().parents[1], site / "memtui",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(control.__file__).resolve().parents[1], site / "memtui", ignore=shutil.ignore_patterns("__pycache__")
+    )
     fd = control.try_lock(project.memory_dir)
     env = isolated_env(project.root, home, MEMTUI_SERVICE="", PYTHONPATH=str(site))
-    proc = subprocess.Popen([sys.executable, "-m", "memtui", "-C", str(project.root), "daemon", "--idle", "60",
-                             "--lock-fd", str(fd)], pass_fds=(fd,), env=env, cwd=site,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "-C", str(project.root), "daemon", "--idle", "60", "--lock-fd", str(fd)],
+        pass_fds=(fd,),
+        env=env,
+        cwd=site,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     os.close(fd)
     try:
         wait_ready(project)
@@ -222,6 +238,7 @@ def test_search_from_the_cli_goes_through_the_service(served, project, cli):
 
 # -- the thin client against services that misbehave ------------------------------------------------
 
+
 class FakeService:
     """Listens on the project's service socket and answers every request with `reply` after `delay`."""
 
@@ -246,10 +263,8 @@ class FakeService:
             with conn:
                 self.served += 1
                 time.sleep(self.delay)
-                try:
+                with contextlib.suppress(OSError):
                     conn.sendall(self.reply)
-                except OSError:
-                    pass
 
     def close(self) -> None:
         self.stopped = True
@@ -258,20 +273,29 @@ class FakeService:
         os.unlink(self.path)
 
 
-@pytest.mark.parametrize("reply, delay", [
-    (b"+not json at all", 0.0),
-    (b"garbage", 0.0),
-    (b"-ValueError", 0.0),
-    (b'+{"hookSpecificOutput": {"additionalContext": "from a slow service"}}', 2.0),
-])
+@pytest.mark.parametrize(
+    "reply, delay",
+    [
+        (b"+not json at all", 0.0),
+        (b"garbage", 0.0),
+        (b"-ValueError", 0.0),
+        (b'+{"hookSpecificOutput": {"additionalContext": "from a slow service"}}', 2.0),
+    ],
+)
 def test_client_falls_back_when_the_service_misbehaves(project, home, bank, reply, delay):
     bank.add("decision", "We deploy with make ship from the main branch")
     env = isolated_env(project.root, home)  # service off: the fallback must not start one either
     fake = FakeService(project.root, reply, delay)
     try:
         started = time.perf_counter()
-        proc = subprocess.run([*LAUNCHER, "UserPromptSubmit"], input=payload("UserPromptSubmit", project.root),
-                              capture_output=True, env=env, cwd=project.root, timeout=60)
+        proc = subprocess.run(
+            [*LAUNCHER, "UserPromptSubmit"],
+            input=payload("UserPromptSubmit", project.root),
+            capture_output=True,
+            env=env,
+            cwd=project.root,
+            timeout=60,
+        )
         elapsed = time.perf_counter() - started
     finally:
         fake.close()
@@ -286,10 +310,14 @@ def test_thin_client_imports_nothing_but_what_the_interpreter_has(served, projec
     pathlib or dataclasses: only memtui's thin client and C modules."""
     served("SessionStart")
     wait_ready(project)
-    proc, _ = served("UserPromptSubmit", command=[sys.executable, "-X", "importtime", "-S", str(launch_path())],
-                     session="imports")
+    proc, _ = served(
+        "UserPromptSubmit", command=[sys.executable, "-X", "importtime", "-S", str(launch_path())], session="imports"
+    )
     assert b"make ship" in proc.stdout
-    modules = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines()
-               if line.startswith("import time:") and "|" in line}
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.decode().splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
     assert "memtui.hooks.client" in modules and "memtui.index.remote" in modules
     assert not modules & {"json", "re", "enum", "typing", "pathlib", "dataclasses", "socket", "memtui.hooks.entry"}

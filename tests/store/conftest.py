@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -34,7 +34,7 @@ class Clock:
     """A clock the test moves by hand; every Bank operation reads it."""
 
     def __init__(self) -> None:
-        self.now = datetime(2026, 11, 22, 12, 0, 0, 123000, tzinfo=timezone.utc)
+        self.now = datetime(2026, 11, 22, 12, 0, 0, 123000, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now

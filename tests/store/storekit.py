@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "data" / "memory-mcp"
 STATE_FIXTURE = FIXTURES / "state.json"
 #: An mtime well in the past, so a touch is visible.
-OLD = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc).timestamp()
+OLD = datetime(2026, 11, 1, 12, 0, tzinfo=UTC).timestamp()
 
 
 def write_files(directory: Path, files: dict[str, bytes], mtime: float = OLD) -> None:
@@ -22,5 +22,8 @@ def write_files(directory: Path, files: dict[str, bytes], mtime: float = OLD) ->
 
 def tree(directory: Path) -> dict[str, tuple[bytes, int]]:
     """Every file under `directory` with its bytes and mtime (ns)."""
-    return {p.relative_to(directory).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(directory.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(directory).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }

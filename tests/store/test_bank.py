@@ -68,7 +68,11 @@ def test_explicit_supersede_by_id_and_text(project, open_bank):
     a = bank.add("decision", "Chose Stripe over Adyen for card payments").memory
     b = bank.add("progress", "Tax engine spike evaluating TaxJar against Stripe Tax").memory
     by_id = bank.add("decision", "Stripe Billing is the payments backbone", supersedes=a.id)
-    by_text = bank.add("progress", "Stripe Tax chosen; TaxJar dropped", supersedes="Tax engine spike evaluating TaxJar against Stripe Tax")
+    by_text = bank.add(
+        "progress",
+        "Stripe Tax chosen; TaxJar dropped",
+        supersedes="Tax engine spike evaluating TaxJar against Stripe Tax",
+    )
     assert [m.id for m in by_id.superseded] == [a.id] and [m.id for m in by_text.superseded] == [b.id]
     assert _status(bank, a.id) is Status.SUPERSEDED and _status(bank, b.id) is Status.SUPERSEDED
 
@@ -117,7 +121,11 @@ def test_update_and_conflict_on_expected(project, open_bank):
     assert project.path("state.json").read_bytes() == before
     current = bank.get(memory.id)
     edited = bank.update(memory.id, expected=current, tags=["money"], description="cents")
-    assert (edited.tags, edited.description, edited.content) == (("money",), "cents", "Use integer cents for money, in BIGINT")
+    assert (edited.tags, edited.description, edited.content) == (
+        ("money",),
+        "cents",
+        "Use integer cents for money, in BIGINT",
+    )
     with pytest.raises(UsageError):
         bank.update(memory.id, content="  ")
 
@@ -291,7 +299,11 @@ def test_header_and_markdown_scopes_with_claude_config_dir(project, tmp_path, cl
     from memtui.store.bank import Bank
 
     config_dir = tmp_path / "claude-config"
-    env = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(config_dir), "CLAUDE_PROJECT_DIR": str(project.root)}
+    env = {
+        "HOME": str(tmp_path / "home"),
+        "CLAUDE_CONFIG_DIR": str(config_dir),
+        "CLAUDE_PROJECT_DIR": str(project.root),
+    }
     bank = Bank(project, env=env, clock=clock)
     bank.update_header(description="Billing service")
     assert _state(project)["description"] == "Billing service"

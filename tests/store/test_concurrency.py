@@ -51,10 +51,19 @@ CHURNER = textwrap.dedent("""
 def test_concurrent_cli_writers(project, tmp_path):
     env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project.root))
     stop = tmp_path / "stop"
-    churner = subprocess.Popen([sys.executable, "-c", CHURNER, str(stop)], env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER.format(n=PER_WRITER), str(w)], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for w in range(WRITERS)]
+    churner = subprocess.Popen(
+        [sys.executable, "-c", CHURNER, str(stop)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER.format(n=PER_WRITER), str(w)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(WRITERS)
+    ]
     outputs = [w.communicate(timeout=120) for w in writers]
     stop.touch()
     churn_out, churn_err = churner.communicate(timeout=60)

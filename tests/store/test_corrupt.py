@@ -75,7 +75,9 @@ def test_repair_rebuilds_from_salvage_and_the_journal(project, open_bank, cli):
     assert json.loads(path.read_text())["project"] == project.name
 
 
-@pytest.mark.parametrize("payload", [b"\x00\xff garbage", b"[]", b'{"memories": 5}'], ids=["binary", "list", "wrong-shape"])
+@pytest.mark.parametrize(
+    "payload", [b"\x00\xff garbage", b"[]", b'{"memories": 5}'], ids=["binary", "list", "wrong-shape"]
+)
 def test_repair_from_the_journal_alone(project, open_bank, cli, payload):
     kept, edited, dropped = _history(project, open_bank)
     project.path("state.json").write_bytes(payload)

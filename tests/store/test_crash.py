@@ -43,8 +43,9 @@ def test_sigkill_never_corrupts(project):
     confirmed: set[str] = set()
     in_files_before: set[str] = set()
     for run in range(KILLS):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(run)], env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(run)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
         first = proc.stdout.readline().strip()  # one write done: the kill lands among writes, even on a slow machine
         assert first, proc.stderr.read()
@@ -59,7 +60,9 @@ def test_sigkill_never_corrupts(project):
 
         data = json.loads(state_path.read_text(encoding="utf-8"))  # always parses
         in_state = {m["id"] for m in data["memories"]}
-        in_markdown = {f"local/{p.stem}" for p in local.glob("*.md") if p.name != "MEMORY.md"} if local.is_dir() else set()
+        in_markdown = (
+            {f"local/{p.stem}" for p in local.glob("*.md") if p.name != "MEMORY.md"} if local.is_dir() else set()
+        )
         now_present = in_state | in_markdown
         # the old state or the new one: everything confirmed is there, at most one unconfirmed write more
         assert confirmed <= now_present, (sorted(confirmed - now_present), err)

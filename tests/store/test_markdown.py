@@ -14,23 +14,38 @@ from memtui.core.memory import Status
 from memtui.store import frontmatter
 
 TOP = "---\nname: Top style\ndescription: a top-level type\ntype: feedback\noriginSessionId: abc-123\n---\n\nUse uv, not pip.\n"
-NESTED = ("---\nname: Nested style\ndescription: type under metadata\nmetadata:\n  type: project\n  node_type: memory\n"
-          "  originSessionId: 5f0c\ntags:\n  - alpha\n  - beta\n---\n\nFreeze starts in June.\n\nMore body\n")
+NESTED = (
+    "---\nname: Nested style\ndescription: type under metadata\nmetadata:\n  type: project\n  node_type: memory\n"
+    "  originSessionId: 5f0c\ntags:\n  - alpha\n  - beta\n---\n\nFreeze starts in June.\n\nMore body\n"
+)
 CRLF = "---\r\nname: Windows\r\ndescription: crlf file\r\ntype: reference\r\n---\r\n\r\nDashboard at grafana.\r\nSecond line.\r\n"
-FLOW = ('---\nname: "Quoted: name"\ndescription: \'single quoted\'\ntype: user\ntags: [one, "two, three"]\n'
-        "# a comment line\nunknown_block: |\n  literal text\n  kept\n---\nBody without blank line\n")
+FLOW = (
+    '---\nname: "Quoted: name"\ndescription: \'single quoted\'\ntype: user\ntags: [one, "two, three"]\n'
+    "# a comment line\nunknown_block: |\n  literal text\n  kept\n---\nBody without blank line\n"
+)
 BARE = "Just a body, no frontmatter at all.\n"
 NO_NAME = "---\ndescription: only a description\n---\n\nbody ✓ é\n"
 NO_EOL = "---\nname: No newline\ntype: user\n---\nbody without final newline"
 
 FILES = {
-    "top.md": TOP, "nested.md": NESTED, "crlf.md": CRLF, "flow.md": FLOW, "reference_bare.md": BARE,
-    "noname.md": NO_NAME, "noeol.md": NO_EOL,
+    "top.md": TOP,
+    "nested.md": NESTED,
+    "crlf.md": CRLF,
+    "flow.md": FLOW,
+    "reference_bare.md": BARE,
+    "noname.md": NO_NAME,
+    "noeol.md": NO_EOL,
 }
 DECODED = {
     # id: (type, name, description, tags, content)
     "local/top": ("feedback", "Top style", "a top-level type", (), "Use uv, not pip."),
-    "local/nested": ("project", "Nested style", "type under metadata", ("alpha", "beta"), "Freeze starts in June.\n\nMore body"),
+    "local/nested": (
+        "project",
+        "Nested style",
+        "type under metadata",
+        ("alpha", "beta"),
+        "Freeze starts in June.\n\nMore body",
+    ),
     "local/crlf": ("reference", "Windows", "crlf file", (), "Dashboard at grafana.\nSecond line."),
     "local/flow": ("user", "Quoted: name", "single quoted", ("one", "two, three"), "Body without blank line"),
     "local/reference_bare": ("reference", "", "", (), "Just a body, no frontmatter at all."),
@@ -81,7 +96,12 @@ def test_touch_sets_only_the_mtime(files, open_bank, clock, name):
 @pytest.mark.parametrize(
     ("name", "change", "old_line", "new_line"),
     [
-        ("top.md", {"description": "a new description"}, "description: a top-level type", "description: a new description"),
+        (
+            "top.md",
+            {"description": "a new description"},
+            "description: a top-level type",
+            "description: a new description",
+        ),
         ("nested.md", {"type_": "reference"}, "  type: project", "  type: reference"),
         ("nested.md", {"name": "Renamed: now"}, "name: Nested style", 'name: "Renamed: now"'),
         ("crlf.md", {"description": "still crlf"}, "description: crlf file\r", "description: still crlf\r"),
@@ -103,7 +123,9 @@ def test_block_list_edit_and_new_keys_keep_the_rest(files, open_bank):
     assert "tags: [gamma]\n" in text and "  - alpha" not in text
     assert "metadata:\n  type: project\n  node_type: memory\n  originSessionId: 5f0c\n" in text
     bank.update("local/top", tags=["x", "y"])
-    assert (files / "top.md").read_text() == TOP.replace("originSessionId: abc-123\n", "originSessionId: abc-123\ntags: [x, y]\n")
+    assert (files / "top.md").read_text() == TOP.replace(
+        "originSessionId: abc-123\n", "originSessionId: abc-123\ntags: [x, y]\n"
+    )
 
 
 def test_crlf_file_keeps_crlf_through_a_content_edit(files, open_bank):
@@ -162,12 +184,18 @@ def test_broken_file_is_reported_and_never_rewritten(files, open_bank, data, pro
 
 def test_new_memory_file_name_and_frontmatter(local_dir, open_bank, clock):
     bank = open_bank()
-    first = bank.add("feedback", "Prefers small PRs with a summary first", name="Small PRs", description="small PRs", store="local").memory
+    first = bank.add(
+        "feedback", "Prefers small PRs with a summary first", name="Small PRs", description="small PRs", store="local"
+    ).memory
     second = bank.add("feedback", "Something else entirely about reviews", name="Small PRs", store="local").memory
     assert (first.id, second.id) == ("local/feedback_small_prs", "local/feedback_small_prs_2")
     text = (local_dir / "feedback_small_prs.md").read_text()
     doc = frontmatter.parse(text)
-    assert (doc.get("name"), doc.get("description"), doc.get("type", "metadata")) == ("Small PRs", "small PRs", "feedback")
+    assert (doc.get("name"), doc.get("description"), doc.get("type", "metadata")) == (
+        "Small PRs",
+        "small PRs",
+        "feedback",
+    )
     assert doc.get("type") is None  # nested under metadata:, as Claude Code writes it
     assert doc.body == "\nPrefers small PRs with a summary first\n"
     assert os.stat(local_dir / "feedback_small_prs.md").st_mtime == pytest.approx(clock.now.timestamp(), abs=0.01)
@@ -231,8 +259,10 @@ def test_a_new_memory_file_is_written_as_claude_code_writes_its_own(open_bank, l
     """Issue 14.6: name, description, `metadata: {type: …}`; no `created:` (the mtime is the age)."""
     saved = open_bank().add("feedback", "Prefer table-driven tests in Go packages", store="local").memory
     text = (local_dir / Path(saved.path).name).read_text(encoding="utf-8")
-    assert text == ("---\nname: prefer-table-driven-tests-in-go-packages\n"
-                    "description: Prefer table-driven tests in Go packages\nmetadata:\n  type: feedback\n---\n\n"
-                    "Prefer table-driven tests in Go packages\n")
+    assert text == (
+        "---\nname: prefer-table-driven-tests-in-go-packages\n"
+        "description: Prefer table-driven tests in Go packages\nmetadata:\n  type: feedback\n---\n\n"
+        "Prefer table-driven tests in Go packages\n"
+    )
     again = open_bank().get(saved.id)
     assert again.type == "feedback" and again.name == "prefer-table-driven-tests-in-go-packages"

@@ -18,7 +18,13 @@ def test_fixture_loads_with_statuses_from_tags(fixture_project):
     assert len(memories) == 39
     assert Counter(m.status for m in memories.values()) == {Status.ACTIVE: 29, Status.SUPERSEDED: 8, Status.ARCHIVED: 2}
     assert Counter(m.type for m in memories.values()) == {
-        "architecture": 5, "decision": 7, "pattern": 6, "gotcha": 7, "progress": 9, "context": 5}
+        "architecture": 5,
+        "decision": 7,
+        "pattern": 6,
+        "gotcha": 7,
+        "progress": 9,
+        "context": 5,
+    }
     raws = {r["id"]: r for r in json.loads(STATE_FIXTURE.read_text())["memories"]}
     for mid, memory in memories.items():
         raw = raws[mid]
@@ -75,13 +81,15 @@ def test_a_changed_memory_keeps_unknown_keys_and_the_rest_stays_equal(fixture_pr
     assert list(changed) == list(before["memories"][0])  # same keys, same order
     assert changed["origin"] == {"tool": "memory-mcp", "n": [1, 2]} and changed["weird key"] is None
     assert changed["updated"] == format_ts(clock.now) and changed["confidence"] == 1
-    assert {k: v for k, v in changed.items() if k not in ("updated", "confidence")} == \
-        {k: v for k, v in before["memories"][0].items() if k not in ("updated", "confidence")}
+    assert {k: v for k, v in changed.items() if k not in ("updated", "confidence")} == {
+        k: v for k, v in before["memories"][0].items() if k not in ("updated", "confidence")
+    }
     assert after["memories"][1:] == before["memories"][1:]
     assert after["pluginState"] == {"cursor": 7}
     assert list(after) == list(before)
-    assert {k: v for k, v in after.items() if k not in ("memories", "lastUpdated")} == \
-        {k: v for k, v in before.items() if k not in ("memories", "lastUpdated")}
+    assert {k: v for k, v in after.items() if k not in ("memories", "lastUpdated")} == {
+        k: v for k, v in before.items() if k not in ("memories", "lastUpdated")
+    }
     assert after["lastUpdated"] == format_ts(clock.now)
 
 
@@ -117,8 +125,16 @@ def test_new_memory_has_memory_mcp_keys_in_its_order(project, open_bank, clock):
     saved = bank.add("decision", "Use integer cents for money", tags=["Money", "#db", "money"]).memory
     raw = json.loads(project.path("state.json").read_text())["memories"][-1]
     assert list(raw) == ["type", "content", "tags", "id", "confidence", "accessCount", "created", "updated"]
-    assert raw == {"type": "decision", "content": "Use integer cents for money", "tags": ["money", "db"], "id": saved.id,
-                   "confidence": 1, "accessCount": 0, "created": format_ts(clock.now), "updated": format_ts(clock.now)}
+    assert raw == {
+        "type": "decision",
+        "content": "Use integer cents for money",
+        "tags": ["money", "db"],
+        "id": saved.id,
+        "confidence": 1,
+        "accessCount": 0,
+        "created": format_ts(clock.now),
+        "updated": format_ts(clock.now),
+    }
 
 
 @pytest.mark.parametrize(
@@ -126,7 +142,10 @@ def test_new_memory_has_memory_mcp_keys_in_its_order(project, open_bank, clock):
     [
         ({}, {}),
         ({"name": "N", "description": "D"}, {"name": "N", "description": "D"}),
-        ({"source": Source("sess-1", "Stop"), "reviewed": False}, {"source": {"session": "sess-1", "event": "Stop"}, "reviewed": False}),
+        (
+            {"source": Source("sess-1", "Stop"), "reviewed": False},
+            {"source": {"session": "sess-1", "event": "Stop"}, "reviewed": False},
+        ),
         ({"supersedes": "mem_1_x", "merged_from": ("a", "b")}, {"supersedes": "mem_1_x", "mergedFrom": ["a", "b"]}),
         ({"status": Status.SUPERSEDED, "tags": ("t",)}, {}),
     ],
@@ -157,16 +176,42 @@ def test_from_raw_sets_every_field(fixture_project):
     """from_raw bypasses the dataclass __init__: every field must still be there and compare equal."""
     from dataclasses import fields
 
-    raw = {"id": "mem_1_a", "type": "gotcha", "content": "c", "tags": ["x", "superseded"], "confidence": 0.5,
-           "accessCount": 3, "created": "2026-11-10T04:19:51.665Z", "updated": "2026-11-11T04:19:51.665Z",
-           "source": {"session": "s", "event": "Stop"}, "reviewed": False, "mergedFrom": ["a"], "supersedes": "b"}
+    raw = {
+        "id": "mem_1_a",
+        "type": "gotcha",
+        "content": "c",
+        "tags": ["x", "superseded"],
+        "confidence": 0.5,
+        "accessCount": 3,
+        "created": "2026-11-10T04:19:51.665Z",
+        "updated": "2026-11-11T04:19:51.665Z",
+        "source": {"session": "s", "event": "Stop"},
+        "reviewed": False,
+        "mergedFrom": ["a"],
+        "supersedes": "b",
+    }
     fast = from_raw(raw)
-    slow = Memory(id="mem_1_a", type="gotcha", content="c", tags=("x",), confidence=0.5, access_count=3,
-                  created=parse_ts("2026-11-10T04:19:51.665Z"), updated=parse_ts("2026-11-11T04:19:51.665Z"),
-                  source=Source("s", "Stop"), reviewed=False, merged_from=("a",), supersedes="b",
-                  status=Status.SUPERSEDED, store="state", scope="repo")
+    slow = Memory(
+        id="mem_1_a",
+        type="gotcha",
+        content="c",
+        tags=("x",),
+        confidence=0.5,
+        access_count=3,
+        created=parse_ts("2026-11-10T04:19:51.665Z"),
+        updated=parse_ts("2026-11-11T04:19:51.665Z"),
+        source=Source("s", "Stop"),
+        reviewed=False,
+        merged_from=("a",),
+        supersedes="b",
+        status=Status.SUPERSEDED,
+        store="state",
+        scope="repo",
+    )
     assert fast == slow and hash(fast) == hash(slow)
-    assert {f.name: getattr(fast, f.name) for f in fields(Memory)} == {f.name: getattr(slow, f.name) for f in fields(Memory)}
+    assert {f.name: getattr(fast, f.name) for f in fields(Memory)} == {
+        f.name: getattr(slow, f.name) for f in fields(Memory)
+    }
     assert fast.evolve(content="d").content == "d"
     with pytest.raises(AttributeError):
         fast.content = "mutated"  # type: ignore[misc]
@@ -181,7 +226,12 @@ def test_from_raw_sets_every_field(fixture_project):
 )
 def test_from_raw_is_lenient_with_hand_edited_values(raw):
     memory = from_raw(raw)
-    assert memory.id == str(raw["id"]) and memory.type == "context" and memory.confidence == 1.0 and memory.access_count == 0
+    assert (
+        memory.id == str(raw["id"])
+        and memory.type == "context"
+        and memory.confidence == 1.0
+        and memory.access_count == 0
+    )
     assert all(isinstance(t, str) for t in memory.tags)
 
 
@@ -190,14 +240,18 @@ def test_any_json_layout_saves_correctly(fixture_project, open_bank, layout):
     """Unchanged memories are copied from the file's own text only when its layout is the canonical one."""
     path = fixture_project.path("state.json")
     data = json.loads(STATE_FIXTURE.read_text())
-    dump = {"compact": lambda d: json.dumps(d, separators=(",", ":")), "indent4": lambda d: json.dumps(d, indent=4),
-            "tabs": lambda d: json.dumps(d, indent="\t"), "canonical": lambda d: json.dumps(d, indent=2)}[layout]
+    dump = {
+        "compact": lambda d: json.dumps(d, separators=(",", ":")),
+        "indent4": lambda d: json.dumps(d, indent=4),
+        "tabs": lambda d: json.dumps(d, indent="\t"),
+        "canonical": lambda d: json.dumps(d, indent=2),
+    }[layout]
     path.write_text(dump(data))
     target = data["memories"][5]["id"]
     open_bank().touch(target)
     after = json.loads(path.read_text())
     assert [m["id"] for m in after["memories"]] == [m["id"] for m in data["memories"]]
-    for old, new in zip(data["memories"], after["memories"]):
+    for old, new in zip(data["memories"], after["memories"], strict=False):
         if old["id"] != target:
             assert old == new
     if layout == "canonical":

@@ -13,8 +13,15 @@ DRIVER = " ".join(shlex.quote(p) for p in (sys.executable, "-m", "memtui")) + " 
 
 
 def git(cwd: Path, *args: str, check: bool = True) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_TERMINAL_PROMPT": "0",
+    }
     result = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
     if check and result.returncode != 0:
         raise AssertionError(f"git {' '.join(args)}: {result.stdout}{result.stderr}")
@@ -29,7 +36,9 @@ def configure(clone: Path, driver: bool = True) -> None:
     git(clone, "config", "commit.gpgsign", "false")
 
 
-def team(tmp: Path, attributes: str = ".memory/state.json merge=memtui\n", *, drivers: bool = True) -> tuple[Path, Path, Path]:
+def team(
+    tmp: Path, attributes: str = ".memory/state.json merge=memtui\n", *, drivers: bool = True
+) -> tuple[Path, Path, Path]:
     """(remote, a, b): `a` made the project (memtui init, one commit, pushed); `b` cloned it. With
     `drivers`, both clones' git config runs the merge driver (else `memtui setup` is left to do it)."""
     from memtui.store.bank import init_project

@@ -20,13 +20,35 @@ from memtui.store.gitmerge import CONFLICT
 from memtui.store.locations import Project
 
 SEEDS = int(os.environ.get("MEMTUI_MERGE_SEEDS", "200"))
-WORDS = ("deploy", "postgres", "celery", "stripe", "uv", "docker", "pagination", "billing", "queue", "cache",
-         "ruff", "mypy", "redis", "kafka", "webhook", "tenant", "invoice", "export", "search", "auth")
+WORDS = (
+    "deploy",
+    "postgres",
+    "celery",
+    "stripe",
+    "uv",
+    "docker",
+    "pagination",
+    "billing",
+    "queue",
+    "cache",
+    "ruff",
+    "mypy",
+    "redis",
+    "kafka",
+    "webhook",
+    "tenant",
+    "invoice",
+    "export",
+    "search",
+    "auth",
+)
 
 
 def sentence(rng: random.Random, side: str, n: int) -> str:
     words = rng.sample(WORDS, 4)
-    return f"{side}{n}: the {words[0]} service talks to {words[1]} through {words[2]} ({words[3]} {rng.randrange(10**6)})."
+    return (
+        f"{side}{n}: the {words[0]} service talks to {words[1]} through {words[2]} ({words[3]} {rng.randrange(10**6)})."
+    )
 
 
 def act(bank: Bank, rng: random.Random, side: str, n: int, log: dict) -> None:
@@ -65,8 +87,10 @@ def run_seed(tmp_path, seed: int) -> None:
     rng = random.Random(seed)
     _remote, a, b = team(tmp_path)
     logs = {side: {"written": set(), "dropped": set(), "restored": set()} for side in "ab"}
-    banks = {"a": Bank(Project(a), env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg-a")}),
-             "b": Bank(Project(b), env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg-b")})}
+    banks = {
+        "a": Bank(Project(a), env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg-a")}),
+        "b": Bank(Project(b), env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg-b")}),
+    }
     for side in "ab":
         for n in range(rng.randrange(1, 4)):
             act(banks[side], rng, side, n, logs[side])

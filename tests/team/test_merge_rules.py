@@ -30,8 +30,16 @@ def by_id(data: dict) -> dict[str, dict]:
 
 
 def memory(mid: str, content: str, created: str = "2026-11-23T10:00:00.000Z") -> dict:
-    return {"type": "gotcha", "content": content, "tags": [], "id": mid, "confidence": 1, "accessCount": 0,
-            "created": created, "updated": created}
+    return {
+        "type": "gotcha",
+        "content": content,
+        "tags": [],
+        "id": mid,
+        "confidence": 1,
+        "accessCount": 0,
+        "created": created,
+        "updated": created,
+    }
 
 
 def test_an_unchanged_merge_is_the_file_byte_for_byte():
@@ -149,4 +157,7 @@ def test_memory_md_merges_entry_by_entry():
     ours = "- [Deploy](deploy.md) — make ship from main\n- [Ports](ports.md) — 5433\n- [Uv](uv.md) — use uv\n"
     theirs = "- [Deploy](deploy.md) — make ship\n- [Celery](celery.md) — ids, not objects\n"
     out = merge_lines(base_md, ours, theirs)
-    assert out == "- [Deploy](deploy.md) — make ship from main\n- [Uv](uv.md) — use uv\n- [Celery](celery.md) — ids, not objects\n"
+    assert (
+        out
+        == "- [Deploy](deploy.md) — make ship from main\n- [Uv](uv.md) — use uv\n- [Celery](celery.md) — ids, not objects\n"
+    )

@@ -24,8 +24,13 @@ def setup(cli, clone, home, *args):
 
 
 def hook_commands(settings: dict) -> dict[str, str]:
-    return {event: h["command"] for event, groups in settings.get("hooks", {}).items() for g in groups
-            for h in g["hooks"] if install.is_our_hook(h)}
+    return {
+        event: h["command"]
+        for event, groups in settings.get("hooks", {}).items()
+        for g in groups
+        for h in g["hooks"]
+        if install.is_our_hook(h)
+    }
 
 
 def test_team_setup_shares_only_portable_entries_and_a_teammate_needs_one_command(tmp_path, cli):
@@ -63,15 +68,29 @@ def test_portable_hooks_run_from_the_path_and_fail_open_without_memtui(tmp_path,
     Bank(project).add("decision", "We deploy with make ship from the main branch")
     bin_dir = tmp_path / "other-venv" / "bin"  # memtui installed somewhere else entirely
     bin_dir.mkdir(parents=True)
-    (bin_dir / "memtui").write_text(f"#!/bin/sh\nexec {sys.executable} -m memtui \"$@\"\n")
+    (bin_dir / "memtui").write_text(f'#!/bin/sh\nexec {sys.executable} -m memtui "$@"\n')
     (bin_dir / "memtui").chmod(0o755)
-    payload = json.dumps({"session_id": "s", "cwd": str(project.root), "hook_event_name": "SessionStart",
-                          "source": "startup", "transcript_path": "/nonexistent.jsonl"})
+    payload = json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(project.root),
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+            "transcript_path": "/nonexistent.jsonl",
+        }
+    )
     env = {"HOME": str(home), "CLAUDE_PROJECT_DIR": str(project.root), "MEMTUI_SERVICE": "off"}
 
     def run(event: str, path: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["sh", "-c", install.portable_command(event)], input=payload.replace("SessionStart", event),
-                              capture_output=True, text=True, cwd=project.root, timeout=30, env={**env, "PATH": path})
+        return subprocess.run(
+            ["sh", "-c", install.portable_command(event)],
+            input=payload.replace("SessionStart", event),
+            capture_output=True,
+            text=True,
+            cwd=project.root,
+            timeout=30,
+            env={**env, "PATH": path},
+        )
 
     found = run("SessionStart", f"{bin_dir}:/usr/bin:/bin")
     assert found.returncode == 0 and "make ship" in json.loads(found.stdout)["hookSpecificOutput"]["additionalContext"]
@@ -107,8 +126,12 @@ def test_a_pull_merges_both_sides_lists_the_conflict_and_undo_restores_the_store
         assert "<<<<<<<" not in (b / name).read_text()
     assert git(b, "status", "--porcelain") == ""
     contents = {m.content for m in Bank(Project(b), env=env).memories()}
-    assert {"Postgres listens on 5433 in docker compose", "Service functions take a Session first and never commit",
-            "We deploy with make ship, from main only", "We deploy with make release now"} <= contents
+    assert {
+        "Postgres listens on 5433 in docker compose",
+        "Service functions take a Session first and never commit",
+        "We deploy with make ship, from main only",
+        "We deploy with make release now",
+    } <= contents
     status = cli("status", "--json", cwd=b, env={**env, "CLAUDE_PROJECT_DIR": str(b)})
     assert [sorted(pair) for pair in json.loads(status.stdout)["conflicts"]] != []
     text = cli("status", cwd=b, env={**env, "CLAUDE_PROJECT_DIR": str(b)}).stdout.decode()

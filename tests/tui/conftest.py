@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tuikit import Clock
 
 from memtui.tui.screenshots import NOW, demo_bank, demo_env
-from tuikit import Clock
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from tuikit import make_app, memory_by_text, settle
 
 from memtui.store.gitmerge import merge_state
 from memtui.tui.screens.merge import MergeScreen
 from memtui.tui.screens.review import ReviewScreen
 from memtui.tui.widgets.sidebar import Sidebar
-from tuikit import make_app, memory_by_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -23,8 +23,10 @@ def conflicted(bank) -> tuple[str, str]:
     base = path.read_bytes()
     data = json.loads(base)
     ours, theirs = json.loads(base), json.loads(base)
-    for doc, text, when in ((ours, "Money is integer cents in BIGINT.", "2026-11-24T10:00:00.000Z"),
-                            (theirs, "Money is NUMERIC(12,2) in dollars.", "2026-11-24T11:00:00.000Z")):
+    for doc, text, when in (
+        (ours, "Money is integer cents in BIGINT.", "2026-11-24T10:00:00.000Z"),
+        (theirs, "Money is NUMERIC(12,2) in dollars.", "2026-11-24T11:00:00.000Z"),
+    ):
         m = next(m for m in doc["memories"] if m["id"] == target.id)
         m["content"], m["updated"] = text, when
     result = merge_state(base, json.dumps(ours, indent=2).encode(), json.dumps(theirs, indent=2).encode())
@@ -45,7 +47,9 @@ async def test_sidebar_counts_and_review_keeps_one_then_undo_brings_the_pair_bac
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.current.id == kept
-        assert [m.id for m in screen.items].count(kept) + [m.id for m in screen.items].count(other) == 1  # one item per pair
+        assert [m.id for m in screen.items].count(kept) + [m.id for m in screen.items].count(
+            other
+        ) == 1  # one item per pair
         status = str(screen.query_one("#list-status").render())
         assert "merge conflict" in status and "1 keep this" in status
         assert "NUMERIC(12,2)" in str(screen.query_one("#review-other").render())
@@ -76,5 +80,8 @@ async def test_keep_both_and_merge_the_two(small):
         await settle(pilot)
         assert small.get(kept).active and small.get(other).active
         assert small.get(kept).conflict is None and small.get(other).conflict is None
-        assert "Nothing to review" in str(app.screen.query_one("#list-status").render()) or \
-            app.screen.current is None or app.screen.current.id not in (kept, other)
+        assert (
+            "Nothing to review" in str(app.screen.query_one("#list-status").render())
+            or app.screen.current is None
+            or app.screen.current.id not in (kept, other)
+        )

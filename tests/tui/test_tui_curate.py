@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, Select, TextArea
+from tuikit import make_app, memory_by_text, settle
 
 from memtui.core.memory import Status
 from memtui.tui.screens.confirm import ConfirmScreen
@@ -12,7 +13,6 @@ from memtui.tui.screens.edit import EditScreen
 from memtui.tui.screens.main import MainScreen
 from memtui.tui.screens.merge import MergeScreen
 from memtui.tui.widgets.memory_list import MemoryList
-from tuikit import make_app, memory_by_text, settle
 
 pytestmark = pytest.mark.anyio
 

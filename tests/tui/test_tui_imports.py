@@ -16,9 +16,9 @@ def textual_imports(path: Path) -> list[int]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     lines = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in ("textual", "rich") for a in node.names):
-            lines.append(node.lineno)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("textual", "rich"):
+        if (isinstance(node, ast.Import) and any(a.name.split(".")[0] in ("textual", "rich") for a in node.names)) or (
+            isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("textual", "rich")
+        ):
             lines.append(node.lineno)
     return lines
 
@@ -37,7 +37,8 @@ def test_importing_everything_but_the_tui_loads_no_textual():
     modules = sorted(
         ".".join(("memtui", *p.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(".__init__")
         for p in PACKAGE.rglob("*.py")
-        if p.name != "__main__.py" and (p.relative_to(PACKAGE).parts[0] != "tui" or p.relative_to(PACKAGE).parts[:2] == ("tui", "data"))
+        if p.name != "__main__.py"
+        and (p.relative_to(PACKAGE).parts[0] != "tui" or p.relative_to(PACKAGE).parts[:2] == ("tui", "data"))
     )
     code = (
         "import importlib, sys\n"

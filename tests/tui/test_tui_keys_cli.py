@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from tuikit import make_app, settle
 
 from memtui.store.bank import Bank
 from memtui.tui.screens.confirm import ConfirmScreen
 from memtui.tui.screens.main import MainScreen
-from tuikit import make_app, settle
 
 pytestmark = pytest.mark.anyio
 

@@ -4,10 +4,10 @@ and selection and scroll survive a reload."""
 from __future__ import annotations
 
 import pytest
+from tuikit import make_app, memory_by_text, settle, wait_for
 
 from memtui.store.bank import Bank
 from memtui.tui.widgets.memory_list import MemoryList
-from tuikit import make_app, memory_by_text, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -39,7 +39,8 @@ async def test_an_external_markdown_file_appears_and_selection_and_scroll_stay(d
         folder = demo.markdown[0].path
         (folder / "reference_sentry.md").write_text(
             "---\nname: Sentry project\ndescription: errors go to Sentry\ntype: reference\n---\n\nErrors go to Sentry project ledgerline-api.\n",
-            encoding="utf-8")
+            encoding="utf-8",
+        )
         await wait_for(pilot, lambda: "local/reference_sentry" in ids_in(app), timeout=3)
         assert memory_list.current.id == selected
         assert memory_list.scroll_y == scroll
@@ -56,8 +57,11 @@ async def test_a_burst_of_writes_becomes_few_reloads(demo):
         words = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet")
         for i, word in enumerate(words):
             other.add("context", f"Burst{i} {word} {word}-{i} {' '.join(w * (i + 1) for w in words[:3])}")
-        await wait_for(pilot, lambda: sum(app.model.by_id[i].memory.content.startswith("Burst") for i in ids_in(app)) == 10,
-                       timeout=5)
+        await wait_for(
+            pilot,
+            lambda: sum(app.model.by_id[i].memory.content.startswith("Burst") for i in ids_in(app)) == 10,
+            timeout=5,
+        )
         await pilot.pause(0.5)
         assert 1 <= len(published) <= 4  # ten writes, a handful of repaints at most
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input
+from tuikit import make_app, settle
 
 from memtui.tui.screens.detail import DetailScreen
 from memtui.tui.screens.main import MainScreen
 from memtui.tui.widgets.memory_list import MemoryList
-from tuikit import make_app, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -131,8 +131,9 @@ async def test_palette_offers_context_sensitive_namespaced_commands(demo):
 
 
 async def test_an_empty_project_says_how_memories_arrive(project, home):
-    from memtui.store.bank import Bank
     from tuikit import make_app as make
+
+    from memtui.store.bank import Bank
 
     app = make(Bank.open(project.root))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList, TextArea
+from tuikit import make_app, memory_by_text, settle, wait_for
 
 from memtui.tui.screens.merge import MergeScreen
 from memtui.tui.widgets.memory_list import MemoryList
-from tuikit import make_app, memory_by_text, settle, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for fakeapi
-import fakeapi  # noqa: E402
+import fakeapi
 
 pytestmark = pytest.mark.anyio
 
@@ -40,7 +40,9 @@ async def test_merge_draft_comes_from_the_model_when_a_key_is_set(demo, api):
             await pilot.press("space")
         await pilot.press("m")
         assert isinstance(app.screen, MergeScreen)
-        await wait_for(pilot, lambda: "one database per xdist worker" in app.screen.query_one(TextArea).text, timeout=15)
+        await wait_for(
+            pilot, lambda: "one database per xdist worker" in app.screen.query_one(TextArea).text, timeout=15
+        )
         assert a.content in api.requests[-1].prompt_text  # the sources went to the model
         await pilot.press("ctrl+s")
         await settle(pilot)

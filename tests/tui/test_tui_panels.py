@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input, OptionList
+from tuikit import make_app, memory_by_text, settle
 
 from memtui.core.memory import Status
 from memtui.tui.data.services import Missing
 from memtui.tui.screens.main import MainScreen
 from memtui.tui.widgets.memory_list import MemoryList
-from tuikit import make_app, memory_by_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -72,10 +72,14 @@ async def test_consolidate_review_apply_accepted_only_then_undo(demo):
     a = memory_by_text(demo, "Test factories live")
     b = memory_by_text(demo, "pytest-xdist with the pg_template")
     gone = memory_by_text(demo, "Invoice PDF templates")
-    plan = consolidate.Plan(items=(
-        consolidate.Item("merge-1", "merge", (a.id, b.id), "pattern", "Factories plus one database per xdist worker."),
-        consolidate.Item("drop-2", "drop", (gone.id,), "progress", reason="outdated"),
-    ))
+    plan = consolidate.Plan(
+        items=(
+            consolidate.Item(
+                "merge-1", "merge", (a.id, b.id), "pattern", "Factories plus one database per xdist worker."
+            ),
+            consolidate.Item("drop-2", "drop", (gone.id,), "progress", reason="outdated"),
+        )
+    )
     app = make_app(demo, engines={"consolidate": (lambda bank, **kw: plan, consolidate.apply)})
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(pilot)

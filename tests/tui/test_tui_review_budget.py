@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import TextArea
+from tuikit import make_app, settle
 
 from memtui.core.memory import Status
 from memtui.core.render_block import START
 from memtui.tui.screens.budget import BudgetScreen
 from memtui.tui.screens.confirm import ConfirmScreen
 from memtui.tui.screens.review import ReviewScreen
-from tuikit import make_app, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -64,7 +64,9 @@ async def test_review_merge_into_an_existing_memory(demo):
 
 async def test_budget_preview_shows_bars_cuts_and_writes_on_confirm(demo):
     claude = demo.project.root / "CLAUDE.md"
-    claude.write_text("# ledgerline — team notes\n\nRun `make check` before pushing.\n", encoding="utf-8")  # no block yet
+    claude.write_text(
+        "# ledgerline — team notes\n\nRun `make check` before pushing.\n", encoding="utf-8"
+    )  # no block yet
     app = make_app(demo)
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(pilot)
@@ -94,7 +96,8 @@ async def test_budget_memory_md_meter_marks_the_cut(demo):
     for i in range(205):  # more entries than Claude Code loads from MEMORY.md (written as another tool would)
         (folder / f"reference_runbook_{i}.md").write_text(
             f"---\nname: runbook {i}\ndescription: page {i} of the ops runbook\ntype: reference\n---\n\nSee wiki/ops/page-{i}.\n",
-            encoding="utf-8")
+            encoding="utf-8",
+        )
     app = make_app(demo)
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(pilot)

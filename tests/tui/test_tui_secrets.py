@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from tuikit import make_app, settle
 
 from memtui.tui.widgets.memory_list import MemoryList
-from tuikit import make_app, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -33,8 +33,11 @@ async def test_the_list_detail_and_health_flag_a_stored_secret(small):
         memory_list = app.screen.query_one(MemoryList)
         assert memory_list.select_id(leaky)
         await settle(pilot)
-        rows = {memory.id: memory_list._entry_text(app.model.by_id[memory.id], False).plain
-                for memory in small.memories() if memory.active}
+        rows = {
+            memory.id: memory_list._entry_text(app.model.by_id[memory.id], False).plain
+            for memory in small.memories()
+            if memory.active
+        }
         assert "secret" in rows[leaky]
         assert all("secret" not in text for mid, text in rows.items() if mid != leaky)
         facts = " ".join(str(w.render()) for w in app.screen.query("#detail-facts, #detail-meta, Static"))

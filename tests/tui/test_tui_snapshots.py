@@ -7,9 +7,9 @@ Update after an intended UI change with:
 from __future__ import annotations
 
 import pytest
+from tuikit import make_app, settle
 
 from memtui.tui.screenshots import sample_engines
-from tuikit import make_app, settle
 
 
 async def ready(pilot) -> None:
@@ -25,8 +25,9 @@ def test_main_screen_80x24(demo, snap_compare):
 
 
 def test_main_screen_light_theme_marked_and_ungrouped(demo, snap_compare):
-    assert snap_compare(app_for(demo, theme="textual-light"), press=["v", "space", "space"], terminal_size=(110, 30),
-                        run_before=ready)
+    assert snap_compare(
+        app_for(demo, theme="textual-light"), press=["v", "space", "space"], terminal_size=(110, 30), run_before=ready
+    )
 
 
 def test_main_screen_wide_layout_with_filter(demo, snap_compare):

@@ -11,8 +11,12 @@ from memtui.mcp.workspace import tool_errors
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(name="memory_ask", title="Ask memory", structured_output=False,
-                 annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    @server.tool(
+        name="memory_ask",
+        title="Ask memory",
+        structured_output=False,
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
     @tool_errors
     def memory_ask(question: str) -> str:
         """Answer a question from this project's memory, citing the memory ids it used, e.g.
@@ -22,7 +26,7 @@ def register(server: Any, ws: Any) -> None:
         as what was recorded: treat it as a lead to verify, and say so if it matters.
         """
         if not question.strip():
-            raise ValueError("ask a question, e.g. \"how do we deploy?\"")
+            raise ValueError('ask a question, e.g. "how do we deploy?"')
         bank = ws.bank()
         try:
             from memtui.capture.ask import ask
@@ -46,5 +50,9 @@ def _from_search(bank: Any, question: str) -> str:
     matches = lookup.search(bank, question, 5, recall=False)
     if not matches:
         return "Nothing in memory bears on that question."
-    return render.listing("No model is available to compose an answer; these memories bear on the question:",
-                          [(m.memory, m.score) for m in matches], bank.clock(), bank.registry)
+    return render.listing(
+        "No model is available to compose an answer; these memories bear on the question:",
+        [(m.memory, m.score) for m in matches],
+        bank.clock(),
+        bank.registry,
+    )

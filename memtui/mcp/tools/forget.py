@@ -10,9 +10,14 @@ from memtui.mcp.workspace import tool_errors
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(name="memory_forget", title="Forget a memory", structured_output=False,
-                 annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True,
-                                             idempotent_hint=True, open_world_hint=False))
+    @server.tool(
+        name="memory_forget",
+        title="Forget a memory",
+        structured_output=False,
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+        ),
+    )
     @tool_errors
     def memory_forget(id: str) -> str:
         """Archive the memory with this id because it is wrong or no longer true, so it is no

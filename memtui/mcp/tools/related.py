@@ -11,8 +11,12 @@ from memtui.mcp.workspace import tool_errors
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(name="memory_related", title="Related memories", structured_output=False,
-                 annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False))
+    @server.tool(
+        name="memory_related",
+        title="Related memories",
+        structured_output=False,
+        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+    )
     @tool_errors
     def memory_related(tags: list[str], k: int = 10) -> str:
         """List memories tagged with any of `tags` (for example a module, a service or a topic
@@ -23,7 +27,7 @@ def register(server: Any, ws: Any) -> None:
         """
         wanted = [t.strip().lower().lstrip("#") for t in tags if t and t.strip()]
         if not wanted:
-            raise ValueError("give at least one tag, e.g. [\"deploy\"]")
+            raise ValueError('give at least one tag, e.g. ["deploy"]')
         bank = ws.bank()
         now = bank.clock()
         k = max(1, min(int(k), 50))
@@ -31,8 +35,9 @@ def register(server: Any, ws: Any) -> None:
         if not memories:
             return f"No memories are tagged {', '.join(wanted)}. memory_search finds memories by their text."
         noun = "memory" if len(memories) == 1 else "memories"
-        return render.listing(f"{len(memories)} {noun} tagged {', '.join(wanted)}:",
-                              [(m, None) for m in memories], now, bank.registry)
+        return render.listing(
+            f"{len(memories)} {noun} tagged {', '.join(wanted)}:", [(m, None) for m in memories], now, bank.registry
+        )
 
 
 def _related(bank: Any, tags: list[str], k: int) -> list[Any]:
@@ -46,7 +51,10 @@ def _related(bank: Any, tags: list[str], k: int) -> list[Any]:
 
     now = bank.clock()
     wanted = set(tags)
-    scored = [(len(wanted & set(m.tags)), decay.rank(m, now, bank.registry), m)
-              for m in bank.memories(include_inactive=False) if wanted & set(m.tags)]
+    scored = [
+        (len(wanted & set(m.tags)), decay.rank(m, now, bank.registry), m)
+        for m in bank.memories(include_inactive=False)
+        if wanted & set(m.tags)
+    ]
     scored.sort(key=lambda t: (-t[0], -t[1], t[2].id))
     return [m for _, _, m in scored[:k]]

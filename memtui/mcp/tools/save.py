@@ -13,9 +13,14 @@ MAX_CONTENT = 2000
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(name="memory_save", title="Save to memory", structured_output=False,
-                 annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                             idempotent_hint=True, open_world_hint=False))
+    @server.tool(
+        name="memory_save",
+        title="Save to memory",
+        structured_output=False,
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+        ),
+    )
     @tool_errors
     def memory_save(content: str, type: str, tags: list[str] | None = None) -> str:
         """Save one durable fact about this project so future sessions know it: a decision and
@@ -37,18 +42,19 @@ def register(server: Any, ws: Any) -> None:
         if not content.strip():
             raise UsageError("content is empty: give the fact to remember as one self-contained statement")
         if len(content) > MAX_CONTENT:
-            raise UsageError(f"content is {len(content)} characters; a memory holds at most {MAX_CONTENT}: save "
-                             "the durable fact itself, or split it into several memories")
+            raise UsageError(
+                f"content is {len(content)} characters; a memory holds at most {MAX_CONTENT}: save "
+                "the durable fact itself, or split it into several memories"
+            )
         if not type.strip():
-            raise UsageError("type is empty: pick one of architecture, decision, pattern, gotcha, progress, "
-                             "context, user, feedback, project, reference")
+            raise UsageError(
+                "type is empty: pick one of architecture, decision, pattern, gotcha, progress, "
+                "context, user, feedback, project, reference"
+            )
         bank = ws.bank()
         result = bank.add(type, content, tags=tags or (), source=Source(ws.session, "mcp"), reviewed=False)
         m = result.memory
-        if result.reaffirmed:
-            line = f"Already known: re-affirmed {m.id} ({m.type})."
-        else:
-            line = f"Saved {m.id} ({m.type})."
+        line = f"Already known: re-affirmed {m.id} ({m.type})." if result.reaffirmed else f"Saved {m.id} ({m.type})."
         for old in result.superseded:
             line += f" It supersedes {old.id}."
         if result.redacted:

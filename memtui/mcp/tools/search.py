@@ -15,8 +15,12 @@ _ID = re.compile(r"^\s*(mem_\d+_[a-z0-9]+|(?:local|project|user|agent:[\w.-]+)/[
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(name="memory_search", title="Search memory", structured_output=False,
-                 annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False))
+    @server.tool(
+        name="memory_search",
+        title="Search memory",
+        structured_output=False,
+        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+    )
     @tool_errors
     def memory_search(query: str, k: int = 5, type: str | None = None) -> str:
         """Search this project's long-term memory: decisions, architecture, conventions, gotchas,
@@ -47,8 +51,11 @@ def register(server: Any, ws: Any) -> None:
         k = max(1, min(int(k), 20))
         matches = lookup.search(bank, query, k, types=[type.strip().lower()] if type else None, recall=False)
         if not matches:
-            return (f"No memories match {query!r}" + (f" among type {type!r}" if type else "")
-                    + ". Try other words, or memory_status to see what is stored.")
+            return (
+                f"No memories match {query!r}"
+                + (f" among type {type!r}" if type else "")
+                + ". Try other words, or memory_status to see what is stored."
+            )
         access.note(bank.project.memory_dir, [m.memory.id for m in matches])
         title = f"{len(matches)} {'memory' if len(matches) == 1 else 'memories'} for {query!r}, best first:"
         return render.listing(title, [(m.memory, m.score) for m in matches], now, bank.registry)

@@ -11,8 +11,12 @@ from memtui.mcp.workspace import tool_errors
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(name="memory_status", title="Memory status", structured_output=False,
-                 annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False))
+    @server.tool(
+        name="memory_status",
+        title="Memory status",
+        structured_output=False,
+        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+    )
     @tool_errors
     def memory_status() -> str:
         """Summarise this project's memory: how many memories of each type, how many are stale
@@ -26,14 +30,18 @@ def register(server: Any, ws: Any) -> None:
         memories = bank.memories()
         active = [m for m in memories if m.active]
         by_type = Counter(m.type for m in active)
-        lines = [f"Project {bank.project.root.name}: {len(active)} active memories "
-                 f"({len(memories) - len(active)} archived or superseded)."]
+        lines = [
+            f"Project {bank.project.root.name}: {len(active)} active memories "
+            f"({len(memories) - len(active)} archived or superseded)."
+        ]
         if by_type:
             lines.append("By type: " + ", ".join(f"{t} {n}" for t, n in sorted(by_type.items())) + ".")
         stale = sum(decay.age_days(m, now) >= 1 for m in active)
         unreviewed = sum(not m.reviewed for m in active)
-        lines.append(f"{stale} older than a day (verify before relying on them); {unreviewed} captured "
-                     "automatically and not yet reviewed by the user.")
+        lines.append(
+            f"{stale} older than a day (verify before relying on them); {unreviewed} captured "
+            "automatically and not yet reviewed by the user."
+        )
         lines.append(_capture_health(bank))
         pending = _pending_jobs(bank)
         if pending:
@@ -48,7 +56,7 @@ def _capture_health(bank: Any) -> str:
         return "Automatic capture: not available in this build."
     try:
         summary = health.lines(health.read(bank.project))
-    except Exception as exc:  # noqa: BLE001 - status must answer even when health cannot be read
+    except Exception as exc:
         return f"Automatic capture: health unknown ({exc})."
     return "Automatic capture:\n" + "\n".join("  " + " ".join(line.split()) for line in summary)
 

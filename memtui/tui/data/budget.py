@@ -67,30 +67,61 @@ class Preview:
 
 
 def use(section: TypeSection) -> TypeUse:
-    return TypeUse(section.type, section.title, section.budget, section.allotted, len(section.shown),
-                   len(section.overflow), len(section.faded))
+    return TypeUse(
+        section.type,
+        section.title,
+        section.budget,
+        section.allotted,
+        len(section.shown),
+        len(section.overflow),
+        len(section.faded),
+    )
 
 
 def cuts(sections: tuple[TypeSection, ...], now: datetime, registry: TypeRegistry) -> list[Cut]:
     out: list[Cut] = []
     for s in sections:
         out += [Cut(m, f"over budget: {s.title} has {s.allotted} lines") for m in s.overflow]
-        out += [Cut(m, f"faded: confidence {decay.confidence(m, now, registry):.2f} is under {decay.HIDE_BELOW}")
-                for m in s.faded]
+        out += [
+            Cut(m, f"faded: confidence {decay.confidence(m, now, registry):.2f} is under {decay.HIDE_BELOW}")
+            for m in s.faded
+        ]
     return out
 
 
 def diff_lines(current: str | None, new: str, name: str = "CLAUDE.md") -> list[str]:
-    return list(difflib.unified_diff((current or "").splitlines(), new.splitlines(), f"{name} (on disk)",
-                                     f"{name} (would be written)", lineterm="", n=2))
+    return list(
+        difflib.unified_diff(
+            (current or "").splitlines(),
+            new.splitlines(),
+            f"{name} (on disk)",
+            f"{name} (would be written)",
+            lineterm="",
+            n=2,
+        )
+    )
 
 
 def preview(plan: RenderPlan, now: datetime, registry: TypeRegistry, show_path=str) -> Preview:
     meters = []
     for key, (path, current, rendered) in plan.indexes.items():
         text = rendered.text
-        meters.append(IndexMeter(key, show_path(path), text.count("\n"), len(text.encode("utf-8")),
-                                 len(rendered.shown), rendered.cut, current != text))
-    return Preview(plan.block.line_count, tuple(use(s) for s in plan.block.sections),
-                   tuple(cuts(plan.block.sections, now, registry)),
-                   tuple(diff_lines(plan.claude_current, plan.claude_new)), plan.claude_changed, tuple(meters))
+        meters.append(
+            IndexMeter(
+                key,
+                show_path(path),
+                text.count("\n"),
+                len(text.encode("utf-8")),
+                len(rendered.shown),
+                rendered.cut,
+                current != text,
+            )
+        )
+    return Preview(
+        plan.block.line_count,
+        tuple(use(s) for s in plan.block.sections),
+        tuple(cuts(plan.block.sections, now, registry)),
+        tuple(diff_lines(plan.claude_current, plan.claude_new)),
+        plan.claude_changed,
+        tuple(meters),
+    )

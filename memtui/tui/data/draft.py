@@ -41,8 +41,9 @@ def union_tags(memories: Sequence[Memory]) -> list[str]:
 
 def merge_prompt(memories: Sequence[Memory]) -> str:
     ordered = sorted(memories, key=lambda m: m.updated)
-    notes = "\n\n".join(f"<note type=\"{m.type}\" updated=\"{m.updated:%Y-%m-%d}\">\n{m.content.strip()}\n</note>"
-                         for m in ordered)
+    notes = "\n\n".join(
+        f'<note type="{m.type}" updated="{m.updated:%Y-%m-%d}">\n{m.content.strip()}\n</note>' for m in ordered
+    )
     return f"Merge these {len(ordered)} notes into one:\n\n{notes}"
 
 

@@ -59,7 +59,7 @@ def snippet(text: str, terms: Sequence[str], width: int = 110) -> str:
     flat = " ".join(text.split())
     where = spans(flat, terms)
     start = max(0, where[0][0] - width // 3) if where else 0
-    piece = flat[start:start + width]
+    piece = flat[start : start + width]
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
 
 
@@ -70,8 +70,14 @@ def from_hits(hits: Iterable[object], query: str) -> list[Found]:
         memory = getattr(hit, "memory", None)
         if memory is None:
             continue
-        out.append(Found(memory, float(getattr(hit, "score", 0.0) or 0.0), str(getattr(hit, "why", "") or ""),
-                         terms_of(query, getattr(hit, "highlights", None))))
+        out.append(
+            Found(
+                memory,
+                float(getattr(hit, "score", 0.0) or 0.0),
+                str(getattr(hit, "why", "") or ""),
+                terms_of(query, getattr(hit, "highlights", None)),
+            )
+        )
     return out
 
 

@@ -47,12 +47,26 @@ def items(plan: Any) -> list[Item]:
     out: list[Item] = []
     for item in _get(plan, "items", default=()) or ():  # memtui.capture.consolidate.Plan
         kind = str(_get(item, "action", "kind", default="merge"))
-        out.append(Item(kind, _ids(_get(item, "ids")), str(_get(item, "content", default="") or ""),
-                        str(_get(item, "reason", default="") or ""), item))
+        out.append(
+            Item(
+                kind,
+                _ids(_get(item, "ids")),
+                str(_get(item, "content", default="") or ""),
+                str(_get(item, "reason", default="") or ""),
+                item,
+            )
+        )
     for merge in _get(plan, "merges", default=()) or ():
         ids = _ids(_get(merge, "ids", "sources", "source_ids", "merged_from"))
-        out.append(Item("merge", ids, str(_get(merge, "content", "text", "merged", default="") or ""),
-                        str(_get(merge, "reason", "why", default="") or ""), merge))
+        out.append(
+            Item(
+                "merge",
+                ids,
+                str(_get(merge, "content", "text", "merged", default="") or ""),
+                str(_get(merge, "reason", "why", default="") or ""),
+                merge,
+            )
+        )
     for drop in _get(plan, "drops", default=()) or ():
         ids = _ids(_get(drop, "ids", "id", "memory_id", "memory"))
         out.append(Item("drop", ids, "", str(_get(drop, "reason", "why", default="") or ""), drop))

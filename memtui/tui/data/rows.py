@@ -78,8 +78,13 @@ class Counts:
 def entry(memory: Memory, now: datetime, registry: TypeRegistry) -> Entry:
     tags = " ".join(f"#{t}" for t in memory.tags)
     hay = f"{memory.type} {tags} {memory.id} {memory.name} {memory.description} {memory.content}".lower()
-    return Entry(memory, decay.confidence(memory, now, registry), decay.rank(memory, now, registry), hay,
-                 memory.updated.timestamp())
+    return Entry(
+        memory,
+        decay.confidence(memory, now, registry),
+        decay.rank(memory, now, registry),
+        hay,
+        memory.updated.timestamp(),
+    )
 
 
 def matches(hay: str, tokens: Iterable[str]) -> bool:
@@ -132,8 +137,14 @@ class ListModel:
         active = [e.memory for e in self.entries if e.memory.active]
         by_id = {m.id: m for m in active}
         conflicts = sum(1 for m in active if m.conflict and m.id < (m.conflict or "") and m.in_conflict_with(by_id))
-        return Counts(len(active), dict(Counter(m.type for m in active)), dict(Counter(m.store for m in active)),
-                      sum(1 for m in active if not m.reviewed), len(self.entries) - len(active), conflicts)
+        return Counts(
+            len(active),
+            dict(Counter(m.type for m in active)),
+            dict(Counter(m.store for m in active)),
+            sum(1 for m in active if not m.reviewed),
+            len(self.entries) - len(active),
+            conflicts,
+        )
 
     def types(self) -> list[str]:
         return self.registry.order({e.memory.type for e in self.entries if e.memory.active})
@@ -184,15 +195,18 @@ class ListModel:
     def _pool(self, base: Query) -> list[Entry]:
         pool = self._pools.get(base)
         if pool is None:
-            pool = self._pools[base] = [e for e in self._ordered(base.sort, base.group, base.inactive) if _keep(e, base)]
+            pool = self._pools[base] = [
+                e for e in self._ordered(base.sort, base.group, base.inactive) if _keep(e, base)
+            ]
         return pool
 
     def _fuzzy(self, text: str, pool: list[Entry]) -> list[Entry]:
         """Typo-tolerant fallback (rapidfuzz), kept in display order."""
         from rapidfuzz import fuzz, process
 
-        hits = process.extract(text, [e.hay for e in pool], scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF,
-                               limit=None)
+        hits = process.extract(
+            text, [e.hay for e in pool], scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF, limit=None
+        )
         keep = {index for _, _, index in hits}
         return [e for i, e in enumerate(pool) if i in keep]
 
@@ -223,6 +237,4 @@ def _keep(e: Entry, q: Query) -> bool:
         return False
     if q.store is not None and m.store != q.store:
         return False
-    if q.only == "unreviewed" and m.reviewed:
-        return False
-    return True
+    return not (q.only == "unreviewed" and m.reviewed)

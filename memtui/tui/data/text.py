@@ -109,7 +109,13 @@ def first_line(text: str, limit: int = 200) -> str:
 def same_fields(a: Memory, b: Memory) -> bool:
     """What an editor cares about: the fields a person edits, and whether it is still active."""
     return (a.type, a.content, a.tags, a.name, a.description, a.status) == (
-        b.type, b.content, b.tags, b.name, b.description, b.status)
+        b.type,
+        b.content,
+        b.tags,
+        b.name,
+        b.description,
+        b.status,
+    )
 
 
 def split_tags(text: str) -> list[str]:

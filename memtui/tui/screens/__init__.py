@@ -18,10 +18,19 @@ PANELS = {
 
 #: Every module that defines bindings, for the key remapping check and the help screen.
 MODULES = (
-    "memtui.tui.screens.main", "memtui.tui.screens.detail", "memtui.tui.screens.edit", "memtui.tui.screens.merge",
-    "memtui.tui.screens.add", "memtui.tui.screens.confirm", "memtui.tui.screens.pick", "memtui.tui.screens.prompt",
-    "memtui.tui.screens.conflict", "memtui.tui.screens.help", "memtui.tui.widgets.memory_list",
-    "memtui.tui.widgets.sidebar", *(module for module, _ in PANELS.values()),
+    "memtui.tui.screens.main",
+    "memtui.tui.screens.detail",
+    "memtui.tui.screens.edit",
+    "memtui.tui.screens.merge",
+    "memtui.tui.screens.add",
+    "memtui.tui.screens.confirm",
+    "memtui.tui.screens.pick",
+    "memtui.tui.screens.prompt",
+    "memtui.tui.screens.conflict",
+    "memtui.tui.screens.help",
+    "memtui.tui.widgets.memory_list",
+    "memtui.tui.widgets.sidebar",
+    *(module for module, _ in PANELS.values()),
 )
 
 
@@ -35,6 +44,9 @@ def all_screen_classes() -> list[type]:
     out: list[type] = []
     for module in MODULES:
         mod = importlib.import_module(module)
-        out += [obj for obj in vars(mod).values()
-                if isinstance(obj, type) and obj.__module__ == module and "BINDINGS" in vars(obj)]
+        out += [
+            obj
+            for obj in vars(mod).values()
+            if isinstance(obj, type) and obj.__module__ == module and "BINDINGS" in vars(obj)
+        ]
     return out

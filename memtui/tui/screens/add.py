@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, TextArea
@@ -21,7 +23,7 @@ Pick a type and a store, write the text, `ctrl+s` saves. If an identical memory 
 re-affirmed instead of copied; if the text says it replaces another, the Bank supersedes it.
 Secrets (keys, tokens) are redacted before anything is written.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="add.save"),
         Binding("escape", "cancel", "Cancel", id="add.cancel"),
     ]
@@ -34,14 +36,23 @@ Secrets (keys, tokens) are redacted before anything is written.
         with Vertical(id="edit-form"):
             with Horizontal(classes="field"):
                 yield Label("type", classes="field-label")
-                yield Select([(t, t) for t in types], value="gotcha" if "gotcha" in types else types[0],
-                             allow_blank=False, id="add-type", compact=True)
+                yield Select(
+                    [(t, t) for t in types],
+                    value="gotcha" if "gotcha" in types else types[0],
+                    allow_blank=False,
+                    id="add-type",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("store", classes="field-label")
                 yield Select([(s, s) for s in stores], value="state", allow_blank=False, id="add-store", compact=True)
             with Horizontal(classes="field"):
                 yield Label("name", classes="field-label")
-                yield Input(placeholder="a short title (optional; names the file in Markdown stores)", id="add-name", compact=True)
+                yield Input(
+                    placeholder="a short title (optional; names the file in Markdown stores)",
+                    id="add-name",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("tags", classes="field-label")
                 yield Input(placeholder="tags, space or comma separated", id="add-tags", compact=True)
@@ -60,8 +71,13 @@ Secrets (keys, tokens) are redacted before anything is written.
         store = str(self.query_one("#add-store", Select).value)
         name = self.query_one("#add-name", Input).value
         tags = split_tags(self.query_one("#add-tags", Input).value)
-        self.app.run_op(Op("Add", lambda bank: bank.add(type_, text, tags=tags, name=name, store=store),  # type: ignore[attr-defined]
-                           on_done=self._saved))
+        self.app.run_op(
+            Op(
+                "Add",
+                lambda bank: bank.add(type_, text, tags=tags, name=name, store=store),  # type: ignore[attr-defined]
+                on_done=self._saved,
+            )
+        )
 
     def _saved(self, result) -> None:
         if result.reaffirmed:

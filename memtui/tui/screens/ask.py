@@ -3,9 +3,11 @@ jumps to one). Without an API key it says how to set one."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, OptionList, Static
@@ -23,7 +25,7 @@ Ask a question about the project; the model answers from the memories and cites 
 used (listed under the answer — `tab` to them, `enter` jumps to one). Needs an Anthropic API
 key (`ANTHROPIC_API_KEY`).
 """
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="ask.back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back", id="ask.back")]
 
     def compose(self) -> ComposeResult:
         yield TopBar("ask")
@@ -66,8 +68,11 @@ key (`ANTHROPIC_API_KEY`).
     def run_ask(self, question: str) -> None:
         app = self.app
         try:
-            answer = self.engine(app.bank, question,  # type: ignore[attr-defined, operator]
-                                 on_text=lambda text: app.call_from_thread(self._chunk, text))
+            answer = self.engine(
+                app.bank,
+                question,  # type: ignore[attr-defined, operator]
+                on_text=lambda text: app.call_from_thread(self._chunk, text),
+            )
         except Exception as exc:  # a network or API error is an answer too: show it, keep the panel
             app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
             return
@@ -88,7 +93,11 @@ key (`ANTHROPIC_API_KEY`).
         cited = [str(i) for i in getattr(answer, "cited_ids", ()) or ()]
         closest = not cited and bool(error)
         if closest:  # no answer from the model: offer the memories that matched instead
-            cited = [m.id for m in (getattr(h, "memory", None) for h in getattr(answer, "matches", ()) or ()) if m is not None]
+            cited = [
+                m.id
+                for m in (getattr(h, "memory", None) for h in getattr(answer, "matches", ()) or ())
+                if m is not None
+            ]
         by_id = self.app.model.by_id  # type: ignore[attr-defined]
         options = []
         for mid in cited:
@@ -101,11 +110,17 @@ key (`ANTHROPIC_API_KEY`).
         cited_list.display = bool(options)
         note = self.query_one("#ask-note", Static)
         if error and error not in ("no-matches", "empty"):
-            note.update(Content.assemble(("No answer from the model", "$warning bold"),
-                                         f" ({error}). {fix or ''}".rstrip() + (" The closest memories are listed." if options else "")))
+            note.update(
+                Content.assemble(
+                    ("No answer from the model", "$warning bold"),
+                    f" ({error}). {fix or ''}".rstrip() + (" The closest memories are listed." if options else ""),
+                )
+            )
         elif options:
-            note.update(f"{'Closest' if closest else 'Cites'} {len(options)} memor{'y' if len(options) == 1 else 'ies'}"
-                        " · tab, then enter jumps to one")
+            note.update(
+                f"{'Closest' if closest else 'Cites'} {len(options)} memor{'y' if len(options) == 1 else 'ies'}"
+                " · tab, then enter jumps to one"
+            )
         else:
             note.update("The answer cites no memory.")
 

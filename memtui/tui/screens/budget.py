@@ -4,9 +4,11 @@ MEMORY.md against the 200-line / 25 KB load limit."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -25,9 +27,14 @@ BAR = 20
 
 def block_view(p: budget.Preview) -> Content:
     parts: list[tuple[str, str] | str] = [
-        ("CLAUDE.md block", "bold"), f"  {p.lines} lines · ",
-        (("changes pending — w writes it" if p.changed else "up to date with the file on disk"),
-         "$warning" if p.changed else "$success"), "\n\n"]
+        ("CLAUDE.md block", "bold"),
+        f"  {p.lines} lines · ",
+        (
+            ("changes pending — w writes it" if p.changed else "up to date with the file on disk"),
+            "$warning" if p.changed else "$success",
+        ),
+        "\n\n",
+    ]
     for u in p.uses:
         ratio = u.shown / u.budget if u.budget else 0.0
         style = "$warning" if u.over else "$success" if u.shown else "$text-muted"
@@ -54,8 +61,15 @@ def diff_view(p: budget.Preview) -> Content:
         return Content("No difference: CLAUDE.md on disk already holds this block.")
     parts: list[tuple[str, str]] = []
     for line in p.diff:
-        style = ("$text-muted" if line.startswith(("---", "+++", "@@")) else "$success" if line.startswith("+")
-                 else "$error" if line.startswith("-") else "")
+        style = (
+            "$text-muted"
+            if line.startswith(("---", "+++", "@@"))
+            else "$success"
+            if line.startswith("+")
+            else "$error"
+            if line.startswith("-")
+            else ""
+        )
         parts.append((line + "\n", style))
     return Content.assemble(*parts)
 
@@ -69,7 +83,11 @@ def meters_view(p: budget.Preview) -> Content:
         style = "$error" if full else "$warning" if max(m.line_ratio, m.byte_ratio) > 0.8 else "$success"
         parts += [(f"{m.store}", "bold"), f"  {m.path}", ("  (differs on disk)" if m.stale else "", "$warning"), "\n"]
         parts += ["  lines ", (bar(min(m.line_ratio, 1.0), BAR), style), f" {m.lines:>4}/{render_index.MAX_LINES}\n"]
-        parts += ["  size  ", (bar(min(m.byte_ratio, 1.0), BAR), style), f" {m.bytes / 1024:>4.1f}/{render_index.MAX_BYTES // 1024} KB\n"]
+        parts += [
+            "  size  ",
+            (bar(min(m.byte_ratio, 1.0), BAR), style),
+            f" {m.bytes / 1024:>4.1f}/{render_index.MAX_BYTES // 1024} KB\n",
+        ]
         parts.append(f"  {m.entries} entries load at session start")
         if m.cut:
             parts += [("  ── cut-off ──", "$error"), f" {len(m.cut)} fall beyond it:\n"]
@@ -93,7 +111,7 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
 0.3). **Diff**: what writing would change in CLAUDE.md (`w` writes, after asking).
 **MEMORY.md**: Claude Code loads only the first 200 lines / 25 KB of each Markdown store's index.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "write", "Write", id="budget.write", tooltip="Write CLAUDE.md and MEMORY.md (asks first)"),
         Binding("1", "tab('tab-block')", "Block", show=False, id="budget.tab_block"),
         Binding("2", "tab('tab-diff')", "Diff", show=False, id="budget.tab_diff"),
@@ -108,11 +126,13 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
     def compose(self) -> ComposeResult:
         yield TopBar("budget preview")
         with TabbedContent(id="budget-tabs"):
-            for tab_id, title, body_id in (("tab-block", "Block (1)", "budget-block"), ("tab-diff", "Diff (2)", "budget-diff"),
-                                           ("tab-index", "MEMORY.md (3)", "budget-index")):
-                with TabPane(title, id=tab_id):
-                    with VerticalScroll():
-                        yield Static("Computing…", id=body_id)
+            for tab_id, title, body_id in (
+                ("tab-block", "Block (1)", "budget-block"),
+                ("tab-diff", "Diff (2)", "budget-diff"),
+                ("tab-index", "MEMORY.md (3)", "budget-index"),
+            ):
+                with TabPane(title, id=tab_id), VerticalScroll():
+                    yield Static("Computing…", id=body_id)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -130,15 +150,21 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
         try:
             with bank.lock:
                 plan = bank.render_plan()
-            result = budget.preview(plan, app.clock(), bank.registry,  # type: ignore[attr-defined]
-                                    lambda p: show_path(p, bank.project.root))
+            result = budget.preview(
+                plan,
+                app.clock(),
+                bank.registry,  # type: ignore[attr-defined]
+                lambda p: show_path(p, bank.project.root),
+            )
         except (MarkerError, MemtuiError) as exc:
             app.call_from_thread(self._failed, str(exc))
             return
         app.call_from_thread(self._show, result)
 
     def _failed(self, message: str) -> None:
-        self.query_one("#budget-block", Static).update(Content.assemble(("Cannot render the block: ", "$error bold"), message))
+        self.query_one("#budget-block", Static).update(
+            Content.assemble(("Cannot render the block: ", "$error bold"), message)
+        )
 
     def _show(self, p: budget.Preview) -> None:
         self.preview = p
@@ -159,15 +185,24 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
             return
         from memtui.tui.screens.confirm import ConfirmScreen
 
-        what = (["CLAUDE.md (the memory block only; the rest of the file is kept)"] if p.changed else []) + \
-               [f"MEMORY.md of {s}" for s in stale]
+        what = (["CLAUDE.md (the memory block only; the rest of the file is kept)"] if p.changed else []) + [
+            f"MEMORY.md of {s}" for s in stale
+        ]
 
         def answer(ok: bool | None) -> None:
             if ok:
-                self.app.run_op(Op("Write", lambda bank: bank.write_render(), done="Written.",  # type: ignore[attr-defined]
-                                   on_done=lambda _plan: self.plan()))
+                self.app.run_op(
+                    Op(
+                        "Write",
+                        lambda bank: bank.write_render(),
+                        done="Written.",  # type: ignore[attr-defined]
+                        on_done=lambda _plan: self.plan(),
+                    )
+                )
 
-        self.app.push_screen(ConfirmScreen("Write these files?", "\n".join(f"• {w}" for w in what), yes="Write"), answer)
+        self.app.push_screen(
+            ConfirmScreen("Write these files?", "\n".join(f"• {w}" for w in what), yes="Write"), answer
+        )
 
     def palette_commands(self) -> list:
         return [("budget: Write CLAUDE.md and MEMORY.md", self.action_write, "Asks first (w)")]

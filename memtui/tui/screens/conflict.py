@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import difflib
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -36,7 +37,7 @@ Someone else (a hook, another editor, a teammate's pull) changed this memory aft
 - `t` **take theirs**: drop your edit and load the disk version into the editor
 - `escape` **keep editing**: decide later
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "choose('overwrite')", "Overwrite", id="conflict.overwrite"),
         Binding("t", "choose('theirs')", "Take theirs", id="conflict.theirs"),
         Binding("escape", "choose('keep')", "Keep editing", id="conflict.keep"),
@@ -51,8 +52,10 @@ Someone else (a hook, another editor, a teammate's pull) changed this memory aft
         with Vertical(classes="dialog wide"):
             yield Static("This memory changed on disk while you were editing it", classes="dialog-title")
             if self.disk is None or not self.disk.active:
-                yield Static("It was dropped or replaced since; saving would bring your text back as an edit.",
-                             classes="dialog-body")
+                yield Static(
+                    "It was dropped or replaced since; saving would bring your text back as an edit.",
+                    classes="dialog-body",
+                )
             with VerticalScroll(classes="dialog-scroll"):
                 yield Static(content_diff(self.disk.content if self.disk else "", self.mine), id="conflict-diff")
             with Horizontal(classes="dialog-buttons"):

@@ -3,11 +3,11 @@ and undo from the journal like any other change."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, SelectionList, Static
@@ -22,8 +22,11 @@ from memtui.tui.widgets.topbar import TopBar
 def headline(item: plan_rows.Item, titles: dict[str, str]) -> Content:
     """One line per suggestion in the list."""
     if item.kind == "merge":
-        return Content.assemble(("merge ", "$accent bold"), (f"{len(item.ids)}→1  ", "$text-muted"),
-                                " ".join((item.text or " + ".join(titles.get(i, i) for i in item.ids)).split())[:110])
+        return Content.assemble(
+            ("merge ", "$accent bold"),
+            (f"{len(item.ids)}→1  ", "$text-muted"),
+            " ".join((item.text or " + ".join(titles.get(i, i) for i in item.ids)).split())[:110],
+        )
     first = item.ids[0] if item.ids else "?"
     return Content.assemble(("drop  ", "$warning bold"), ("     ", ""), titles.get(first, first)[:110])
 
@@ -53,7 +56,7 @@ memtui asks the model to find memories that say the same thing (merge) or no lon
 Nothing changes until you apply: `space` accepts or rejects the item under the cursor, `enter`
 applies the accepted ones, `r` plans again. Applied changes are journalled: `u` undoes them.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "apply", "Apply accepted", id="consolidate.apply", priority=True),
         Binding("r", "replan", "Plan again", id="consolidate.replan"),
         Binding("escape", "app.pop_screen", "Back", id="consolidate.back"),
@@ -117,7 +120,9 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
             selections.focus()
             selections.highlighted = 0
             self.query_one("#consolidate-detail", Static).update(details(self.items[0], titles))
-            self._idle(f"{len(self.items)} suggestion(s), all accepted · space rejects one · enter applies the accepted ones{extra}")
+            self._idle(
+                f"{len(self.items)} suggestion(s), all accepted · space rejects one · enter applies the accepted ones{extra}"
+            )
         else:
             self._idle(f"Nothing to consolidate: no duplicates or outdated memories found.{extra}")
 
@@ -135,8 +140,14 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
             return
         _plan_fn, apply_fn = self.engine
         plan = self.plan
-        self.app.run_op(Op("Consolidate", lambda bank: apply_fn(bank, plan, accepted=chosen),  # type: ignore[attr-defined]
-                           done=f"Applied {len(chosen)} change(s); u undoes.", on_done=lambda _r: self._applied()))
+        self.app.run_op(
+            Op(
+                "Consolidate",
+                lambda bank: apply_fn(bank, plan, accepted=chosen),  # type: ignore[attr-defined]
+                done=f"Applied {len(chosen)} change(s); u undoes.",
+                on_done=lambda _r: self._applied(),
+            )
+        )
 
     def _applied(self) -> None:
         self.plan = None
@@ -146,5 +157,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         self._idle("Applied. r plans again; u undoes.")
 
     def palette_commands(self) -> list:
-        return [("consolidate: Apply accepted", self.action_apply, "enter"),
-                ("consolidate: Plan again", self.action_replan, "r")]
+        return [
+            ("consolidate: Apply accepted", self.action_apply, "enter"),
+            ("consolidate: Plan again", self.action_replan, "r"),
+        ]

@@ -90,8 +90,11 @@ def merge(screen: Screen, memories: Sequence[Memory], on_done: Callable[[str], N
         screen.notify("Mark two or more memories with space, then m merges them.", severity="warning", timeout=5)
         return
     if len({m.store for m in memories}) > 1:
-        screen.notify("These memories live in different stores; promote them into one store first (p).",
-                      severity="warning", timeout=6)
+        screen.notify(
+            "These memories live in different stores; promote them into one store first (p).",
+            severity="warning",
+            timeout=6,
+        )
         return
     from memtui.tui.screens.merge import MergeScreen
 
@@ -121,12 +124,23 @@ def drop(screen: Screen, memories: Sequence[Memory], on_done: Callable[[], None]
 
     def answer(ok: bool | None) -> None:
         if ok:
-            screen.app.run_op(Op("Drop", lambda bank: bank.drop(*ids),  # type: ignore[attr-defined]
-                                 done=f"Dropped {_titles(memories)}. u undoes; x shows the trash.",
-                                 on_done=lambda _r: on_done() if on_done else None))
+            screen.app.run_op(
+                Op(
+                    "Drop",
+                    lambda bank: bank.drop(*ids),  # type: ignore[attr-defined]
+                    done=f"Dropped {_titles(memories)}. u undoes; x shows the trash.",
+                    on_done=lambda _r: on_done() if on_done else None,
+                )
+            )
 
-    screen.app.push_screen(ConfirmScreen(f"Drop {what}?", f"{_titles(memories)}\n\nIt moves to the trash (x) and can be "
-                                         "restored there or with u (undo).", yes="Drop"), answer)
+    screen.app.push_screen(
+        ConfirmScreen(
+            f"Drop {what}?",
+            f"{_titles(memories)}\n\nIt moves to the trash (x) and can be restored there or with u (undo).",
+            yes="Drop",
+        ),
+        answer,
+    )
 
 
 def restore(screen: Screen, memories: Sequence[Memory]) -> None:
@@ -138,8 +152,14 @@ def restore(screen: Screen, memories: Sequence[Memory]) -> None:
 
 def review(screen: Screen, memories: Sequence[Memory], on_done: Callable[[object], None] | None = None) -> None:
     ids = [m.id for m in memories]
-    screen.app.run_op(Op("Accept", lambda bank: bank.review(*ids), done=f"Accepted {_titles(memories)}.",  # type: ignore[attr-defined]
-                         on_done=on_done))
+    screen.app.run_op(
+        Op(
+            "Accept",
+            lambda bank: bank.review(*ids),
+            done=f"Accepted {_titles(memories)}.",  # type: ignore[attr-defined]
+            on_done=on_done,
+        )
+    )
 
 
 def retype(screen: Screen, memory: Memory | None) -> None:
@@ -154,8 +174,13 @@ def retype(screen: Screen, memory: Memory | None) -> None:
 
     def chosen(type_: str | None) -> None:
         if type_ and type_ != memory.type:
-            screen.app.run_op(Op("Retype", lambda bank: bank.update(memory.id, expected=memory, type_=type_),  # type: ignore[attr-defined]
-                                 done=f"Now a {type_}."))
+            screen.app.run_op(
+                Op(
+                    "Retype",
+                    lambda bank: bank.update(memory.id, expected=memory, type_=type_),  # type: ignore[attr-defined]
+                    done=f"Now a {type_}.",
+                )
+            )
 
     screen.app.push_screen(PickScreen(f"Type of “{memory.title[:50]}”", choices, current=memory.type), chosen)
 
@@ -169,11 +194,20 @@ def retag(screen: Screen, memory: Memory | None) -> None:
     def entered(text: str | None) -> None:
         if text is not None:
             tags = split_tags(text)
-            screen.app.run_op(Op("Retag", lambda bank: bank.update(memory.id, expected=memory, tags=tags),  # type: ignore[attr-defined]
-                                 done="Tags saved." if tags else "Tags cleared."))
+            screen.app.run_op(
+                Op(
+                    "Retag",
+                    lambda bank: bank.update(memory.id, expected=memory, tags=tags),  # type: ignore[attr-defined]
+                    done="Tags saved." if tags else "Tags cleared.",
+                )
+            )
 
-    screen.app.push_screen(PromptScreen(f"Tags of “{memory.title[:50]}”", " ".join(memory.tags),
-                                        note="Space or comma separated; empty clears them."), entered)
+    screen.app.push_screen(
+        PromptScreen(
+            f"Tags of “{memory.title[:50]}”", " ".join(memory.tags), note="Space or comma separated; empty clears them."
+        ),
+        entered,
+    )
 
 
 def promote(screen: Screen, memory: Memory | None) -> None:
@@ -190,7 +224,13 @@ def promote(screen: Screen, memory: Memory | None) -> None:
 
     def chosen(key: str | None) -> None:
         if key:
-            screen.app.run_op(Op("Promote", lambda bank: bank.promote(memory.id, key),  # type: ignore[attr-defined]
-                                 done=f"Moved to {key}.", on_done=lambda m: screen.app.jump_to(m.id)))  # type: ignore[attr-defined]
+            screen.app.run_op(
+                Op(
+                    "Promote",
+                    lambda bank: bank.promote(memory.id, key),  # type: ignore[attr-defined]
+                    done=f"Moved to {key}.",
+                    on_done=lambda m: screen.app.jump_to(m.id),
+                )
+            )  # type: ignore[attr-defined]
 
     screen.app.push_screen(PickScreen(f"Move “{memory.title[:50]}” to", choices), chosen)

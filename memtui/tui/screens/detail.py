@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -15,7 +17,7 @@ from memtui.tui.widgets.topbar import TopBar
 
 
 class DetailScreen(Screen[None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back"),
         Binding("e", "edit", "Edit", id="detail.edit"),
         Binding("E", "edit_external", "$EDITOR", show=False, id="detail.edit_external"),

@@ -4,8 +4,10 @@ as the watcher sees the change, and chooses when saving."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static, TextArea
@@ -26,7 +28,7 @@ Change the text, name, one-line description or tags (space or comma separated) a
 appears; saving then asks whether to overwrite it, take the disk version, or keep editing.
 `ctrl+r` loads the disk version now. `escape` leaves (asking first if you changed anything).
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="edit.save"),
         Binding("ctrl+r", "take_theirs", "Load disk version", id="edit.reload"),
         Binding("escape", "leave", "Cancel", id="edit.cancel"),
@@ -54,10 +56,14 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
                 yield Input(m.name, placeholder="a short title (optional)", id="edit-name", compact=True)
             with Horizontal(classes="field"):
                 yield Label("about", classes="field-label")
-                yield Input(m.description, placeholder="a one-line description (optional)", id="edit-description", compact=True)
+                yield Input(
+                    m.description, placeholder="a one-line description (optional)", id="edit-description", compact=True
+                )
             with Horizontal(classes="field"):
                 yield Label("tags", classes="field-label")
-                yield Input(" ".join(m.tags), placeholder="tags, space or comma separated", id="edit-tags", compact=True)
+                yield Input(
+                    " ".join(m.tags), placeholder="tags, space or comma separated", id="edit-tags", compact=True
+                )
             yield TextArea(self.text, soft_wrap=True, id="edit-content")
         yield Footer(compact=True)
 
@@ -83,7 +89,12 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
     def dirty(self) -> bool:
         v = self.values()
         m = self.original
-        return (str(v["content"]).strip(), v["name"], v["description"], v["tags"]) != (m.content.strip(), m.name, m.description, m.tags)
+        return (str(v["content"]).strip(), v["name"], v["description"], v["tags"]) != (
+            m.content.strip(),
+            m.name,
+            m.description,
+            m.tags,
+        )
 
     def _fill(self, memory: Memory) -> None:
         self.query_one("#edit-content", TextArea).text = memory.content
@@ -104,7 +115,9 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
             warning.update("⚠ This memory was removed on disk. Saving will fail; copy your text if you need it.")
         elif not same_fields(disk, self.original):
             self.changed_on_disk = disk
-            warning.update("⚠ Changed on disk since you opened it. ctrl+s asks what to do; ctrl+r loads the disk version.")
+            warning.update(
+                "⚠ Changed on disk since you opened it. ctrl+s asks what to do; ctrl+r loads the disk version."
+            )
         else:
             self.changed_on_disk = None
             self.gone = False
@@ -123,9 +136,15 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
 
         def save(bank):
             try:
-                return "saved", bank.update(memory_id, expected=expected, content=values["content"],
-                                            name=values["name"], description=values["description"], tags=values["tags"],
-                                            reviewed=True if self.review else None)
+                return "saved", bank.update(
+                    memory_id,
+                    expected=expected,
+                    content=values["content"],
+                    name=values["name"],
+                    description=values["description"],
+                    tags=values["tags"],
+                    reviewed=True if self.review else None,
+                )
             except Conflict:
                 try:
                     return "conflict", bank.get(memory_id)
@@ -133,8 +152,14 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
                     return "conflict", None
 
         self.saving = True
-        self.app.run_op(Op("Save", save, on_done=self._saved,  # type: ignore[attr-defined]
-                           on_error=lambda _exc: setattr(self, "saving", False)))
+        self.app.run_op(
+            Op(
+                "Save",
+                save,
+                on_done=self._saved,  # type: ignore[attr-defined]
+                on_error=lambda _exc: setattr(self, "saving", False),
+            )
+        )
 
     def _saved(self, result: tuple[str, Memory | None]) -> None:
         outcome, memory = result
@@ -172,5 +197,7 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
             return
         from memtui.tui.screens.confirm import ConfirmScreen
 
-        self.app.push_screen(ConfirmScreen("Discard your changes?", "Your edit has not been saved.", yes="Discard", no="Keep editing"),
-                             lambda ok: self.dismiss(None) if ok else None)
+        self.app.push_screen(
+            ConfirmScreen("Discard your changes?", "Your edit has not been saved.", yes="Discard", no="Keep editing"),
+            lambda ok: self.dismiss(None) if ok else None,
+        )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -26,7 +27,7 @@ def render_value(value: Any, indent: int = 0) -> list[tuple[str, str] | str]:
         for key, v in value.items():
             label = str(key).replace("_", " ")
             if isinstance(v, (dict, list)) and v:
-                out += [pad, (f"{label}\n", "bold")] + render_value(v, indent + 1)
+                out += [pad, (f"{label}\n", "bold"), *render_value(v, indent + 1)]
             else:
                 style = "$error" if "error" in str(key).lower() and v else ""
                 out += [pad, (f"{label:<22}", "$text-muted"), (f"{v}\n", style)]
@@ -45,13 +46,18 @@ def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
 
     try:
         report = leaks.scan(bank)
-    except Exception as exc:  # noqa: BLE001 - a store that cannot be read is reported above; say so here too
+    except Exception as exc:
         return [("\nSecrets\n", "bold $accent"), (f"  could not scan: {type(exc).__name__}: {exc}\n", "$warning")]
     out: list[tuple[str, str] | str] = [("\nSecrets\n", "bold $accent")]
     if report.clean:
         return [*out, ("  none stored\n", "$success")]
-    out.append((f"  ⚠ {report.count} stored in {len(report.memories)} memories and {len(report.files)} files; "
-                "`memtui scan --fix` redacts them\n", "$error bold"))
+    out.append(
+        (
+            f"  ⚠ {report.count} stored in {len(report.memories)} memories and {len(report.files)} files; "
+            "`memtui scan --fix` redacts them\n",
+            "$error bold",
+        )
+    )
     root = bank.project.root
     for leak in report.memories[:20]:
         out.append(f"  {leak.memory.id}  {', '.join(dict.fromkeys(leak.kinds))}\n")
@@ -66,16 +72,23 @@ def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
 
 def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
     """memtui.capture.health.read()'s dict, laid out for a person; unknown keys are listed at the end."""
+
     def row(label: str, value: Any, style: str = "") -> list[tuple[str, str] | str]:
         return [(f"  {label:<14}", "$text-muted"), (f"{value}\n", style)]
 
     out: list[tuple[str, str] | str] = [("Capture\n", "bold $accent")]
     run = h.get("last_run") or {}
     if run:
-        what = (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok") else "failed") \
-            if not run.get("skipped") else f"skipped: {run['skipped']}"
-        out += row("last run", f"{run.get('at', '?')} ({run.get('event') or '-'}): {what}",
-                   "" if run.get("ok") or run.get("skipped") else "$error")
+        what = (
+            (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok") else "failed")
+            if not run.get("skipped")
+            else f"skipped: {run['skipped']}"
+        )
+        out += row(
+            "last run",
+            f"{run.get('at', '?')} ({run.get('event') or '-'}): {what}",
+            "" if run.get("ok") or run.get("skipped") else "$error",
+        )
     else:
         out += row("last run", "none yet: capture runs from the Claude Code hooks (`memtui setup`)", "$text-muted")
     if h.get("last_success"):
@@ -83,8 +96,11 @@ def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
     error = h.get("last_error")
     if error:
         resolved = h.get("error_resolved")
-        out += row("last error", f"{error.get('at', '?')}: {error.get('error', error)}" + (" (resolved since)" if resolved else ""),
-                   "$text-muted" if resolved else "$error")
+        out += row(
+            "last error",
+            f"{error.get('at', '?')}: {error.get('error', error)}" + (" (resolved since)" if resolved else ""),
+            "$text-muted" if resolved else "$error",
+        )
     if h.get("paused"):
         out += row("paused", h.get("paused_reason") or "yes", "$warning bold")
     if h.get("pending_bytes"):
@@ -93,8 +109,11 @@ def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
         out += row("fix", h["fix"], "$warning")
     out += ["\n", ("Model\n", "bold $accent")]
     out += row("model", h.get("model", "?"))
-    out += row("API key", h.get("api_key") or "none — export ANTHROPIC_API_KEY=… to enable capture and ask",
-               "" if h.get("api_key") else "$warning")
+    out += row(
+        "API key",
+        h.get("api_key") or "none — export ANTHROPIC_API_KEY=… to enable capture and ask",
+        "" if h.get("api_key") else "$warning",
+    )
     today = h.get("today") or {}
     budget = float(h.get("budget_usd") or 0)
     cost = float(today.get("cost_usd") or 0)
@@ -102,13 +121,29 @@ def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
     out += row("calls", today.get("calls", 0))
     out += row("tokens", f"{today.get('input_tokens', 0)} in · {today.get('output_tokens', 0)} out")
     ratio = cost / budget if budget else 0.0
-    out += [(f"  {'cost':<14}", "$text-muted"), (bar(min(ratio, 1.0), 20), "$error" if ratio >= 1 else "$warning" if ratio > 0.8 else "$success"),
-            f" ${cost:.4f} of ${budget:.2f} daily budget\n"]
-    known = {"last_run", "last_success", "last_error", "error_resolved", "fix", "paused", "paused_reason", "pending_bytes",
-             "pending_sessions", "today", "budget_usd", "model", "api_key"}
+    out += [
+        (f"  {'cost':<14}", "$text-muted"),
+        (bar(min(ratio, 1.0), 20), "$error" if ratio >= 1 else "$warning" if ratio > 0.8 else "$success"),
+        f" ${cost:.4f} of ${budget:.2f} daily budget\n",
+    ]
+    known = {
+        "last_run",
+        "last_success",
+        "last_error",
+        "error_resolved",
+        "fix",
+        "paused",
+        "paused_reason",
+        "pending_bytes",
+        "pending_sessions",
+        "today",
+        "budget_usd",
+        "model",
+        "api_key",
+    }
     rest = {k: v for k, v in h.items() if k not in known and v not in (None, {}, [])}
     if rest:
-        out += ["\n", ("More\n", "bold $accent")] + render_value(rest, 1)
+        out += ["\n", ("More\n", "bold $accent"), *render_value(rest, 1)]
     return out
 
 
@@ -119,7 +154,7 @@ class HealthScreen(Screen[None]):
 Whether automatic capture works: the extractor's status and last error, and the tokens and cost
 spent today against the daily budget. `r` reads it again.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="health.refresh"),
         Binding("escape", "app.pop_screen", "Back", id="health.back"),
     ]
@@ -149,10 +184,8 @@ spent today against the daily budget. `r` reads it again.
         secrets = secrets_view(app.bank)  # type: ignore[attr-defined]
         if isinstance(engine, services.Missing):
             raw = None
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 raw = json.loads(project.path("status.json").read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                pass
             app.call_from_thread(self._show, None, engine.message, raw, secrets)
             return
         try:
@@ -169,7 +202,7 @@ spent today against the daily budget. `r` reads it again.
         if problem:
             parts += [(problem + "\n\n", "$warning")]
         if raw is not None:
-            parts += [("status.json\n", "bold")] + render_value(raw, 1)
+            parts += [("status.json\n", "bold"), *render_value(raw, 1)]
         if data is not None:
             parts += health_view(data)
         parts += secrets

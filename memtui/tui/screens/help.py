@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -42,7 +44,7 @@ def keys_table(bindings: list[tuple[str, str, str]]) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,f1,q", "close", "Close", id="help.close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "close", "Close", id="help.close")]
 
     def __init__(self, focused: Widget | None) -> None:
         super().__init__()
@@ -52,7 +54,7 @@ class HelpScreen(ModalScreen[None]):
         seen: set[str] = set()
         self.bindings: list[tuple[str, str, str]] = []
         if app is not None:
-            for key, active in app.active_bindings.items():
+            for active in app.active_bindings.values():
                 binding: Binding = active.binding
                 if binding.id and binding.id not in seen and binding.description:
                     seen.add(binding.id)
@@ -60,8 +62,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide", id="help"):
-            yield Markdown(f"{self.text}\n\n## Keys here\n\n{keys_table(self.bindings)}\n{KEYS_NOTE}\n"
-                           "`ctrl+p` opens the command palette; `escape` closes this.")
+            yield Markdown(
+                f"{self.text}\n\n## Keys here\n\n{keys_table(self.bindings)}\n{KEYS_NOTE}\n"
+                "`ctrl+p` opens the command palette; `escape` closes this."
+            )
 
     def action_close(self) -> None:
         self.dismiss(None)

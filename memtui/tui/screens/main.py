@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
@@ -34,21 +35,32 @@ editors appear within half a second.
 sort (rank, age, confidence), `v` groups by type or not. The sidebar (`tab`) narrows to a type
 or a store.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="main.filter", tooltip="Filter the list as you type"),
         Binding("e", "edit", "Edit", id="main.edit", tooltip="Edit the memory here"),
-        Binding("E", "edit_external", "$EDITOR", show=False, id="main.edit_external", tooltip="Edit in $EDITOR (the real file for Markdown memories)"),
+        Binding(
+            "E",
+            "edit_external",
+            "$EDITOR",
+            show=False,
+            id="main.edit_external",
+            tooltip="Edit in $EDITOR (the real file for Markdown memories)",
+        ),
         Binding("n", "add", "New", show=False, id="main.add", tooltip="Add a memory"),
         Binding("m", "merge", "Merge", show=False, id="main.merge", tooltip="Merge the marked memories into one"),
         Binding("t", "touch", "Touch", show=False, id="main.touch", tooltip="Re-affirm: confidence back to full"),
         Binding("d", "drop", "Drop", id="main.drop", tooltip="Move to the trash (asks first)"),
         Binding("y", "retype", "Retype", show=False, id="main.retype", tooltip="Change the type"),
-        Binding("number_sign", "retag", "Tags", show=False, id="main.retag", key_display="#", tooltip="Change the tags"),
+        Binding(
+            "number_sign", "retag", "Tags", show=False, id="main.retag", key_display="#", tooltip="Change the tags"
+        ),
         Binding("p", "promote", "Promote", show=False, id="main.promote", tooltip="Move to another store"),
         Binding("s", "sort", "Sort", show=False, id="main.sort", tooltip="Sort by rank, age or confidence"),
         Binding("v", "group", "Group", show=False, id="main.group", tooltip="Group by type on/off"),
         Binding("R", "go('review')", "Review", id="main.review", tooltip="Step through unreviewed memories"),
-        Binding("b", "go('budget')", "Budget", id="main.budget", tooltip="Preview the CLAUDE.md block and MEMORY.md budgets"),
+        Binding(
+            "b", "go('budget')", "Budget", id="main.budget", tooltip="Preview the CLAUDE.md block and MEMORY.md budgets"
+        ),
         Binding("x", "go('trash')", "Trash", show=False, id="main.trash", tooltip="Archived and superseded memories"),
         Binding("c", "go('consolidate')", "Consolidate", show=False, id="main.consolidate"),
         Binding("f", "go('search')", "Search", id="main.search", tooltip="Ranked search"),
@@ -115,8 +127,11 @@ or a store.
         shown = memory_list.count
         q = self.query_state
         scope = q.type or (q.store and f"store {q.store}") or ("to review" if q.only else "all")
-        parts = [f"{shown} of {model.counts().total}" if shown != model.counts().total else f"{shown} memories",
-                 scope, f"by {q.sort}"]
+        parts = [
+            f"{shown} of {model.counts().total}" if shown != model.counts().total else f"{shown} memories",
+            scope,
+            f"by {q.sort}",
+        ]
         if q.text:
             parts.append(f"filter “{q.text}”" + (" (fuzzy)" if model.fuzzy else ""))
         if memory_list.marked:
@@ -260,13 +275,20 @@ or a store.
                 ("memory: Drop", self.action_drop, "Move to the trash; asks first (d)"),
                 ("memory: Retype", self.action_retype, "Change the type (y)"),
                 ("memory: Retag", self.action_retag, "Change the tags (#)"),
-                ("memory: Promote to another store", self.action_promote, "Move between state.json and Markdown scopes (p)"),
+                (
+                    "memory: Promote to another store",
+                    self.action_promote,
+                    "Move between state.json and Markdown scopes (p)",
+                ),
             ]
         if len(self.targets()) >= 2:
             out.append(("memory: Merge marked", self.action_merge, "Merge the marked memories into one (m)"))
         out.append(("memory: Add", self.action_add, "Write a new memory (n)"))
-        out += [(f"view: Sort by {s}", lambda s=s: self.set_sort(s), f"Order the list by {s}")
-                for s in SORTS if s != self.query_state.sort]
+        out += [
+            (f"view: Sort by {s}", lambda s=s: self.set_sort(s), f"Order the list by {s}")
+            for s in SORTS
+            if s != self.query_state.sort
+        ]
         out.append(("view: Ungroup" if self.query_state.group else "view: Group by type", self.action_group, "v"))
         out.append(("view: Filter", self.action_filter, "Filter as you type (/)"))
         return out

@@ -4,9 +4,11 @@ them in `merged_from`, so the lineage stays visible and `u` undoes the whole mer
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
@@ -27,7 +29,7 @@ The sources are listed at the top. The text below is a draft — written by the 
 key is set, otherwise the sources joined — edit it freely, then `ctrl+s` saves one memory that
 replaces them all (they stay in the trash, and `u` undoes the merge).
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save merged", id="merge.save"),
         Binding("ctrl+j", "join", "Use joined text", show=False, id="merge.join"),
         Binding("escape", "cancel", "Cancel", id="merge.cancel"),
@@ -50,7 +52,9 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
             yield Static("", id="merge-status")
             with Horizontal(classes="field"):
                 yield Label("type", classes="field-label")
-                yield Select([(t, t) for t in types], value=first.type, allow_blank=False, id="merge-type", compact=True)
+                yield Select(
+                    [(t, t) for t in types], value=first.type, allow_blank=False, id="merge-type", compact=True
+                )
             with Horizontal(classes="field"):
                 yield Label("tags", classes="field-label")
                 yield Input(" ".join(draft.union_tags(self.sources)), id="merge-tags", compact=True)
@@ -97,8 +101,14 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         ids = [m.id for m in self.sources]
         type_ = str(self.query_one("#merge-type", Select).value)
         tags = split_tags(self.query_one("#merge-tags", Input).value)
-        self.app.run_op(Op("Merge", lambda bank: bank.merge(ids, text, tags=tags, type_=type_),  # type: ignore[attr-defined]
-                           done=f"Merged {len(ids)} memories; u undoes.", on_done=lambda m: self.dismiss(m.id)))
+        self.app.run_op(
+            Op(
+                "Merge",
+                lambda bank: bank.merge(ids, text, tags=tags, type_=type_),  # type: ignore[attr-defined]
+                done=f"Merged {len(ids)} memories; u undoes.",
+                on_done=lambda m: self.dismiss(m.id),
+            )
+        )
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -14,10 +15,11 @@ from textual.widgets.option_list import Option
 
 class PickScreen(ModalScreen[str | None]):
     HELP = "## Choose\n\n`↑`/`↓` (or `j`/`k`) move, `enter` chooses, `escape` cancels."
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]
 
-    def __init__(self, title: str, choices: Sequence[tuple[str, str]], *, current: str | None = None,
-                 note: str = "") -> None:
+    def __init__(
+        self, title: str, choices: Sequence[tuple[str, str]], *, current: str | None = None, note: str = ""
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.choices = list(choices)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -11,7 +13,7 @@ from textual.widgets import Input, Static
 
 class PromptScreen(ModalScreen[str | None]):
     HELP = "## Prompt\n\nType, then `enter` to accept or `escape` to cancel."
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
 
     def __init__(self, title: str, value: str = "", *, note: str = "", placeholder: str = "") -> None:
         super().__init__()

@@ -3,8 +3,10 @@ one at a time, oldest first."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -29,7 +31,9 @@ def conflicts(memories: tuple[Memory, ...]) -> list[tuple[Memory, Memory]]:
 def queue(memories: tuple[Memory, ...]) -> list[Memory]:
     paired = conflicts(memories)
     seen = {m.id for pair in paired for m in pair}
-    rest = sorted((m for m in memories if m.active and not m.reviewed and m.id not in seen), key=lambda m: (m.created, m.id))
+    rest = sorted(
+        (m for m in memories if m.active and not m.reviewed and m.id not in seen), key=lambda m: (m.created, m.id)
+    )
     return [first for first, _ in paired] + rest
 
 
@@ -54,7 +58,7 @@ A memory two people edited differently before a git merge comes first, with both
 `1` keeps this one (the other goes to the trash), `2` keeps the other, `m` merges the two texts
 (drafted by the model when a key is set), `b` keeps both.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "accept", "Accept", id="review.accept"),
         Binding("e", "edit", "Edit", id="review.edit"),
         Binding("m", "merge", "Merge into…", id="review.merge"),
@@ -110,16 +114,23 @@ A memory two people edited differently before a git merge comes first, with both
         status = self.query_one("#list-status", Static)
         memory = self.current
         if memory is None:
-            status.update("Nothing to review. Memories the hooks capture on their own wait here until you look at them.")
+            status.update(
+                "Nothing to review. Memories the hooks capture on their own wait here until you look at them."
+            )
         elif self.other is not None:
-            status.update(f"Review {self.index + 1} of {len(self.items)} · merge conflict: edited on both sides of a git "
-                          "merge · 1 keep this · 2 keep the other · m merge the two · b keep both")
+            status.update(
+                f"Review {self.index + 1} of {len(self.items)} · merge conflict: edited on both sides of a git "
+                "merge · 1 keep this · 2 keep the other · m merge the two · b keep both"
+            )
         else:
             source = f" · from session {memory.source.session}" if memory.source and memory.source.session else ""
-            status.update(f"Review {self.index + 1} of {len(self.items)}{source} · a accept · e edit · m merge · d reject")
+            status.update(
+                f"Review {self.index + 1} of {len(self.items)}{source} · a accept · e edit · m merge · d reject"
+            )
         other = self.other
         self.query_one("#review-other", Static).update(
-            f"The other version ({other.id}):\n\n{other.content}" if other is not None else "")
+            f"The other version ({other.id}):\n\n{other.content}" if other is not None else ""
+        )
         self.query_one(TopBar).sync("review")
         self.query_one(MemoryDetail).show(memory)
         self.refresh_bindings()
@@ -138,14 +149,24 @@ A memory two people edited differently before a git merge comes first, with both
         if memory is None or other is None:
             return
         kept, dropped = (memory, other) if which == 0 else (other, memory)
-        self.app.run_op(Op("Keep one", lambda bank: bank.settle(kept.id, dropped.id),  # type: ignore[attr-defined]
-                           done=f"Kept {kept.id}; the other version is in the trash (u undoes)."))
+        self.app.run_op(
+            Op(
+                "Keep one",
+                lambda bank: bank.settle(kept.id, dropped.id),  # type: ignore[attr-defined]
+                done=f"Kept {kept.id}; the other version is in the trash (u undoes).",
+            )
+        )
 
     def action_keep_both(self) -> None:
         memory, other = self.current, self.other
         if memory is not None and other is not None:
-            self.app.run_op(Op("Keep both", lambda bank: bank.review(memory.id, other.id),  # type: ignore[attr-defined]
-                               done="Kept both versions."))
+            self.app.run_op(
+                Op(
+                    "Keep both",
+                    lambda bank: bank.review(memory.id, other.id),  # type: ignore[attr-defined]
+                    done="Kept both versions.",
+                )
+            )
 
     def action_step(self, delta: int) -> None:
         if self.items:
@@ -160,8 +181,13 @@ A memory two people edited differently before a git merge comes first, with both
         memory = self.current
         if memory is not None:
             # No confirmation here: rejecting is the point of the queue, and u brings it back.
-            self.app.run_op(Op("Reject", lambda bank: bank.drop(memory.id),  # type: ignore[attr-defined]
-                               done="Rejected (moved to the trash); u undoes."))
+            self.app.run_op(
+                Op(
+                    "Reject",
+                    lambda bank: bank.drop(memory.id),  # type: ignore[attr-defined]
+                    done="Rejected (moved to the trash); u undoes.",
+                )
+            )
 
     def action_edit(self) -> None:
         if self.current is not None:
@@ -198,11 +224,15 @@ A memory two people edited differently before a git merge comes first, with both
         if self.current is None:
             return []
         if self.other is not None:
-            return [("review: Keep this version", lambda: self.action_keep(0), "The other goes to the trash (1)"),
-                    ("review: Keep the other version", lambda: self.action_keep(1), "This one goes to the trash (2)"),
-                    ("review: Merge the two", self.action_merge, "One memory from both texts (m)"),
-                    ("review: Keep both", self.action_keep_both, "Both stay (b)")]
-        return [("review: Accept", self.action_accept, "Keep it as it is (a)"),
-                ("review: Edit", self.action_edit, "Edit, then accept (e)"),
-                ("review: Merge into…", self.action_merge, "Merge into a similar memory (m)"),
-                ("review: Reject", self.action_reject, "Move it to the trash (d)")]
+            return [
+                ("review: Keep this version", lambda: self.action_keep(0), "The other goes to the trash (1)"),
+                ("review: Keep the other version", lambda: self.action_keep(1), "This one goes to the trash (2)"),
+                ("review: Merge the two", self.action_merge, "One memory from both texts (m)"),
+                ("review: Keep both", self.action_keep_both, "Both stay (b)"),
+            ]
+        return [
+            ("review: Accept", self.action_accept, "Keep it as it is (a)"),
+            ("review: Edit", self.action_edit, "Edit, then accept (e)"),
+            ("review: Merge into…", self.action_merge, "Merge into a similar memory (m)"),
+            ("review: Reject", self.action_reject, "Move it to the trash (d)"),
+        ]

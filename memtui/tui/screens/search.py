@@ -3,9 +3,11 @@ jumps to the memory in the list."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
@@ -50,7 +52,7 @@ Type to search every memory; results are ranked (score 0–1) with why they matc
 matching words highlighted. `↓` moves into the results, `enter` jumps to the memory in the list,
 `escape` goes back.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back", id="search.back"),
         Binding("down", "results", "Results", show=False, id="search.results"),
     ]
@@ -107,7 +109,8 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
         if found:
             results.highlighted = 0
         self.query_one("#search-note", Static).update(
-            f"{len(found)} result{'s' if len(found) != 1 else ''} · enter jumps to the memory" if found else "No match.")
+            f"{len(found)} result{'s' if len(found) != 1 else ''} · enter jumps to the memory" if found else "No match."
+        )
 
     def action_results(self) -> None:
         results = self.query_one(OptionList)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -26,7 +28,7 @@ Dropped memories are **archived**; memories replaced by a newer one or merged in
 **superseded**. Nothing here reaches CLAUDE.md or MEMORY.md. `r` restores the memory under the
 cursor (or the marked ones); `u` undoes the last change wherever it was made.
 """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "restore", "Restore", id="trash.restore"),
         Binding("escape", "app.pop_screen", "Back", id="trash.back"),
     ]
@@ -50,7 +52,8 @@ cursor (or the marked ones); `u` undoes the last change wherever it was made.
         memory_list.set_rows(self.app.model.rows(QUERY))  # type: ignore[attr-defined]
         n = len(memory_list.memory_ids)
         self.query_one("#list-status", Static).update(
-            f"{n} in the trash · newest first · r restores" if n else "The trash is empty.")
+            f"{n} in the trash · newest first · r restores" if n else "The trash is empty."
+        )
         self.query_one(TopBar).sync("trash")
         self.query_one(MemoryDetail).show(memory_list.current)
 

@@ -45,11 +45,25 @@ the session that captured it, and the store and file that hold it.
     @classmethod
     def of_app(cls, app: object, *, id: str = "detail") -> MemoryDetail:
         """The detail pane wired to the running app's bank, clock and live snapshot (every screen's)."""
-        return cls(app.bank.registry, app.clock, app.bank.project.root, app.store_files,  # type: ignore[attr-defined]
-                   lambda: app.snapshot.memories, id=id)  # type: ignore[attr-defined]
+        return cls(
+            app.bank.registry,
+            app.clock,
+            app.bank.project.root,
+            app.store_files,  # type: ignore[attr-defined]
+            lambda: app.snapshot.memories,
+            id=id,
+        )  # type: ignore[attr-defined]
 
-    def __init__(self, registry: TypeRegistry, clock: Callable[[], datetime], root: Path,
-                 stores: Mapping[str, Path], lookup: Callable[[], Iterable[Memory]], *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        registry: TypeRegistry,
+        clock: Callable[[], datetime],
+        root: Path,
+        stores: Mapping[str, Path],
+        lookup: Callable[[], Iterable[Memory]],
+        *,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.registry = registry
         self.clock = clock
@@ -93,7 +107,8 @@ the session that captured it, and the store and file that hold it.
         now = self.clock()
         conf = decay.confidence(memory, now, self.registry)
         parts: list[tuple[str, str] | str] = [
-            (memory.type, "$secondary bold"), f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}\n",
+            (memory.type, "$secondary bold"),
+            f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}\n",
             (bar(conf, 10), _LEVEL_STYLE[level(conf)]),
             f" confidence {conf:.2f} · rank {decay.rank(memory, now, self.registry):.2f}",
         ]
@@ -103,7 +118,11 @@ the session that captured it, and the store and file that hold it.
             parts.append(("  left out of CLAUDE.md (under 0.3)", "$error"))
         parts.append("\n")
         if memory.active:
-            parts.append(("reviewed ✓", "$success") if memory.reviewed else ("not reviewed — captured automatically; R reviews", "$warning bold"))
+            parts.append(
+                ("reviewed ✓", "$success")
+                if memory.reviewed
+                else ("not reviewed — captured automatically; R reviews", "$warning bold")
+            )
         else:
             parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
         if memory.tags:
@@ -137,8 +156,19 @@ the session that captured it, and the store and file that hold it.
         for m in successors(memory, everything):
             lines.append(("replaced by", named(m.id)))
         if memory.source and (memory.source.session or memory.source.event):
-            lines.append(("captured", " · ".join(p for p in (f"session {memory.source.session}" if memory.source.session else "",
-                                                               memory.source.event or "") if p)))
+            lines.append(
+                (
+                    "captured",
+                    " · ".join(
+                        p
+                        for p in (
+                            f"session {memory.source.session}" if memory.source.session else "",
+                            memory.source.event or "",
+                        )
+                        if p
+                    ),
+                )
+            )
         file = store_file(memory, self.stores)
         lines.append(("store", f"{memory.store} ({memory.scope} scope)"))
         if file is not None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -45,7 +46,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
 `space` marks rows for merge, drop or touch; `enter` opens the memory in full.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor_up", "Up", show=False, id="list.up"),
         Binding("down,j", "cursor_down", "Down", show=False, id="list.down"),
         Binding("home,g", "first", "First", show=False, id="list.first"),
@@ -56,7 +57,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         Binding("enter", "open", "Open", show=False, id="list.open"),
     ]
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "memory-list--cursor",
         "memory-list--cursor-blurred",
         "memory-list--header",
@@ -109,8 +110,16 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         def control(self) -> MemoryList:
             return self.memory_list
 
-    def __init__(self, registry: TypeRegistry, clock: Callable[[], datetime], *, show_type: bool = True,
-                 badge_width: int = 6, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        registry: TypeRegistry,
+        clock: Callable[[], datetime],
+        *,
+        show_type: bool = True,
+        badge_width: int = 6,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.registry = registry
         self.clock = clock
@@ -208,8 +217,9 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
 
     def _announce(self) -> None:
         memory = self.current
-        if memory is self._announced or (memory is not None and memory == self._announced
-                                         and memory.path == getattr(self._announced, "path", None)):
+        if memory is self._announced or (
+            memory is not None and memory == self._announced and memory.path == getattr(self._announced, "path", None)
+        ):
             return
         self._announced = memory
         self.post_message(self.Highlighted(self, memory))
@@ -280,10 +290,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         if not 0 <= index < len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]
-        if isinstance(row, Header):
-            text = self._header_text(row, width)
-        else:
-            text = self._entry_text(row, index == self.cursor)
+        text = self._header_text(row, width) if isinstance(row, Header) else self._entry_text(row, index == self.cursor)
         text.truncate(width, overflow="ellipsis", pad=True)
         segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(self.app.console)]
         return Strip(segments, width).crop_extend(0, width, base)
@@ -301,12 +308,14 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         text = Text(no_wrap=True)
         text.append("● " if memory.id in self.marked else "  ", self._style("mark"))
         if self.show_type:
-            text.append(f"{memory.type[:TYPE_WIDTH - 1]:<{TYPE_WIDTH}}", self._style("type"))
+            text.append(f"{memory.type[: TYPE_WIDTH - 1]:<{TYPE_WIDTH}}", self._style("type"))
         text.append(bar(entry.confidence, BAR_WIDTH), self._style(level(entry.confidence)))
         text.append(f" {decay.age_label(memory, now):>4} ", self._style("dim"))
         word = badge(memory, entry.confidence, self.registry)
-        text.append(f"{word[:self.badge_width]:<{self.badge_width}} ",
-                    self._style({"new": "badge", "secret": "secret"}.get(word, "dim")))
+        text.append(
+            f"{word[: self.badge_width]:<{self.badge_width}} ",
+            self._style({"new": "badge", "secret": "secret"}.get(word, "dim")),
+        )
         text.append(first_line(memory.title))
         if is_cursor:
             text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -30,7 +32,7 @@ Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:p
 `md:user` and `md:agent:…` are Claude Code's Markdown memory directories.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("k", "cursor_up", "Up", show=False, id="sidebar.up"),
         Binding("j", "cursor_down", "Down", show=False, id="sidebar.down"),
         Binding("g", "first", "First", show=False, id="sidebar.first"),
@@ -55,7 +57,9 @@ Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:p
         options.append(None)
         if counts.conflicts:
             options.append(Option(_line("Conflicts", counts.conflicts, "$error bold"), id="conflicts"))
-        options.append(Option(_line("To review", counts.unreviewed, "$warning" if counts.unreviewed else ""), id="review"))
+        options.append(
+            Option(_line("To review", counts.unreviewed, "$warning" if counts.unreviewed else ""), id="review")
+        )
         options.append(Option(_line("Trash", counts.inactive), id="trash"))
         self.set_options(options)
         try:

@@ -33,10 +33,13 @@ class TopBar(Static):
         note = "store unreadable: see notification" if app.load_error else ""  # type: ignore[attr-defined]
         self.show(app.project_name, self.label, counts.total, counts.unreviewed, app.watching, note)  # type: ignore[attr-defined]
 
-    def show(self, project: str, screen: str, active: int, unreviewed: int, live: bool | None,
-             note: str = "") -> None:
-        parts: list[tuple[str, str] | str] = [("memtui", "bold $accent"), f" {project}", (f"  {screen}", "$text-muted"),
-                                              f"   {active} active"]
+    def show(self, project: str, screen: str, active: int, unreviewed: int, live: bool | None, note: str = "") -> None:
+        parts: list[tuple[str, str] | str] = [
+            ("memtui", "bold $accent"),
+            f" {project}",
+            (f"  {screen}", "$text-muted"),
+            f"   {active} active",
+        ]
         if unreviewed:
             parts += ["  ", (f"{unreviewed} to review", "bold $warning")]
         if note:
