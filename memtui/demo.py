@@ -240,8 +240,8 @@ def build(root: Path, now: datetime | None = None) -> Path:
 
     for row in STATE:
         days, type_, tags, text, *rest = row
-        at(days)
-        bank.add(type_, text, tags=tags.split(","), supersedes=rest[0] if rest else None)
+        at(float(days))
+        bank.add(str(type_), str(text), tags=str(tags).split(","), supersedes=str(rest[0]) if rest else None)
     for days, type_, tags, text in UNREVIEWED:
         at(days)
         bank.add(type_, text, tags=tags.split(","), reviewed=False, source=Source("5f0c2d9e-demo", "Stop"))

@@ -202,7 +202,7 @@ def read_span(path: Path, start: int = 0) -> Span:
         kind = record.get("type")
         if isinstance(record.get("uuid"), str):
             span.uuids[index] = record["uuid"]
-        message = record.get("message") if isinstance(record.get("message"), dict) else {}
+        message: dict[str, Any] = record["message"] if isinstance(record.get("message"), dict) else {}
         stamp = record.get("timestamp")
         if kind == "user":
             if record.get("isCompactSummary"):

@@ -63,8 +63,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         f"memtui scan: {report.count} secrets in {len(report.memories)} memories and {len(report.files)} files "
         "(values not shown)"
     )
-    for leak in report.memories:
-        print(f"  {leak.memory.id}  [{leak.memory.store}]  {_kinds(leak.kinds)}")
+    for found in report.memories:
+        print(f"  {found.memory.id}  [{found.memory.store}]  {_kinds(found.kinds)}")
     for leak in report.files:
         note = "" if leak.fixable else "  (your own text: edit it yourself)"
         print(f"  {_shown(leak.path, root)}  {_kinds(leak.kinds)}{note}")

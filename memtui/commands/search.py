@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from memtui.commands.common import open_bank, print_json, text_argument
 
@@ -188,7 +189,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     index = open_index(bank)
     report = index.rebuild() if args.rebuild else index.refresh()
     elapsed = time.perf_counter() - started
-    out = {
+    out: dict[str, Any] = {
         "memories": index.count(),
         "active": index.count(("active",)),
         "added": report.added,

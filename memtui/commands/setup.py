@@ -205,7 +205,7 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
         ]
     _, shared_doc = _read(shared)
     _, mcp_doc = _read(mcp)
-    servers_now = mcp_doc.get("mcpServers") if isinstance(mcp_doc.get("mcpServers"), dict) else {}
+    servers_now: dict[str, Any] = mcp_doc["mcpServers"] if isinstance(mcp_doc.get("mcpServers"), dict) else {}
     team_hooks_present = install.has_portable_hooks(shared_doc)
     team_server_present = install.is_portable(servers_now.get(install.SERVER))
     out = [

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from memtui.core.clock import utcnow
 
@@ -75,7 +76,7 @@ class Memory:
         other = others.get(self.conflict)
         return other if other is not None and other.active else None
 
-    def evolve(self, **changes) -> Memory:
+    def evolve(self, **changes: Any) -> Memory:
         return replace(self, **changes)
 
 
@@ -85,6 +86,6 @@ _B36 = string.digits + string.ascii_lowercase
 def new_id(now: datetime | None = None, rng: random.Random | None = None) -> str:
     """memory-mcp's id shape: `mem_<epoch ms>_<6 base36 chars>`."""
     now = now or utcnow()
-    rng = rng or random
+    choice = (rng or random).choice
     ms = int(now.timestamp() * 1000)
-    return f"mem_{ms}_" + "".join(rng.choice(_B36) for _ in range(6))
+    return f"mem_{ms}_" + "".join(choice(_B36) for _ in range(6))

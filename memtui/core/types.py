@@ -81,7 +81,7 @@ class TypeRegistry:
                 value = table["lifetime_days"]
                 changes["lifetime_days"] = None if value in (0, None, "permanent") else float(value)  # type: ignore[arg-type]
             if "budget" in table:
-                changes["budget"] = int(table["budget"])  # type: ignore[arg-type]
+                changes["budget"] = int(str(table["budget"]))
             if "title" in table:
                 changes["title"] = str(table["title"])
             policies[name] = replace(base, **changes)  # type: ignore[arg-type]

@@ -71,7 +71,7 @@ def parse_object(data: bytes):
 
     try:
         text = data.decode("utf-8", errors="replace").strip()
-        value, end = _json.make_scanner(_Context())(text, 0)
+        value, end = _json.make_scanner(_Context())(text, 0)  # type: ignore[arg-type]  # the C scanner reads these attributes
     except Exception:
         return None
     if end != len(text) or not isinstance(value, dict):
@@ -119,7 +119,7 @@ def arm(seconds: float) -> None:
     """A watchdog for the thin path: stdin that never ends, or anything else stuck, ends the hook
     (exit 0, nothing printed) after `seconds`. `_signal` is the C module (`signal` imports enum)."""
     try:
-        import _signal
+        import _signal  # type: ignore[import-not-found]  # C module, no stub: `signal` would import enum
 
         def expire(signum, frame):
             raise SystemExit(0)

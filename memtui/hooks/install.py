@@ -82,6 +82,11 @@ def is_portable(entry: Any) -> bool:
     return False
 
 
+def _handlers(group: dict[str, Any]) -> list[Any]:
+    handlers = group.get("hooks")
+    return handlers if isinstance(handlers, list) else []
+
+
 def has_portable_hooks(settings: Mapping[str, Any]) -> bool:
     hooks = settings.get("hooks")
     return isinstance(hooks, dict) and any(
@@ -90,7 +95,7 @@ def has_portable_hooks(settings: Mapping[str, Any]) -> bool:
         if isinstance(groups, list)
         for g in groups
         if isinstance(g, dict)
-        for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else [])
+        for h in _handlers(g)
     )
 
 
@@ -102,7 +107,7 @@ def has_machine_hooks(settings: Mapping[str, Any]) -> bool:
         if isinstance(groups, list)
         for g in groups
         if isinstance(g, dict)
-        for h in (g.get("hooks") if isinstance(g.get("hooks"), list) else [])
+        for h in _handlers(g)
     )
 
 

@@ -81,7 +81,7 @@ def setup_server(root: Path, env: Any = None) -> Path | None:
     from memtui.hooks.install import is_our_server
 
     user_doc = _read(user)
-    projects = user_doc.get("projects") if isinstance(user_doc.get("projects"), dict) else {}
+    projects: dict[str, Any] = user_doc["projects"] if isinstance(user_doc.get("projects"), dict) else {}
     local = projects.get(str(root.resolve())) or projects.get(str(root)) or {}
     for path, doc in (
         (root / ".mcp.json", _read(root / ".mcp.json")),

@@ -7,8 +7,14 @@ Nothing here is a source of truth: delete the file and the next search rebuilds 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-def open_index(project, *, env=None):
+if TYPE_CHECKING:
+    from memtui.index.index import Index
+
+
+def open_index(project: object, *, env: Mapping[str, str] | None = None) -> Index:
     """The open, refreshed index of a project (a Bank, a Project or a project root path)."""
     from memtui.index.search import open_index as _open
 

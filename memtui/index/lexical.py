@@ -22,7 +22,8 @@ class Filters:
     scopes: tuple[str, ...] | None = None
 
     def sql(self, alias: str = "docs") -> tuple[str, list[object]]:
-        clauses, args = [], []
+        clauses: list[str] = []
+        args: list[object] = []
         for column, values in (("status", self.statuses), ("type", self.types), ("scope", self.scopes)):
             if values is not None:
                 clauses.append(f"{alias}.{column} IN ({', '.join('?' * len(values))})")

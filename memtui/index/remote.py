@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
 
 SOCKET_NAME = "service.sock"
 MEMORY_DIR = ".memory"
@@ -128,8 +129,8 @@ def ask(
     query: str,
     *,
     k: int = 10,
-    types=None,
-    scopes=None,
+    types: Any = None,
+    scopes: Any = None,
     include_inactive: bool = False,
     fuzzy: bool = True,
     budget: float = SEARCH_BUDGET,
@@ -174,7 +175,7 @@ def ask(
         return None
 
 
-def hit_json(hit) -> dict:
+def hit_json(hit: Any) -> dict[str, Any]:
     import json
 
     from memtui.index.rows import encode

@@ -73,9 +73,9 @@ def connect(path: Path | None) -> tuple[sqlite3.Connection, bool]:
     A file that cannot be opened, or has another schema version, is removed and created anew.
     """
     if path is None:
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        _create(conn)
-        return conn, True
+        memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        _create(memory)
+        return memory, True
     for attempt in (1, 2):
         conn = None
         try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from memtui.core.memory import Memory
 from memtui.index import calibration, fusion, lexical
@@ -118,7 +119,7 @@ def search(
     return [h for h in hits if h.score >= min_score]
 
 
-def _embedder(semantic: str):
+def _embedder(semantic: str) -> Any:
     from memtui.index import embed
 
     current = embed.loaded()
@@ -127,7 +128,7 @@ def _embedder(semantic: str):
     return embed.load() if embed.available() else None
 
 
-def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: bool, embedder) -> list[Hit]:
+def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: bool, embedder: Any) -> list[Hit]:
     if fuzzy and not parsed.empty:
         from memtui.index import fuzzy as typo
 
@@ -143,7 +144,9 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
 
         cos = semantic.cosines(index, embedder, parsed.text, filters, pool, bm25)
     n_docs = cos.count if cos is not None else index.count(filters.statuses)
-    inactive = set(index.inactive(list(bm25) + list(cos.values if cos else ()))) if filters.statuses is None else set()
+    inactive: set[int] = (
+        set(index.inactive(list(bm25) + list(cos.values if cos else ()))) if filters.statuses is None else set()
+    )
     # First a cheap order over the whole pool (z-scored blend, or BM25 alone), then the calibrated
     # probability over the best RERANK_DEPTH of it, which needs each memory's text (coverage).
     ranked: list[tuple[float, int]] = []
@@ -203,7 +206,7 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
 
 
 def _signals(
-    rowids: list[int], bm25: dict[int, float], cos, n_docs: int, parsed: Query, memories: dict[int, Memory]
+    rowids: list[int], bm25: dict[int, float], cos: Any, n_docs: int, parsed: Query, memories: dict[int, Memory]
 ) -> dict[int, tuple[float, ...]]:
     """Each candidate's signals, in the order `calibration` names them for this kind of search."""
     base: dict[int, tuple[float, float, float]] = {}

@@ -45,11 +45,11 @@ class Sources:
         if isinstance(bank_or_project, (str, os.PathLike)):
             project = Project(Path(bank_or_project))
             return cls(project, tuple(markdown_dirs(project, env)))
-        project = getattr(bank_or_project, "project", None)
+        found = getattr(bank_or_project, "project", None)
         stores = getattr(bank_or_project, "markdown", None)
-        if not isinstance(project, Project) or stores is None:
+        if not isinstance(found, Project) or stores is None:
             raise TypeError(f"expected a Bank or a Project, got {type(bank_or_project).__name__}")
-        return cls(project, tuple(store.dir for store in stores))
+        return cls(found, tuple(store.dir for store in stores))
 
     def signatures(self) -> dict[str, str]:
         """`state` and `md:<scope>` → signature; compare with what the index recorded."""

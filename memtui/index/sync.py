@@ -23,6 +23,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from memtui.core.memory import Memory
 from memtui.index.rows import FIELDS, Row, to_row
@@ -135,7 +136,7 @@ def upsert(conn: sqlite3.Connection, row: Row, report: SyncReport, frag: int | N
                 frag,
             ),
         )
-        _insert_text(conn, cur.lastrowid, row)
+        _insert_text(conn, int(cur.lastrowid or 0), row)
         report.added += 1
         return
     rowid, text_hash, data_hash = found
@@ -321,7 +322,7 @@ def _diff_full(conn: sqlite3.Connection, data: bytes, report: SyncReport) -> Non
 # -- Claude Code memory directories --------------------------------------------------------------
 
 
-def _sync_markdown(conn: sqlite3.Connection, directory, report: SyncReport) -> None:
+def _sync_markdown(conn: sqlite3.Connection, directory: Any, report: SyncReport) -> None:
     from memtui.store.markdown import MarkdownStore
 
     store = MarkdownStore(directory)

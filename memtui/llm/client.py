@@ -62,9 +62,13 @@ class Client:
         if self._sdk is None:
             import anthropic  # ~2 s: never at module level, never on a hook's fast path
 
-            credential = {"auth_token": self.key.value} if self.key.bearer else {"api_key": self.key.value}
+            bearer = self.key.value if self.key.bearer else None
             self._sdk = anthropic.Anthropic(
-                **credential, base_url=self.base_url, max_retries=0, timeout=self.settings.timeout
+                api_key=None if bearer else self.key.value,
+                auth_token=bearer,
+                base_url=self.base_url,
+                max_retries=0,
+                timeout=self.settings.timeout,
             )
         return self._sdk
 

@@ -41,8 +41,8 @@ class _Stop(Exception):
     pass
 
 
-def package_stamp() -> tuple:
-    out = []
+def package_stamp() -> tuple[tuple[int, int, int] | None, ...]:
+    out: list[tuple[int, int, int] | None] = []
     for path in _STAMPED:
         try:
             st = path.stat()

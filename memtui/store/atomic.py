@@ -92,7 +92,7 @@ def sweep(directory: Path, now: float | None = None) -> list[Path]:
     import time
 
     now = time.time() if now is None else now
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(directory))
     except OSError:

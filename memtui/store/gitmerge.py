@@ -181,6 +181,7 @@ def merge_state(base: bytes, ours: bytes, theirs: bytes) -> Merged:
             continue
         if o is None or t is None:
             only = o if o is not None else t
+            assert only is not None  # one side has it (both missing was skipped above)
             if b is not None and only == b:
                 continue  # removed on one side, untouched on the other
             (merged.__setitem__(mid, only) if b is not None else added.append(only))

@@ -31,7 +31,9 @@ class Bank(Protocol):
     config: Any
     registry: TypeRegistry
     clock: Callable[[], datetime]
-    markdown: Sequence[MarkdownStore]
+
+    @property
+    def markdown(self) -> Sequence[MarkdownStore]: ...
 
     @property
     def state(self) -> _Header: ...

@@ -70,7 +70,7 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
     tags, status = _tags(raw_tags) if raw_tags else ((), _ACTIVE)
     created_text, updated_text = get("created"), get("updated")
     try:  # the common case inline: a string fromisoformat reads, with its Z
-        created = _fromiso(created_text)
+        created = _fromiso(created_text)  # type: ignore[arg-type]  # not a string: TypeError, handled below
         if created.tzinfo is None:
             created = _ts(created_text)
     except (TypeError, ValueError):

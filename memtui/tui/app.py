@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import App
@@ -226,21 +226,21 @@ class MemtuiApp(App[int]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.focused))
 
-    def engine(self, name: str):  # type: ignore[no-untyped-def]
+    def engine(self, name: str) -> Any:
         """The engine behind a panel: a stand-in given to the app, else the real one (or `Missing`)."""
         from memtui.tui.data import services
 
         return self.engines[name] if name in self.engines else getattr(services, name)()
 
-    def push_screen(self, screen, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
         result = super().push_screen(screen, *args, **kwargs)
         if not self.blink and not isinstance(screen, str):
             screen.call_after_refresh(self._steady_cursors, screen)
         return result
 
-    def _steady_cursors(self, screen) -> None:  # type: ignore[no-untyped-def]
+    def _steady_cursors(self, screen: Any) -> None:
         for widget in screen.query("Input, TextArea"):
-            widget.cursor_blink = False  # type: ignore[attr-defined]
+            widget.cursor_blink = False
 
     def open_screen(self, name: str) -> None:
         """Push one of the panels by name, unless it is already on top."""

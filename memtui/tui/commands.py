@@ -11,12 +11,14 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from memtui.tui.appref import app_of
+
 Command = tuple[str, Callable[[], object], str]
 
 
 class MemtuiCommands(Provider):
     def commands(self) -> list[Command]:
-        app = self.app
+        app = app_of(self)
         screen = self.screen
         out: list[Command] = list(getattr(screen, "palette_commands", lambda: [])())
         open_screen = getattr(app, "open_screen", None)
@@ -36,9 +38,9 @@ class MemtuiCommands(Provider):
             ):
                 out.append((title, partial(open_screen, name), help_text))
         out += [
-            ("app: Undo last change", app.action_undo, "Undo the newest change in the journal (u)"),  # type: ignore[attr-defined]
-            ("app: Reload from disk", partial(app.reload, "own"), "Read every store again"),  # type: ignore[attr-defined]
-            ("app: Help", app.action_help, "Keys and help for the focused part of the screen (f1)"),  # type: ignore[attr-defined]
+            ("app: Undo last change", app.action_undo, "Undo the newest change in the journal (u)"),
+            ("app: Reload from disk", partial(app.reload, "own"), "Read every store again"),
+            ("app: Help", app.action_help, "Keys and help for the focused part of the screen (f1)"),
             ("app: Quit", app.action_quit, "Quit memtui (ctrl+q)"),
         ]
         return out

@@ -30,9 +30,7 @@ def register(server: Any, ws: Any) -> None:
         bank = ws.bank()
         try:
             from memtui.capture.ask import ask
-        except ImportError:
-            ask = None
-        if ask is None:
+        except ImportError:  # a build without the capture pipeline
             return _from_search(bank, question)
         answer = ask(bank, question)
         if getattr(answer, "error", None):

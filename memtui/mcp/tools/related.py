@@ -42,11 +42,11 @@ def register(server: Any, ws: Any) -> None:
 
 def _related(bank: Any, tags: list[str], k: int) -> list[Any]:
     try:
-        from memtui.index.search import related
+        from memtui.index.search import related as by_tags
     except ImportError:
-        related = None
-    if related is not None:
-        return [getattr(hit, "memory", hit) for hit in related(bank, tags, k=k)]
+        by_tags = None  # type: ignore[assignment]  # a build without the index
+    if by_tags is not None:
+        return [getattr(hit, "memory", hit) for hit in by_tags(bank, tags, k=k)]
     from memtui.core import decay
 
     now = bank.clock()

@@ -56,7 +56,8 @@ def model_drafter() -> Callable[[Any, Sequence[Memory]], str] | services.Missing
         return services.Missing("Model-written merges", "no API key is set")
 
     def draft(bank: Any, memories: Sequence[Memory]) -> str:
-        client = client_cls.for_project(bank.project.memory_dir, bank.config.section("llm"))
+        # The Client class, looked up by name (services._lookup types it as a plain callable).
+        client = client_cls.for_project(bank.project.memory_dir, bank.config.section("llm"))  # type: ignore[attr-defined]
         text = client.stream_text(system=MERGE_SYSTEM, prompt=merge_prompt(memories), purpose="merge", max_tokens=1024)
         return str(text).strip()
 

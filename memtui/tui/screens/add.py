@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, TextArea
 
+from memtui.tui.appref import app_of
 from memtui.tui.data.text import split_tags
 from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
@@ -29,7 +30,7 @@ Secrets (keys, tokens) are redacted before anything is written.
     ]
 
     def compose(self) -> ComposeResult:
-        bank = self.app.bank  # type: ignore[attr-defined]
+        bank = app_of(self).bank
         types = bank.registry.names()
         stores = ["state", *(s.key for s in bank.markdown)]
         yield TopBar("new memory")
@@ -71,10 +72,10 @@ Secrets (keys, tokens) are redacted before anything is written.
         store = str(self.query_one("#add-store", Select).value)
         name = self.query_one("#add-name", Input).value
         tags = split_tags(self.query_one("#add-tags", Input).value)
-        self.app.run_op(
+        app_of(self).run_op(
             Op(
                 "Add",
-                lambda bank: bank.add(type_, text, tags=tags, name=name, store=store),  # type: ignore[attr-defined]
+                lambda bank: bank.add(type_, text, tags=tags, name=name, store=store),
                 on_done=self._saved,
             )
         )

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memtui.tui.appref import app_of
 from memtui.tui.data import services
 from memtui.tui.widgets.topbar import TopBar
 
@@ -37,9 +38,9 @@ key (`ANTHROPIC_API_KEY`).
 
     def on_mount(self) -> None:
         self.query_one("#ask-cited").display = False
-        self.engine = self.app.engine("ask")  # type: ignore[attr-defined]
+        self.engine = app_of(self).engine("ask")
         #: A stand-in engine (screenshots) needs no key; the real one does.
-        self.keyed = "ask" in self.app.engines  # type: ignore[attr-defined]
+        self.keyed = "ask" in app_of(self).engines
         note = self.query_one("#ask-note", Static)
         if isinstance(self.engine, services.Missing):
             note.update(self.engine.message)
@@ -66,12 +67,12 @@ key (`ANTHROPIC_API_KEY`).
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
     def run_ask(self, question: str) -> None:
-        app = self.app
+        app = app_of(self)
         try:
             answer = self.engine(
                 app.bank,
-                question,  # type: ignore[attr-defined, operator]
-                on_text=lambda text: app.call_from_thread(self._chunk, text),
+                question,
+                on_text=lambda text: app.call_from_thread(self._chunk, text),  # type: ignore[arg-type]  # Textual awaits a coroutine function
             )
         except Exception as exc:  # a network or API error is an answer too: show it, keep the panel
             app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
@@ -98,7 +99,7 @@ key (`ANTHROPIC_API_KEY`).
                 for m in (getattr(h, "memory", None) for h in getattr(answer, "matches", ()) or ())
                 if m is not None
             ]
-        by_id = self.app.model.by_id  # type: ignore[attr-defined]
+        by_id = app_of(self).model.by_id
         options = []
         for mid in cited:
             entry = by_id.get(mid)
@@ -126,4 +127,4 @@ key (`ANTHROPIC_API_KEY`).
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            self.app.jump_to(event.option.id)  # type: ignore[attr-defined]
+            app_of(self).jump_to(event.option.id)

@@ -17,6 +17,7 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 from memtui.core import render_index
 from memtui.core.render_block import MarkerError
 from memtui.errors import MemtuiError
+from memtui.tui.appref import app_of
 from memtui.tui.data import budget
 from memtui.tui.data.text import bar, show_path
 from memtui.tui.messages import Op, Snapshot
@@ -136,7 +137,7 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        app_of(self).data.subscribe(self, self._on_data, immediate=True)
         self.plan()
 
     def _on_data(self, _snap: Snapshot) -> None:
@@ -145,15 +146,15 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
 
     @work(thread=True, exclusive=True, group="budget", exit_on_error=False)
     def plan(self) -> None:
-        app = self.app
-        bank = app.bank  # type: ignore[attr-defined]
+        app = app_of(self)
+        bank = app.bank
         try:
             with bank.lock:
                 plan = bank.render_plan()
             result = budget.preview(
                 plan,
                 app.clock(),
-                bank.registry,  # type: ignore[attr-defined]
+                bank.registry,
                 lambda p: show_path(p, bank.project.root),
             )
         except (MarkerError, MemtuiError) as exc:
@@ -191,12 +192,12 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
 
         def answer(ok: bool | None) -> None:
             if ok:
-                self.app.run_op(
+                app_of(self).run_op(
                     Op(
                         "Write",
                         lambda bank: bank.write_render(),
-                        done="Written.",  # type: ignore[attr-defined]
-                        on_done=lambda _plan: self.plan(),
+                        done="Written.",
+                        on_done=lambda _plan: self._replan(),
                     )
                 )
 
@@ -206,3 +207,6 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
 
     def palette_commands(self) -> list:
         return [("budget: Write CLAUDE.md and MEMORY.md", self.action_write, "Asks first (w)")]
+
+    def _replan(self) -> None:
+        self.plan()

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from memtui.tui.appref import app_of
 from memtui.tui.data import plan as plan_rows
 from memtui.tui.data import services
 from memtui.tui.messages import Op
@@ -77,7 +78,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.engine = self.app.engine("consolidate")  # type: ignore[attr-defined]
+        self.engine = app_of(self).engine("consolidate")
         if isinstance(self.engine, services.Missing):
             self._idle(self.engine.message + " Until then, merge by hand: mark memories with space, then m.")
             return
@@ -97,10 +98,10 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
 
     @work(thread=True, exclusive=True, group="consolidate", exit_on_error=False)
     def make_plan(self) -> None:
-        app = self.app
-        plan_fn, _apply = self.engine  # type: ignore[misc]
+        app = app_of(self)
+        plan_fn, _apply = self.engine
         try:
-            result = plan_fn(app.bank)  # type: ignore[attr-defined]
+            result = plan_fn(app.bank)
         except Exception as exc:  # no key, API down, bad output: say so and stay
             app.call_from_thread(self._idle, f"Planning failed: {type(exc).__name__}: {exc}")
             return
@@ -109,7 +110,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
     def _planned(self, result: Any) -> None:
         self.plan = result
         self.items = plan_rows.items(result)
-        titles = {m.id: m.title for m in self.app.snapshot.memories}  # type: ignore[attr-defined]
+        titles = {m.id: m.title for m in app_of(self).snapshot.memories}
         selections = self.query_one(SelectionList)
         selections.clear_options()
         self.titles = titles
@@ -140,10 +141,10 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
             return
         _plan_fn, apply_fn = self.engine
         plan = self.plan
-        self.app.run_op(
+        app_of(self).run_op(
             Op(
                 "Consolidate",
-                lambda bank: apply_fn(bank, plan, accepted=chosen),  # type: ignore[attr-defined]
+                lambda bank: apply_fn(bank, plan, accepted=chosen),
                 done=f"Applied {len(chosen)} change(s); u undoes.",
                 on_done=lambda _r: self._applied(),
             )

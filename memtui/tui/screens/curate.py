@@ -16,6 +16,7 @@ from pathlib import Path
 from textual.screen import Screen
 
 from memtui.core.memory import Memory
+from memtui.tui.appref import app_of
 from memtui.tui.data.text import split_tags
 from memtui.tui.messages import Op
 
@@ -38,7 +39,8 @@ def edit(screen: Screen, memory: Memory | None) -> None:
         return
     from memtui.tui.screens.edit import EditScreen
 
-    screen.app.push_screen(EditScreen(memory))  # type: ignore[arg-type]
+    assert memory is not None  # _need said so
+    screen.app.push_screen(EditScreen(memory))
 
 
 def edit_external(screen: Screen, memory: Memory | None) -> None:
@@ -46,7 +48,7 @@ def edit_external(screen: Screen, memory: Memory | None) -> None:
     if not _need(screen, memory):
         return
     assert memory is not None
-    app = screen.app
+    app = app_of(screen)
     editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
     if memory.path:
         try:
@@ -54,7 +56,7 @@ def edit_external(screen: Screen, memory: Memory | None) -> None:
                 subprocess.run([*editor, memory.path], check=False)
         except Exception as exc:  # SuspendNotSupported (headless, some terminals) or no such editor
             screen.notify(f"Could not run {editor[0]}: {exc}", severity="error", timeout=6)
-        app.reload("own")  # type: ignore[attr-defined]
+        app.reload("own")
         return
     with tempfile.TemporaryDirectory(prefix="memtui-edit-") as tmp:
         file = Path(tmp) / f"{memory.type}.md"
@@ -80,7 +82,7 @@ def add(screen: Screen) -> None:
 
     def added(memory_id: str | None) -> None:
         if memory_id:
-            screen.app.jump_to(memory_id)  # type: ignore[attr-defined]
+            app_of(screen).jump_to(memory_id)
 
     screen.app.push_screen(AddScreen(), added)
 
@@ -102,21 +104,23 @@ def merge(screen: Screen, memories: Sequence[Memory], on_done: Callable[[str], N
         if memory_id:
             if on_done:
                 on_done(memory_id)
-            screen.app.jump_to(memory_id)  # type: ignore[attr-defined]
+            app_of(screen).jump_to(memory_id)
 
     screen.app.push_screen(MergeScreen(list(memories)), merged)
 
 
 def touch(screen: Screen, memories: Sequence[Memory]) -> None:
     if not memories:
-        return _need(screen, None) and None
+        _need(screen, None)
+        return
     ids = [m.id for m in memories]
-    screen.app.run_op(Op("Touch", lambda bank: bank.touch(*ids), done=f"Touched {_titles(memories)}."))  # type: ignore[attr-defined]
+    app_of(screen).run_op(Op("Touch", lambda bank: bank.touch(*ids), done=f"Touched {_titles(memories)}."))
 
 
 def drop(screen: Screen, memories: Sequence[Memory], on_done: Callable[[], None] | None = None) -> None:
     if not memories:
-        return _need(screen, None) and None
+        _need(screen, None)
+        return
     from memtui.tui.screens.confirm import ConfirmScreen
 
     ids = [m.id for m in memories]
@@ -124,10 +128,10 @@ def drop(screen: Screen, memories: Sequence[Memory], on_done: Callable[[], None]
 
     def answer(ok: bool | None) -> None:
         if ok:
-            screen.app.run_op(
+            app_of(screen).run_op(
                 Op(
                     "Drop",
-                    lambda bank: bank.drop(*ids),  # type: ignore[attr-defined]
+                    lambda bank: bank.drop(*ids),
                     done=f"Dropped {_titles(memories)}. u undoes; x shows the trash.",
                     on_done=lambda _r: on_done() if on_done else None,
                 )
@@ -145,18 +149,19 @@ def drop(screen: Screen, memories: Sequence[Memory], on_done: Callable[[], None]
 
 def restore(screen: Screen, memories: Sequence[Memory]) -> None:
     if not memories:
-        return _need(screen, None) and None
+        _need(screen, None)
+        return
     ids = [m.id for m in memories]
-    screen.app.run_op(Op("Restore", lambda bank: bank.restore(*ids), done=f"Restored {_titles(memories)}."))  # type: ignore[attr-defined]
+    app_of(screen).run_op(Op("Restore", lambda bank: bank.restore(*ids), done=f"Restored {_titles(memories)}."))
 
 
 def review(screen: Screen, memories: Sequence[Memory], on_done: Callable[[object], None] | None = None) -> None:
     ids = [m.id for m in memories]
-    screen.app.run_op(
+    app_of(screen).run_op(
         Op(
             "Accept",
             lambda bank: bank.review(*ids),
-            done=f"Accepted {_titles(memories)}.",  # type: ignore[attr-defined]
+            done=f"Accepted {_titles(memories)}.",
             on_done=on_done,
         )
     )
@@ -168,16 +173,16 @@ def retype(screen: Screen, memory: Memory | None) -> None:
     assert memory is not None
     from memtui.tui.screens.pick import PickScreen
 
-    registry = screen.app.bank.registry  # type: ignore[attr-defined]
+    registry = app_of(screen).bank.registry
     names = registry.order(set(registry.names()) | {memory.type})
     choices = [(n, f"{n:<14} {registry[n].title}") for n in names]
 
     def chosen(type_: str | None) -> None:
         if type_ and type_ != memory.type:
-            screen.app.run_op(
+            app_of(screen).run_op(
                 Op(
                     "Retype",
-                    lambda bank: bank.update(memory.id, expected=memory, type_=type_),  # type: ignore[attr-defined]
+                    lambda bank: bank.update(memory.id, expected=memory, type_=type_),
                     done=f"Now a {type_}.",
                 )
             )
@@ -194,10 +199,10 @@ def retag(screen: Screen, memory: Memory | None) -> None:
     def entered(text: str | None) -> None:
         if text is not None:
             tags = split_tags(text)
-            screen.app.run_op(
+            app_of(screen).run_op(
                 Op(
                     "Retag",
-                    lambda bank: bank.update(memory.id, expected=memory, tags=tags),  # type: ignore[attr-defined]
+                    lambda bank: bank.update(memory.id, expected=memory, tags=tags),
                     done="Tags saved." if tags else "Tags cleared.",
                 )
             )
@@ -216,7 +221,7 @@ def promote(screen: Screen, memory: Memory | None) -> None:
     assert memory is not None
     from memtui.tui.screens.pick import PickScreen
 
-    bank = screen.app.bank  # type: ignore[attr-defined]
+    bank = app_of(screen).bank
     where = {"state": ".memory/state.json — shared through git, memory-mcp format"}
     for store in bank.markdown:
         where[store.key] = f"{store.path} — Claude Code {store.scope} memory"
@@ -224,13 +229,13 @@ def promote(screen: Screen, memory: Memory | None) -> None:
 
     def chosen(key: str | None) -> None:
         if key:
-            screen.app.run_op(
+            app_of(screen).run_op(
                 Op(
                     "Promote",
-                    lambda bank: bank.promote(memory.id, key),  # type: ignore[attr-defined]
+                    lambda bank: bank.promote(memory.id, key),
                     done=f"Moved to {key}.",
-                    on_done=lambda m: screen.app.jump_to(m.id),
+                    on_done=lambda m: app_of(screen).jump_to(m.id),
                 )
-            )  # type: ignore[attr-defined]
+            )
 
     screen.app.push_screen(PickScreen(f"Move “{memory.title[:50]}” to", choices), chosen)

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from memtui.core.memory import Memory
+from memtui.tui.appref import app_of
 from memtui.tui.messages import Snapshot
 from memtui.tui.screens import curate
 from memtui.tui.widgets.detail import MemoryDetail
@@ -37,19 +38,19 @@ class DetailScreen(Screen[None]):
 
     @property
     def memory(self) -> Memory | None:
-        entry = self.app.model.by_id.get(self.memory_id)  # type: ignore[attr-defined]
+        entry = app_of(self).model.by_id.get(self.memory_id)
         return entry.memory if entry else None
 
     def compose(self) -> ComposeResult:
-        app = self.app
+        app = app_of(self)
         yield TopBar("memory")
         yield MemoryDetail.of_app(app)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(MemoryDetail).focus()
-        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
-        self._on_data(self.app.snapshot)  # type: ignore[attr-defined]
+        app_of(self).data.subscribe(self, self._on_data, immediate=True)
+        self._on_data(app_of(self).snapshot)
 
     def _on_data(self, _snap: Snapshot) -> None:
         self.query_one(TopBar).sync(f"memory · {self.memory_id}")

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Input, Label, Static, TextArea
 
 from memtui.core.memory import Memory
 from memtui.errors import Conflict, NotFound
+from memtui.tui.appref import app_of
 from memtui.tui.data.text import same_fields, split_tags
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.widgets.topbar import TopBar
@@ -68,10 +69,10 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        app = self.app
+        app = app_of(self)
         self.query_one("#edit-warning").display = False
         self.query_one("#edit-content", TextArea).focus()
-        app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        app.data.subscribe(self, self._on_data, immediate=True)
         if self.save_now:
             self.action_save()
 
@@ -152,11 +153,11 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
                     return "conflict", None
 
         self.saving = True
-        self.app.run_op(
+        app_of(self).run_op(
             Op(
                 "Save",
                 save,
-                on_done=self._saved,  # type: ignore[attr-defined]
+                on_done=self._saved,
                 on_error=lambda _exc: setattr(self, "saving", False),
             )
         )
@@ -199,5 +200,9 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
 
         self.app.push_screen(
             ConfirmScreen("Discard your changes?", "Your edit has not been saved.", yes="Discard", no="Keep editing"),
-            lambda ok: self.dismiss(None) if ok else None,
+            self._discard,
         )
+
+    def _discard(self, ok: bool | None) -> None:
+        if ok:
+            self.dismiss(None)

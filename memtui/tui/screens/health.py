@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from memtui.tui.appref import app_of
 from memtui.tui.data import services
 from memtui.tui.data.text import bar
 from memtui.tui.messages import Snapshot
@@ -166,7 +167,7 @@ spent today against the daily budget. `r` reads it again.
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
+        app_of(self).data.subscribe(self, self._on_data, immediate=True)
         self.action_refresh()
 
     def _on_data(self, _snap: Snapshot) -> None:
@@ -178,10 +179,10 @@ spent today against the daily budget. `r` reads it again.
 
     @work(thread=True, exclusive=True, group="health", exit_on_error=False)
     def read(self) -> None:
-        app = self.app
-        project = app.bank.project  # type: ignore[attr-defined]
-        engine = self.app.engine("health")  # type: ignore[attr-defined]
-        secrets = secrets_view(app.bank)  # type: ignore[attr-defined]
+        app = app_of(self)
+        project = app.bank.project
+        engine = app_of(self).engine("health")
+        secrets = secrets_view(app.bank)
         if isinstance(engine, services.Missing):
             raw = None
             with contextlib.suppress(OSError, ValueError):

@@ -30,7 +30,7 @@ def help_text(focused: Widget | None, screen: object) -> str:
         if text:
             parts.append(text.strip())
             break
-        node = node.parent  # type: ignore[assignment]
+        node = node.parent if isinstance(node.parent, Widget) else None
     screen_help = getattr(type(screen), "HELP", None)
     if screen_help and screen_help.strip() not in parts:
         parts.append(screen_help.strip())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -12,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 
 from memtui.core.memory import Memory
+from memtui.tui.appref import app_of
 from memtui.tui.data.rows import SORTS, Query
 from memtui.tui.messages import Snapshot
 from memtui.tui.screens import curate
@@ -75,7 +77,7 @@ or a store.
         self._wide = False
 
     def compose(self) -> ComposeResult:
-        app = self.app
+        app = app_of(self)
         yield TopBar("")
         with Horizontal(id="body"):
             yield Sidebar(id="sidebar")
@@ -83,16 +85,16 @@ or a store.
                 yield Input(placeholder="filter: words, #tag …  (enter: list, esc: clear)", id="filter", compact=True)
                 yield Static("Loading memories…", id="list-status")
                 with Vertical(id="panes"):
-                    yield MemoryList(app.bank.registry, app.clock, id="list")  # type: ignore[attr-defined]
+                    yield MemoryList(app.bank.registry, app.clock, id="list")
                     yield MemoryDetail.of_app(app)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#filter").display = False
         self.query_one(MemoryList).focus()
-        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
-        if self.app.loaded:  # type: ignore[attr-defined]
-            self._on_data(self.app.snapshot)  # type: ignore[attr-defined]
+        app_of(self).data.subscribe(self, self._on_data, immediate=True)
+        if app_of(self).loaded:
+            self._on_data(app_of(self).snapshot)
 
     def on_resize(self) -> None:
         wide = self.size.width >= WIDE
@@ -111,7 +113,7 @@ or a store.
         return self.memory_list.current
 
     def _on_data(self, snap: Snapshot) -> None:
-        model = self.app.model  # type: ignore[attr-defined]
+        model = app_of(self).model
         stores = sorted({m.store for m in snap.memories if m.active} | {"state"})
         self.query_one(Sidebar).update_counts(model.counts(), model.types(), stores)
         present = {m.id for m in snap.memories if m.active}
@@ -120,7 +122,7 @@ or a store.
         self.query_one(TopBar).sync("")
 
     def refresh_rows(self) -> None:
-        model = self.app.model  # type: ignore[attr-defined]
+        model = app_of(self).model
         rows = model.rows(self.query_state)
         memory_list = self.memory_list
         memory_list.set_rows(rows, show_type=not self.query_state.group)
@@ -145,7 +147,7 @@ or a store.
     def reveal(self, memory_id: str) -> None:
         """Put the cursor on a memory, clearing filters that hide it."""
         if not self.memory_list.select_id(memory_id):
-            entry = self.app.model.by_id.get(memory_id)  # type: ignore[attr-defined]
+            entry = app_of(self).model.by_id.get(memory_id)
             self.query_state = Query(sort=self.query_state.sort, group=self.query_state.group)
             self.query_one("#filter", Input).value = ""
             self.refresh_rows()
@@ -175,7 +177,7 @@ or a store.
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         option = event.option.id or "all"
         if option in ("trash", "conflicts"):
-            self.app.open_screen("trash" if option == "trash" else "review")  # type: ignore[attr-defined]
+            app_of(self).open_screen("trash" if option == "trash" else "review")
             return
         kind, _, value = option.partition(":")
         q = replace(self.query_state, type=None, store=None, only=None)
@@ -225,13 +227,13 @@ or a store.
         self.refresh_rows()
 
     def action_go(self, name: str) -> None:
-        self.app.open_screen(name)  # type: ignore[attr-defined]
+        app_of(self).open_screen(name)
 
     # -- curate actions (the work is in screens/curate.py, shared with the detail screen) ------
 
     def targets(self) -> list[Memory]:
         """The marked memories, else the one under the cursor."""
-        by_id = self.app.model.by_id  # type: ignore[attr-defined]
+        by_id = app_of(self).model.by_id
         marked = [by_id[i].memory for i in self.memory_list.memory_ids if i in self.memory_list.marked and i in by_id]
         if marked:
             return marked
@@ -285,7 +287,7 @@ or a store.
             out.append(("memory: Merge marked", self.action_merge, "Merge the marked memories into one (m)"))
         out.append(("memory: Add", self.action_add, "Write a new memory (n)"))
         out += [
-            (f"view: Sort by {s}", lambda s=s: self.set_sort(s), f"Order the list by {s}")
+            (f"view: Sort by {s}", partial(self.set_sort, s), f"Order the list by {s}")
             for s in SORTS
             if s != self.query_state.sort
         ]

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
 from memtui.core.memory import Memory
+from memtui.tui.appref import app_of
 from memtui.tui.data import draft, services
 from memtui.tui.data.text import split_tags
 from memtui.tui.messages import Op
@@ -40,7 +41,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         self.sources = sources
 
     def compose(self) -> ComposeResult:
-        registry = self.app.bank.registry  # type: ignore[attr-defined]
+        registry = app_of(self).bank.registry
         first = self.sources[0]
         types = registry.order(set(registry.names()) | {m.type for m in self.sources})
         yield TopBar(f"merge {len(self.sources)} memories")
@@ -74,7 +75,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
     @work(thread=True, exclusive=True, group="merge-draft", exit_on_error=False)
     def model_draft(self, drafter) -> None:
         try:
-            text = drafter(self.app.bank, self.sources)  # type: ignore[attr-defined]
+            text = drafter(app_of(self).bank, self.sources)
         except Exception as exc:  # the joined draft stays; say why the model's did not come
             self.app.call_from_thread(self._drafted, None, f"{type(exc).__name__}: {exc}")
             return
@@ -101,14 +102,17 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         ids = [m.id for m in self.sources]
         type_ = str(self.query_one("#merge-type", Select).value)
         tags = split_tags(self.query_one("#merge-tags", Input).value)
-        self.app.run_op(
+        app_of(self).run_op(
             Op(
                 "Merge",
-                lambda bank: bank.merge(ids, text, tags=tags, type_=type_),  # type: ignore[attr-defined]
+                lambda bank: bank.merge(ids, text, tags=tags, type_=type_),
                 done=f"Merged {len(ids)} memories; u undoes.",
-                on_done=lambda m: self.dismiss(m.id),
+                on_done=lambda m: self._close(m.id),
             )
         )
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def _close(self, merged_id: str) -> None:
+        self.dismiss(merged_id)

@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static
 
 from memtui.core.memory import Memory
 from memtui.core.similarity import jaccard, tokenize
+from memtui.tui.appref import app_of
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.screens import curate
 from memtui.tui.widgets.detail import MemoryDetail
@@ -77,7 +78,7 @@ A memory two people edited differently before a git merge comes first, with both
         self.index = 0
 
     def compose(self) -> ComposeResult:
-        app = self.app
+        app = app_of(self)
         yield TopBar("review")
         yield Static("", id="list-status")
         yield MemoryDetail.of_app(app)
@@ -86,8 +87,8 @@ A memory two people edited differently before a git merge comes first, with both
 
     def on_mount(self) -> None:
         self.query_one(MemoryDetail).focus()
-        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
-        self._on_data(self.app.snapshot)  # type: ignore[attr-defined]
+        app_of(self).data.subscribe(self, self._on_data, immediate=True)
+        self._on_data(app_of(self).snapshot)
 
     @property
     def current(self) -> Memory | None:
@@ -99,7 +100,7 @@ A memory two people edited differently before a git merge comes first, with both
         memory = self.current
         if memory is None or not memory.conflict:
             return None
-        return memory.in_conflict_with({m.id: m for m in self.app.snapshot.memories})  # type: ignore[attr-defined]
+        return memory.in_conflict_with({m.id: m for m in app_of(self).snapshot.memories})
 
     def _on_data(self, snap: Snapshot) -> None:
         keep = self.current.id if self.current else None
@@ -149,10 +150,10 @@ A memory two people edited differently before a git merge comes first, with both
         if memory is None or other is None:
             return
         kept, dropped = (memory, other) if which == 0 else (other, memory)
-        self.app.run_op(
+        app_of(self).run_op(
             Op(
                 "Keep one",
-                lambda bank: bank.settle(kept.id, dropped.id),  # type: ignore[attr-defined]
+                lambda bank: bank.settle(kept.id, dropped.id),
                 done=f"Kept {kept.id}; the other version is in the trash (u undoes).",
             )
         )
@@ -160,10 +161,10 @@ A memory two people edited differently before a git merge comes first, with both
     def action_keep_both(self) -> None:
         memory, other = self.current, self.other
         if memory is not None and other is not None:
-            self.app.run_op(
+            app_of(self).run_op(
                 Op(
                     "Keep both",
-                    lambda bank: bank.review(memory.id, other.id),  # type: ignore[attr-defined]
+                    lambda bank: bank.review(memory.id, other.id),
                     done="Kept both versions.",
                 )
             )
@@ -181,10 +182,10 @@ A memory two people edited differently before a git merge comes first, with both
         memory = self.current
         if memory is not None:
             # No confirmation here: rejecting is the point of the queue, and u brings it back.
-            self.app.run_op(
+            app_of(self).run_op(
                 Op(
                     "Reject",
-                    lambda bank: bank.drop(memory.id),  # type: ignore[attr-defined]
+                    lambda bank: bank.drop(memory.id),
                     done="Rejected (moved to the trash); u undoes.",
                 )
             )
@@ -204,7 +205,7 @@ A memory two people edited differently before a git merge comes first, with both
 
             self.app.push_screen(MergeScreen([memory, self.other]))
             return
-        candidates = merge_candidates(memory, self.app.snapshot.memories)  # type: ignore[attr-defined]
+        candidates = merge_candidates(memory, app_of(self).snapshot.memories)
         if not candidates:
             self.notify("No other memory in this store to merge into.", severity="warning", timeout=4)
             return

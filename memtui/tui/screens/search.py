@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memtui.tui.appref import app_of
 from memtui.tui.data import find, services
 from memtui.tui.widgets.topbar import TopBar
 
@@ -65,7 +66,7 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.engine = self.app.engine("search")  # type: ignore[attr-defined]
+        self.engine = app_of(self).engine("search")
         note = self.query_one("#search-note", Static)
         if isinstance(self.engine, services.Missing):
             note.update(f"{self.engine.message} Showing a fuzzy match over the loaded memories instead.")
@@ -85,13 +86,13 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def run_search(self, query: str) -> None:
-        app = self.app
+        app = app_of(self)
         engine = self.engine
         try:
             if isinstance(engine, services.Missing):
-                found = find.local(app.snapshot.memories, query, K)  # type: ignore[attr-defined]
+                found = find.local(app.snapshot.memories, query, K)
             else:
-                found = find.from_hits(engine(app.bank, query, k=K), query)  # type: ignore[attr-defined]
+                found = find.from_hits(engine(app.bank, query, k=K), query)
         except Exception as exc:  # the index may be rebuilding or broken: say so, keep the panel alive
             app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
             return
@@ -119,4 +120,4 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            self.app.jump_to(event.option.id)  # type: ignore[attr-defined]
+            app_of(self).jump_to(event.option.id)

@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from memtui.tui.appref import app_of
 from memtui.tui.data.rows import Query
 from memtui.tui.messages import Snapshot
 from memtui.tui.screens import curate
@@ -34,22 +35,22 @@ cursor (or the marked ones); `u` undoes the last change wherever it was made.
     ]
 
     def compose(self) -> ComposeResult:
-        app = self.app
+        app = app_of(self)
         yield TopBar("trash")
         with Vertical(id="panes"):
             yield Static("", id="list-status")
-            yield MemoryList(app.bank.registry, app.clock, badge_width=10, id="list")  # type: ignore[attr-defined]
+            yield MemoryList(app.bank.registry, app.clock, badge_width=10, id="list")
             yield MemoryDetail.of_app(app)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(MemoryList).focus()
-        self.app.data.subscribe(self, self._on_data, immediate=True)  # type: ignore[attr-defined]
-        self._on_data(self.app.snapshot)  # type: ignore[attr-defined]
+        app_of(self).data.subscribe(self, self._on_data, immediate=True)
+        self._on_data(app_of(self).snapshot)
 
     def _on_data(self, _snap: Snapshot) -> None:
         memory_list = self.query_one(MemoryList)
-        memory_list.set_rows(self.app.model.rows(QUERY))  # type: ignore[attr-defined]
+        memory_list.set_rows(app_of(self).model.rows(QUERY))
         n = len(memory_list.memory_ids)
         self.query_one("#list-status", Static).update(
             f"{n} in the trash · newest first · r restores" if n else "The trash is empty."
@@ -62,7 +63,7 @@ cursor (or the marked ones); `u` undoes the last change wherever it was made.
 
     def action_restore(self) -> None:
         memory_list = self.query_one(MemoryList)
-        by_id = self.app.model.by_id  # type: ignore[attr-defined]
+        by_id = app_of(self).model.by_id
         marked = [by_id[i].memory for i in memory_list.memory_ids if i in memory_list.marked]
         targets = marked or ([memory_list.current] if memory_list.current else [])
         memory_list.marked.clear()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from memtui.tui.appref import app_of
+
 
 class TopBar(Static):
     DEFAULT_CSS = """
@@ -28,10 +30,10 @@ class TopBar(Static):
         """Redraw from the app's current snapshot (call on mount and on every data change)."""
         if label is not None:
             self.label = label
-        app = self.app
-        counts = app.model.counts()  # type: ignore[attr-defined]
-        note = "store unreadable: see notification" if app.load_error else ""  # type: ignore[attr-defined]
-        self.show(app.project_name, self.label, counts.total, counts.unreviewed, app.watching, note)  # type: ignore[attr-defined]
+        app = app_of(self)
+        counts = app.model.counts()
+        note = "store unreadable: see notification" if app.load_error else ""
+        self.show(app.project_name, self.label, counts.total, counts.unreviewed, app.watching, note)
 
     def show(self, project: str, screen: str, active: int, unreviewed: int, live: bool | None, note: str = "") -> None:
         parts: list[tuple[str, str] | str] = [
