@@ -28,19 +28,37 @@ class TypePolicy:
     title: str
     #: Which family the type comes from: "memory-mcp", "claude-code" or "custom".
     family: str = "custom"
+    #: One line on what belongs here (the MCP tools show it to the model).
+    meaning: str = ""
 
 
 DEFAULTS: tuple[TypePolicy, ...] = (
-    TypePolicy("architecture", None, 25, "Architecture", "memory-mcp"),
-    TypePolicy("decision", None, 25, "Key Decisions", "memory-mcp"),
-    TypePolicy("pattern", None, 25, "Patterns & Conventions", "memory-mcp"),
-    TypePolicy("gotcha", None, 20, "Gotchas & Pitfalls", "memory-mcp"),
-    TypePolicy("progress", 7, 30, "Current Progress", "memory-mcp"),
-    TypePolicy("context", 30, 15, "Context", "memory-mcp"),
-    TypePolicy("user", None, 10, "About the User", "claude-code"),
-    TypePolicy("feedback", None, 15, "Feedback & Preferences", "claude-code"),
-    TypePolicy("project", 60, 15, "Project Status", "claude-code"),
-    TypePolicy("reference", 180, 10, "References", "claude-code"),
+    TypePolicy(
+        "architecture",
+        None,
+        25,
+        "Architecture",
+        "memory-mcp",
+        "how the system is built: components, data stores, boundaries",
+    ),
+    TypePolicy("decision", None, 25, "Key Decisions", "memory-mcp", "a choice that was made, with its reason"),
+    TypePolicy(
+        "pattern",
+        None,
+        25,
+        "Patterns & Conventions",
+        "memory-mcp",
+        "how things are done here: conventions, idioms, layout",
+    ),
+    TypePolicy("gotcha", None, 20, "Gotchas & Pitfalls", "memory-mcp", "a trap and how to avoid it"),
+    TypePolicy("progress", 7, 30, "Current Progress", "memory-mcp", "the state of ongoing work (fades in 7 days)"),
+    TypePolicy("context", 30, 15, "Context", "memory-mcp", "background worth knowing for a while (fades in 30 days)"),
+    TypePolicy("user", None, 10, "About the User", "claude-code", "who the user is: role, expertise, environment"),
+    TypePolicy("feedback", None, 15, "Feedback & Preferences", "claude-code", "how the user wants the work done"),
+    TypePolicy(
+        "project", 60, 15, "Project Status", "claude-code", "who is doing what, goals and deadlines (fades in 60 days)"
+    ),
+    TypePolicy("reference", 180, 10, "References", "claude-code", "where to find things: dashboards, tickets, docs"),
 )
 
 UNKNOWN_BUDGET = 10
@@ -72,7 +90,7 @@ class TypeRegistry:
         return known + unknown
 
     def with_overrides(self, overrides: Mapping[str, Mapping[str, object]]) -> TypeRegistry:
-        """Apply `[types.<name>]` tables from config.toml: lifetime_days (0 or "permanent"), budget, title."""
+        """Apply `[types.<name>]` tables from config.toml: lifetime_days (0 or "permanent"), budget, title, meaning."""
         policies = dict(self._policies)
         for name, table in overrides.items():
             base = policies.get(name) or self[name]
@@ -84,6 +102,8 @@ class TypeRegistry:
                 changes["budget"] = int(str(table["budget"]))
             if "title" in table:
                 changes["title"] = str(table["title"])
+            if "meaning" in table:
+                changes["meaning"] = " ".join(str(table["meaning"]).split())
             policies[name] = replace(base, **changes)  # type: ignore[arg-type]
         return TypeRegistry(policies.values())
 

@@ -110,7 +110,11 @@ def _answer(message: Any, record: dict[str, Any], mode: str, state: dict[str, An
         return True
     if state.get("initialize") is None:
         return False
-    if method == "tools/list" and not (isinstance(params, dict) and params.get("cursor")):
+    if (
+        method == "tools/list"
+        and not (isinstance(params, dict) and params.get("cursor"))
+        and not state.get("own_types")
+    ):
         _send({"jsonrpc": "2.0", "id": message["id"], "result": record["tools"][mode]})
         return True
     if method == "ping":
@@ -119,7 +123,19 @@ def _answer(message: Any, record: dict[str, Any], mode: str, state: dict[str, An
     return False
 
 
-def serve(build: Any, *, tools: bool = True) -> None:
+def default_types(cwd: Any = None) -> bool:
+    """Whether the project uses the default memory types: the record's tools/list lists those, so a
+    project with its own ([types] in config.toml) gets its tools listed by the SDK instead."""
+    from memtui.core.types import DEFAULTS
+    from memtui.mcp.workspace import Workspace
+
+    registry = Workspace(cwd).registry()
+    return [(registry[n].name, registry[n].meaning) for n in registry.names()] == [
+        (p.name, p.meaning) for p in DEFAULTS
+    ]
+
+
+def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
     """Run the server on stdio: the handshake from the record, then the SDK (`build()` returns it)."""
     loaded: dict[str, Any] = {}
 
@@ -134,7 +150,7 @@ def serve(build: Any, *, tools: bool = True) -> None:
     record = load_record()
     mode = "full" if tools else "quiet"
     missed: list[bytes] = []
-    state: dict[str, Any] = {}
+    state: dict[str, Any] = {"own_types": tools and not default_types(cwd)}
     while record is not None:
         line = sys.stdin.buffer.readline()
         if not line:

@@ -45,4 +45,4 @@ def run(cwd: Path | None = None, *, tools: bool = True) -> None:
     """Serve on stdio; the handshake is answered before the SDK has loaded (`prelude`)."""
     from memtui.mcp.prelude import serve
 
-    serve(lambda: build(cwd, tools=tools), tools=tools)
+    serve(lambda: build(cwd, tools=tools), tools=tools, cwd=cwd)

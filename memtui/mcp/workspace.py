@@ -40,6 +40,23 @@ class Workspace:
                 self._bank = Bank(project, env=scoped)
             return self._bank
 
+    def registry(self) -> Any:
+        """The project's memory types (config.toml's [types] over the defaults), read without
+        opening the stores: the tools' schemas list them."""
+        from memtui.config import Config
+        from memtui.core.types import DEFAULT_REGISTRY
+        from memtui.errors import MemtuiError
+        from memtui.store.locations import find_project
+
+        base = self.cwd or Path(self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+        project = find_project(base, {k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"})
+        if not project.initialised:
+            return DEFAULT_REGISTRY
+        try:
+            return Config.load(project.path("config.toml")).types
+        except MemtuiError:  # a broken config.toml is reported by the first tool call that opens the bank
+            return DEFAULT_REGISTRY
+
     @property
     def session(self) -> str | None:
         return self.env.get("CLAUDE_SESSION_ID") or None

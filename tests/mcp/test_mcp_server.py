@@ -299,3 +299,39 @@ def test_no_secret_is_saved_or_answered(project, home):
     assert [kind for kind, secret in SECRETS.items() if any(p in said for p in pieces(secret))] == []
     assert "[REDACTED:github-token]" in found
     assert leaked(project.memory_dir, project.root / "CLAUDE.md", home / ".claude") == []
+
+
+def test_type_is_an_enum_of_the_projects_types_and_k_is_bounded(project, home):
+    """Issue 13: the model sees the types with their meanings; other values and out-of-range k are refused."""
+    from memtui.core.types import DEFAULTS
+
+    (project.memory_dir / "config.toml").write_text(
+        (project.memory_dir / "config.toml").read_text()
+        + '\n[types.incident]\nmeaning = "what broke in production and how it was fixed"\n'
+    )
+
+    async def calls(client):
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        out = {"tools": tools}
+        out["custom"] = await client.call_tool(
+            "memory_save", {"content": "The March outage was the Redis eviction policy", "type": "incident"}
+        )
+        out["weird"] = await client.call_tool("memory_save", {"content": "Something", "type": "weird type"})
+        out["low"] = await client.call_tool("memory_search", {"query": "outage", "k": -1})
+        out["high"] = await client.call_tool("memory_search", {"query": "outage", "k": 100000})
+        out["ok"] = await client.call_tool("memory_search", {"query": "outage", "k": 3, "type": "incident"})
+        return out
+
+    out = session(project.root, home, calls)
+    save_type = out["tools"]["memory_save"].input_schema["properties"]["type"]
+    assert save_type["enum"] == [p.name for p in DEFAULTS] + ["incident"]
+    for policy in DEFAULTS:
+        assert f"{policy.name}: {policy.meaning}" in save_type["description"]
+    assert "incident: what broke in production" in save_type["description"]
+    k = out["tools"]["memory_search"].input_schema["properties"]["k"]
+    assert (k["minimum"], k["maximum"]) == (1, 20)
+    assert not out["custom"].is_error and "Saved" in text(out["custom"])
+    assert out["weird"].is_error and "'architecture'" in text(out["weird"]) and "'incident'" in text(out["weird"])
+    assert out["low"].is_error and "greater than or equal to 1" in text(out["low"])
+    assert out["high"].is_error and "less than or equal to 20" in text(out["high"])
+    assert not out["ok"].is_error and "Redis eviction" in text(out["ok"])

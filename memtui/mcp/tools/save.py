@@ -13,15 +13,8 @@ MAX_CONTENT = 2000
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(
-        name="memory_save",
-        title="Save to memory",
-        structured_output=False,
-        annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-        ),
-    )
-    @tool_errors
+    from memtui.mcp import schema
+
     def memory_save(content: str, type: str, tags: list[str] | None = None) -> str:
         """Save one durable fact about this project so future sessions know it: a decision and
         its reason, an architectural fact, a convention, a gotcha, the state of ongoing work, or
@@ -29,9 +22,8 @@ def register(server: Any, ws: Any) -> None:
         you learn something a future session would otherwise have to rediscover.
 
         `content`: one self-contained statement (it will be read without this conversation), at
-        most 2000 characters. `type` (required): architecture, decision, pattern, gotcha,
-        progress (decays in 7 days), context (30 days), user, feedback, project or reference.
-        `tags`: a few lowercase topic words.
+        most 2000 characters. `type` (required): one of the project's memory types (listed with
+        their meanings in the schema). `tags`: a few lowercase topic words.
 
         Saving a fact that is already stored re-affirms it instead of adding a copy; a newer
         version of a stored fact supersedes the old one. Secrets are redacted before saving.
@@ -46,11 +38,6 @@ def register(server: Any, ws: Any) -> None:
                 f"content is {len(content)} characters; a memory holds at most {MAX_CONTENT}: save "
                 "the durable fact itself, or split it into several memories"
             )
-        if not type.strip():
-            raise UsageError(
-                "type is empty: pick one of architecture, decision, pattern, gotcha, progress, "
-                "context, user, feedback, project, reference"
-            )
         bank = ws.bank()
         result = bank.add(type, content, tags=tags or (), source=Source(ws.session, "mcp"), reviewed=False)
         m = result.memory
@@ -60,3 +47,14 @@ def register(server: Any, ws: Any) -> None:
         if result.redacted:
             line += f" Redacted before saving: {', '.join(sorted(set(result.redacted)))}."
         return line
+
+    # The schema lists the project's types (config.toml's custom ones too); the SDK refuses others.
+    memory_save.__annotations__["type"] = schema.memory_type(ws.registry(), required=True)
+    server.tool(
+        name="memory_save",
+        title="Save to memory",
+        structured_output=False,
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+        ),
+    )(tool_errors(memory_save))

@@ -15,22 +15,16 @@ _ID = re.compile(r"^\s*(mem_\d+_[a-z0-9]+|(?:local|project|user|agent:[\w.-]+)/[
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(
-        name="memory_search",
-        title="Search memory",
-        structured_output=False,
-        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-    )
-    @tool_errors
+    from memtui.mcp import schema
+
     def memory_search(query: str, k: int = 5, type: str | None = None) -> str:
         """Search this project's long-term memory: decisions, architecture, conventions, gotchas,
         progress and the user's preferences recorded in earlier sessions.
 
         Call it before answering questions about why the code is the way it is, how things are
         done here, or what was decided before. `query` is a few words or a question; `k` is the
-        number of results (1-20); `type` narrows to one kind (architecture, decision, pattern,
-        gotcha, progress, context, user, feedback, project, reference). Pass a memory id as the
-        query to read that memory in full.
+        number of results (1-20); `type` narrows to one kind (the project's types are listed with
+        their meanings in the schema). Pass a memory id as the query to read that memory in full.
 
         Returns one block per memory, best match first: `id · type · age · confidence`, then the
         text. Memories older than a day say so: verify them against the code before relying on them.
@@ -48,7 +42,6 @@ def register(server: Any, ws: Any) -> None:
                 found = None
             if found is not None:
                 return render.memory(found, now, bank.registry, max_chars=100_000)
-        k = max(1, min(int(k), 20))
         matches = lookup.search(bank, query, k, types=[type.strip().lower()] if type else None, recall=False)
         if not matches:
             return (
@@ -59,3 +52,12 @@ def register(server: Any, ws: Any) -> None:
         access.note(bank.project.memory_dir, [m.memory.id for m in matches])
         title = f"{len(matches)} {'memory' if len(matches) == 1 else 'memories'} for {query!r}, best first:"
         return render.listing(title, [(m.memory, m.score) for m in matches], now, bank.registry)
+
+    memory_search.__annotations__["type"] = schema.memory_type(ws.registry(), required=False) | None
+    memory_search.__annotations__["k"] = schema.result_count(5)
+    server.tool(
+        name="memory_search",
+        title="Search memory",
+        structured_output=False,
+        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+    )(tool_errors(memory_search))
