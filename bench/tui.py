@@ -2,7 +2,13 @@
 
     python bench/tui.py [--memories 10000] [--json]
 
-Targets: first paint ≤ 1.5 s, keystroke ≤ 50 ms p95, change visible ≤ 500 ms, RSS ≤ 200 MB.
+Targets (issue 13): filter-as-you-type ≤ 50 ms p95 from the keystroke to the frame that shows the
+filtered list (`keystroke_to_frame`; 16 ms is the 60 fps ideal), first paint ≤ 2 s and RSS ≤ 400 MB
+(run with --memories 100000 for those), change visible ≤ 500 ms.
+
+`keystroke_pilot_idle` is the older round trip: until Pilot.pause() returns, which waits for the
+process to be idle for one 20 ms sleep after the frame, so it sits 20-40 ms above the frame time.
+Load average is printed: the machine is shared.
 Each measure is compared, in the same run, with the naive way to do the same thing:
 the filter with a DataTable rebuilt per keystroke, and a list model that re-sorts per keystroke.
 """
@@ -160,17 +166,36 @@ async def measure_app(root: Path, n: int) -> dict[str, float]:
         screen.refresh_rows = timed  # type: ignore[method-assign]
         field = screen.query_one("#filter")
         field.display = True
+        await pilot.pause()
+        # Frames: the compositor's update is rendered, then handed to App._display (headless: dropped
+        # there). The last frame before the app goes idle is the one that shows the filtered list.
+        frames: list[float] = []
+        display = app._display
+
+        def framed(target: object, renderable: object) -> None:
+            if renderable is not None:
+                frames.append(time.perf_counter())
+            display(target, renderable)  # type: ignore[arg-type]
+
+        app._display = framed  # type: ignore[method-assign]
         round_trip: list[float] = []
+        to_frame: list[float] = []
         for text in keystrokes():
+            frames.clear()
             t = time.perf_counter()
             field.value = text  # what a keystroke does to the Input
             await pilot.pause()
             round_trip.append(time.perf_counter() - t)
+            if frames:
+                to_frame.append(frames[-1] - t)
+        app._display = display  # type: ignore[method-assign]
         screen.refresh_rows = original  # type: ignore[method-assign]
         field.value = ""
         await pilot.pause()
         result["keystroke_handler_p95_ms"] = p95(handler) * 1000
-        result["keystroke_round_trip_p95_ms"] = p95(round_trip) * 1000
+        result["keystroke_to_frame_median_ms"] = statistics.median(to_frame) * 1000
+        result["keystroke_to_frame_p95_ms"] = p95(to_frame) * 1000
+        result["keystroke_pilot_idle_p95_ms"] = p95(round_trip) * 1000
 
         # External change → visible: another Bank (as a hook would) adds a memory; wait for its row.
         await asyncio.sleep(0.5)  # the watcher is running
@@ -272,7 +297,13 @@ def main() -> int:
         results["rss_mb"], results["rss_peak_mb"] = rss_mb()
         results.update(measure_models(root))
         results["naive_datatable_keystroke_p95_ms"] = asyncio.run(measure_datatable(root))
-    targets = {"first_paint_s": 1.5, "keystroke_handler_p95_ms": 50, "change_visible_max_ms": 500, "rss_peak_mb": 200}
+    targets = {
+        "first_paint_s": 2.0,
+        "keystroke_handler_p95_ms": 50,
+        "keystroke_to_frame_p95_ms": 50,
+        "change_visible_max_ms": 500,
+        "rss_peak_mb": 400,
+    }
     if args.json:
         print(json.dumps({"memories": args.memories, **results}, indent=2))
     else:
@@ -281,6 +312,7 @@ def main() -> int:
             target = targets.get(key)
             verdict = "" if target is None else ("  ok" if value <= target else f"  OVER target {target}")
             print(f"  {key:<36} {value:10.1f}{verdict}")
+        print(f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0 if all(results[k] <= v for k, v in targets.items()) else 1
 
 

@@ -83,7 +83,7 @@ def search(bank: Bank, query: str, k: int = TOP_K) -> list[Any]:
         return overlap_search(bank, query, k)
     try:
         return list(index_search(bank, query, k=k))
-    except Exception:
+    except Exception:  # a broken index must not cost the answer; the Bank is the truth
         return overlap_search(bank, query, k)
 
 
@@ -135,6 +135,6 @@ def ask(
         return Answer(f"{lead}; the closest memories are listed instead.", (), matches, error=exc.kind, fix=exc.fix)
     ids = cited(text, matches)
     if ids:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # counting a recall must never cost the answer
             bank.bump_access(ids)
     return Answer(text, ids, matches)

@@ -184,7 +184,7 @@ def extract(
     try:
         try:
             result = _extract(run, min_new_lines, client)
-        except Exception as exc:
+        except Exception as exc:  # a worker must never die without saying why
             result = run.record(
                 run.result(
                     error=f"{type(exc).__name__}: {exc}",

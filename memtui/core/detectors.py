@@ -374,7 +374,8 @@ def live() -> list[dict[str, Any]]:
     from detect_secrets.plugins.base import RegexBasedDetector
 
     records = []
-    for secret_type, plugin in sorted(get_mapping_from_secret_type_to_class().items()):
+    mapping: dict[str, type] = get_mapping_from_secret_type_to_class()
+    for secret_type, plugin in sorted(mapping.items()):
         if not issubclass(plugin, RegexBasedDetector):
             continue  # the keyword and entropy detectors are not regexes; CONTEXT's rules stand in
         patterns: Iterable[re.Pattern[str]] = getattr(plugin, "denylist", ())  # a class attribute, typed as a property

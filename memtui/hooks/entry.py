@@ -60,7 +60,7 @@ def main(argv: Sequence[str], data: bytes | None = None) -> int:
                 client.emit(printed)
                 return 0
         _run(argv, data)
-    except BaseException:
+    except BaseException:  # the last resort: even a failure while logging a failure exits 0
         pass
     finally:
         _disarm_watchdog()
@@ -95,7 +95,7 @@ def _run(argv: Sequence[str], data: bytes | None) -> None:
                 from memtui.service.control import ensure
 
                 ensure(context.project, context.log, context.env)
-    except BaseException as exc:
+    except BaseException as exc:  # fail open, whatever it was (even Deadline or SystemExit)
         _disarm_watchdog()
         if memory_dir is not None:
             from memtui.hooks import log

@@ -39,7 +39,7 @@ def write(memory_dir: Path, event: str, message: str, *, name: str = "hooks.log"
             os.write(fd, f"{stamp} pid={os.getpid()} {event}: {flat}\n".encode("utf-8", "replace"))
         finally:
             os.close(fd)
-    except Exception:
+    except Exception:  # a full disk or read-only directory must not break the session
         pass
 
 

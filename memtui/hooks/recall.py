@@ -36,7 +36,7 @@ def prompt(context: Any) -> dict[str, Any] | None:
     settings = context.settings
     try:
         saved = _save_explicit(context, text)
-    except Exception as exc:
+    except Exception as exc:  # a store that cannot be written must not cost the recall
         context.log(f"could not save the explicit memory: {_describe(exc)}")
         saved = []
     notes = [_saved_note(saved)] if saved else []
@@ -142,7 +142,7 @@ def _block_lines(project: Any) -> set[str]:
         config = Config.load(project.path("config.toml"))
         path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
         current = render_block.current_block(path.read_text(encoding="utf-8"))
-    except Exception:
+    except Exception:  # no readable block (missing, not UTF-8, broken config) means nothing to skip
         return set()
     return {line for line in (current or "").splitlines() if line.startswith("- ")}
 

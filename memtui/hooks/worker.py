@@ -79,7 +79,7 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
             if access.apply(bank):
                 _quietly(project, _reindex, bank)  # the counters changed state.json: re-sync now, not in a prompt
             session.prune(project.memory_dir)
-        except Exception as exc:
+        except Exception as exc:  # bookkeeping must not stop capture
             _log(project, f"bookkeeping failed: {log.describe(exc)}")
         if time.monotonic() - quiet_since >= idle:
             return count, skipped
@@ -89,7 +89,7 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
 def _quietly(project: Any, fn: Any, bank: Any) -> None:
     try:
         fn(project, bank)
-    except Exception as exc:
+    except Exception as exc:  # an index problem must not stop capture (search rebuilds it)
         _log(project, f"{getattr(fn, '__name__', 'step')} failed: {log.describe(exc)}")
 
 
@@ -103,7 +103,7 @@ def _run_job(project: Any, bank: Any, job: spool.Job) -> bool:
         else:
             spool.failed(job, f"unknown job kind {job.kind!r}")
             return False
-    except Exception as exc:
+    except Exception as exc:  # one bad job must not stop the others
         error = log.describe(exc)
         moved = spool.failed(job, error)
         _log(project, f"{job.path.name} failed{' for good (moved to spool/failed)' if moved else ''}: {error}")

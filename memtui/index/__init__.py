@@ -7,10 +7,12 @@ Nothing here is a source of truth: delete the file and the next search rebuilds 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+#: True for type checkers only (mypy's `always_true`): the thin hook client imports this package,
+#: and must not pay for `typing` or `collections.abc`.
+TYPING = False
+if TYPING:
+    from collections.abc import Mapping
 
-if TYPE_CHECKING:
     from memtui.index.index import Index
 
 

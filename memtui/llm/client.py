@@ -172,7 +172,7 @@ class Client:
                 self.check_budget()
             try:
                 message = call()
-            except Exception as exc:
+            except Exception as exc:  # every SDK/transport failure is translated below
                 error, wait = self._translate(exc)
                 if not error.retryable or attempt >= self.settings.max_retries or not can_retry():
                     if error.retryable and attempt:

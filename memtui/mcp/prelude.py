@@ -32,7 +32,7 @@ def _sdk_version() -> str | None:
         from importlib.metadata import version
 
         return version("mcp")
-    except Exception:
+    except Exception:  # no version known: hand over at once
         return None
 
 
@@ -142,7 +142,7 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
     def load() -> None:
         try:
             loaded["server"] = build()
-        except BaseException as exc:
+        except BaseException as exc:  # re-raised in the main thread
             loaded["error"] = exc
 
     importer = threading.Thread(target=load, name="memtui-mcp-import", daemon=True)

@@ -237,7 +237,7 @@ class Service:
                 reply = f"-unknown op {op!r}".encode()
         except _Stop:
             raise
-        except Exception as exc:
+        except Exception as exc:  # one bad request must not take the service down
             self.log(f"memtui service: {op} failed: {type(exc).__name__}: {exc}")
             reply = f"-{type(exc).__name__}".encode()
         with contextlib.suppress(OSError):  # the client gave up waiting; it has answered for itself
@@ -248,7 +248,7 @@ class Service:
 
         try:
             memories = open_index(self.project).count()
-        except Exception:
+        except Exception:  # a status line must not fail on a busy index
             memories = None
         return {
             "pid": os.getpid(),

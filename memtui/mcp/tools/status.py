@@ -56,7 +56,7 @@ def _capture_health(bank: Any) -> str:
         return "Automatic capture: not available in this build."
     try:
         summary = health.lines(health.read(bank.project))
-    except Exception as exc:
+    except Exception as exc:  # status must answer even when health cannot be read
         return f"Automatic capture: health unknown ({exc})."
     return "Automatic capture:\n" + "\n".join("  " + " ".join(line.split()) for line in summary)
 

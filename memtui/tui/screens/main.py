@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static
 
 from memtui.core.memory import Memory
@@ -24,6 +25,8 @@ from memtui.tui.widgets.topbar import TopBar
 
 #: From this width the detail pane sits beside the list instead of under it.
 WIDE = 150
+#: While the filter is typed, the detail pane follows the list after this pause (seconds).
+DETAIL_DELAY = 0.12
 
 
 class MainScreen(Screen[None]):
@@ -75,6 +78,7 @@ or a store.
         super().__init__()
         self.query_state = Query()
         self._wide = False
+        self._detail_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         app = app_of(self)
@@ -121,7 +125,9 @@ or a store.
         self.refresh_rows()
         self.query_one(TopBar).sync("")
 
-    def refresh_rows(self) -> None:
+    def refresh_rows(self, *, typing: bool = False) -> None:
+        """The list for the current query. While the filter is being typed the detail pane follows
+        once typing pauses (DETAIL_DELAY), so each keystroke repaints the list alone."""
         model = app_of(self).model
         rows = model.rows(self.query_state)
         memory_list = self.memory_list
@@ -141,8 +147,18 @@ or a store.
         status = " · ".join(parts)
         if not model.counts().total:
             status = "No memories yet: n writes one; the Claude Code hooks capture them as you work (memtui setup)."
-        self.query_one("#list-status", Static).update(status)
-        self.query_one(MemoryDetail).show(memory_list.current)
+        self.query_one("#list-status", Static).update(status, layout=False)  # one line, fixed height
+        if self._detail_timer is not None:
+            self._detail_timer.stop()
+            self._detail_timer = None
+        if typing:
+            self._detail_timer = self.set_timer(DETAIL_DELAY, self._show_current)
+        else:
+            self._show_current()
+
+    def _show_current(self) -> None:
+        self._detail_timer = None
+        self.query_one(MemoryDetail).show(self.memory_list.current)
 
     def reveal(self, memory_id: str) -> None:
         """Put the cursor on a memory, clearing filters that hide it."""
@@ -168,10 +184,12 @@ or a store.
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "filter":
             self.query_state = replace(self.query_state, text=event.value)
-            self.refresh_rows()
+            self.refresh_rows(typing=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "filter":
+            if self._detail_timer is not None:
+                self._show_current()
             self.memory_list.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
