@@ -227,16 +227,17 @@ def apply(bank: Bank, plan: Plan, accepted: Iterable[Item | str] | None = None) 
         changes: dict[str, Memory | None] = {}
         notes: list[str] = []
         for item in chosen:
-            sources = [current.get(mid) for mid in item.ids]
-            if any(m is None or not m.active or m.id in changes for m in sources):
+            found = [current.get(mid) for mid in item.ids]
+            sources = [m for m in found if m is not None and m.active and m.id not in changes]
+            if len(sources) != len(found):
                 continue
             if item.action == "merge":
-                merged, superseded = ops.merge(sources, item.content, now, type_=item.type, tags=item.tags or None)  # type: ignore[arg-type]
+                merged, superseded = ops.merge(sources, item.content, now, type_=item.type, tags=item.tags or None)
                 changes.update({m.id: m for m in superseded})
                 changes[merged.id] = merged
                 notes.append(f"merge {'+'.join(item.ids)} → {merged.id}")
             else:
-                changes[item.ids[0]] = ops.drop(sources[0], now)  # type: ignore[arg-type]
+                changes[item.ids[0]] = ops.drop(sources[0], now)
                 notes.append(f"drop {item.ids[0]}")
         if not changes:
             return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,17 +95,17 @@ class TypeRegistry:
         policies = dict(self._policies)
         for name, table in overrides.items():
             base = policies.get(name) or self[name]
-            changes: dict[str, object] = {}
+            changes: dict[str, Any] = {}
             if "lifetime_days" in table:
                 value = table["lifetime_days"]
-                changes["lifetime_days"] = None if value in (0, None, "permanent") else float(value)  # type: ignore[arg-type]
+                changes["lifetime_days"] = None if value in (0, None, "permanent") else float(str(value))
             if "budget" in table:
                 changes["budget"] = int(str(table["budget"]))
             if "title" in table:
                 changes["title"] = str(table["title"])
             if "meaning" in table:
                 changes["meaning"] = " ".join(str(table["meaning"]).split())
-            policies[name] = replace(base, **changes)  # type: ignore[arg-type]
+            policies[name] = replace(base, **changes)
         return TypeRegistry(policies.values())
 
 

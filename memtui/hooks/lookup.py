@@ -122,7 +122,7 @@ def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
             float(confidence if confidence is not None else 1.0),
             int(access or 0),
         )
-        conf = decay.confidence(stand_in, now, registry)  # type: ignore[arg-type]
+        conf = decay.confidence(stand_in, now, registry)  # type: ignore[arg-type]  # a stand-in with the fields decay reads
         if conf >= decay.HIDE_BELOW:
             scored.append((conf * (1 + stand_in.access_count / 10), -rowid, rowid))
     best = heapq.nlargest(limit, scored)

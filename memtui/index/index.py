@@ -191,7 +191,7 @@ class Index:
         return [r for (r,) in self.conn.execute(f"SELECT rowid FROM docs WHERE 1{where}", args)]
 
     def all(self, filters: lexical.Filters | None = None) -> list[Memory]:
-        where, args = (filters or lexical.Filters(statuses=None)).sql()  # type: ignore[arg-type]
+        where, args = (filters or lexical.Filters(statuses=None)).sql()
         return [decode(d) for (d,) in self.conn.execute(f"SELECT data FROM docs WHERE 1{where} ORDER BY rowid", args)]
 
     def tagged(self, tags: Sequence[str], filters: lexical.Filters) -> list[tuple[int, int]]:

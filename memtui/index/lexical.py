@@ -17,7 +17,8 @@ _OPEN, _CLOSE = "\x02", "\x03"
 
 @dataclass(frozen=True)
 class Filters:
-    statuses: tuple[str, ...] = ("active",)
+    #: None: every status (the trash included).
+    statuses: tuple[str, ...] | None = ("active",)
     types: tuple[str, ...] | None = None
     scopes: tuple[str, ...] | None = None
 

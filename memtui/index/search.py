@@ -69,7 +69,7 @@ def close_all() -> None:
 
 def _filters(types: Sequence[str] | None, scopes: Sequence[str] | None, include_inactive: bool) -> lexical.Filters:
     return lexical.Filters(
-        statuses=None if include_inactive else ("active",),  # type: ignore[arg-type]
+        statuses=None if include_inactive else ("active",),
         types=tuple(types) if types else None,
         scopes=tuple(scopes) if scopes else None,
     )

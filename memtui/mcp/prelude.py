@@ -183,7 +183,7 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
 
     async def run() -> None:
         lowlevel = server._lowlevel_server  # the SDK's documented low-level server behind MCPServer
-        async with stdio_server(stdin=_Replay(missed), stdout=_Filter(state.get("initialize"))) as (read, write):  # type: ignore[arg-type]
+        async with stdio_server(stdin=_Replay(missed), stdout=_Filter(state.get("initialize"))) as (read, write):  # type: ignore[arg-type]  # duck-typed streams the SDK reads and writes
             await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
     anyio.run(run)

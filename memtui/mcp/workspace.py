@@ -92,4 +92,4 @@ def tool_errors(fn: F) -> F:
         except ValueError as exc:
             raise ToolError(f"{exc}. Check the arguments and call again.") from exc
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # same signature as fn (functools.wraps), which F cannot say

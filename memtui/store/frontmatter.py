@@ -179,7 +179,7 @@ def set_value(doc: Document, key: str, value: object) -> bool:
         return False
     nl = doc.newline
     if entry is not None:
-        indent = re.match(r"[ \t]*", doc.lines[entry.start]).group(0)  # type: ignore[union-attr]
+        indent = doc.lines[entry.start][: len(doc.lines[entry.start]) - len(doc.lines[entry.start].lstrip(" \t"))]
         replacement = [] if value is None else [f"{indent}{key}: {render_value(value)}{nl}"]
         doc.lines[entry.start : entry.end] = replacement
     else:

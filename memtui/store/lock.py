@@ -17,7 +17,7 @@ from memtui.store.atomic import make_parents
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl on Windows: the lock degrades to a no-op there
 
 
 class ProjectLock:

@@ -99,9 +99,9 @@ class StateStore:
 
     def _parse(self, payload: bytes) -> dict[str, Any]:
         data, problem = parse(payload)
-        if problem is not None:
-            raise self._corrupt(problem, payload)
-        return data  # type: ignore[return-value]
+        if data is None:
+            raise self._corrupt(problem or "could not be read", payload)
+        return data
 
     def _corrupt(self, problem: str, payload: bytes) -> CorruptStore:
         # One copy per distinct damaged content: a hook re-reading a broken file must not pile up copies.

@@ -8,10 +8,11 @@ filter text extends the previous one, only the previous matches are searched aga
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from memtui.core import decay
 from memtui.core.memory import Memory
@@ -23,11 +24,14 @@ FUZZY_MIN = 3
 FUZZY_CUTOFF = 80
 #: Confidence moves slowly: entries computed less than this long ago are reused by `load`.
 REUSE_SECONDS = 60
+#: How many recent queries keep their rows (a filter typed and erased again).
+RECENT_QUERIES = 64
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Entry:
-    """A memory with what the list needs precomputed for the current clock."""
+    """A memory with what the list needs precomputed for the current clock. Compared by identity:
+    finding the cursor's entry among 10k rows is then a C-speed scan."""
 
     memory: Memory
     confidence: float
@@ -106,6 +110,9 @@ class ListModel:
         self._computed_at: datetime | None = None
         #: base query → the memories it keeps, in display order (reused while typing and erasing).
         self._pools: dict[Query, list[Entry]] = {}
+        #: The rows of recent queries and where each memory sits in them: erasing a filter character
+        #: returns to a query just typed, so its rows come back without a pass over the memories.
+        self._recent: OrderedDict[Query, tuple[list[Row], int, bool, Any]] = OrderedDict()
 
     def load(self, memories: Iterable[Memory]) -> None:
         """Take a new read of the stores; unchanged memories keep their entry (a reload after one
@@ -125,6 +132,7 @@ class ListModel:
         self.by_id = {e.memory.id: e for e in entries}
         self._orders.clear()
         self._pools.clear()
+        self._recent.clear()
         self._last = None
         self._counts = None
 
@@ -210,24 +218,37 @@ class ListModel:
         keep = {index for _, _, index in hits}
         return [e for i, e in enumerate(pool) if i in keep]
 
+    def rows_counted(self, query: Query) -> tuple[list[Row], int]:
+        """`rows(query)` and how many memories they list, from the recent queries when it was one."""
+        cached = self._recent.get(query)
+        if cached is not None:
+            self._recent.move_to_end(query)
+            rows, count, self.fuzzy, self._last = cached  # _last: the next keystroke narrows from here
+            return rows, count
+        rows = self.rows(query)
+        last = self._last
+        count = (
+            len(last[2]) if last is not None and last[0] == query.base() else sum(1 for r in rows if type(r) is Entry)
+        )
+        self._recent[query] = (rows, count, self.fuzzy, self._last)
+        if len(self._recent) > RECENT_QUERIES:
+            self._recent.popitem(last=False)
+        return rows, count
+
     def rows(self, query: Query) -> list[Row]:
         found = self.select(query)
-        if not query.group:
+        if not query.group or not found:
             return list(found)
+        # Grouped orders keep each type together: find where the type changes, then build the rows
+        # from slices (C-speed copies) rather than appending 10k entries one by one.
+        types = [e.memory.type for e in found]
+        starts = [0] + [i for i in range(1, len(types)) if types[i] != types[i - 1]]
         rows: list[Row] = []
-        current: str | None = None
-        header_at = count = 0
-        for e in found:  # grouped orders keep each type together: one pass, headers patched with counts
-            t = e.memory.type
-            if t != current:
-                if current is not None:
-                    rows[header_at] = Header(current, self.registry[current].title, count)
-                current, header_at, count = t, len(rows), 0
-                rows.append(e)  # placeholder for the header
-            rows.append(e)
-            count += 1
-        if current is not None:
-            rows[header_at] = Header(current, self.registry[current].title, count)
+        for n, start in enumerate(starts):
+            end = starts[n + 1] if n + 1 < len(starts) else len(found)
+            t = types[start]
+            rows.append(Header(t, self.registry[t].title, end - start))
+            rows += found[start:end]
         return rows
 
 

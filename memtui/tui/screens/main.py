@@ -26,7 +26,7 @@ from memtui.tui.widgets.topbar import TopBar
 #: From this width the detail pane sits beside the list instead of under it.
 WIDE = 150
 #: While the filter is typed, the detail pane follows the list after this pause (seconds).
-DETAIL_DELAY = 0.12
+DETAIL_DELAY = 0.2
 
 
 class MainScreen(Screen[None]):
@@ -129,9 +129,9 @@ or a store.
         """The list for the current query. While the filter is being typed the detail pane follows
         once typing pauses (DETAIL_DELAY), so each keystroke repaints the list alone."""
         model = app_of(self).model
-        rows = model.rows(self.query_state)
+        rows, count = model.rows_counted(self.query_state)
         memory_list = self.memory_list
-        memory_list.set_rows(rows, show_type=not self.query_state.group)
+        memory_list.set_rows(rows, show_type=not self.query_state.group, count=count)
         shown = memory_list.count
         q = self.query_state
         scope = q.type or (q.store and f"store {q.store}") or ("to review" if q.only else "all")
@@ -174,6 +174,8 @@ or a store.
     # -- events --------------------------------------------------------------------------------
 
     def on_memory_list_highlighted(self, event: MemoryList.Highlighted) -> None:
+        if self._detail_timer is not None:
+            return  # the filter is being typed: the detail follows when typing pauses
         self.query_one(MemoryDetail).show(event.memory)
 
     def on_memory_list_opened(self, event: MemoryList.Opened) -> None:

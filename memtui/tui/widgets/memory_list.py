@@ -30,6 +30,8 @@ from memtui.tui.data.text import badge, bar, first_line, level
 
 TYPE_WIDTH = 12
 BAR_WIDTH = 5
+#: Rendered lines kept (a few screens' worth of each filter's results).
+LINE_CACHE = 4096
 
 
 class MemoryList(ScrollView, can_focus=True):
@@ -128,8 +130,11 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         self.rows: list[Row] = []
         self.cursor = -1
         self.marked: set[str] = set()
-        self._index: dict[str, int] = {}
+        self._index: dict[str, int] | None = {}
+        self._count: int | None = 0
         self._announced: Memory | None = None
+        #: Rendered entry lines by everything they show (see render_line), oldest first.
+        self._lines: dict[tuple[object, ...], Strip] = {}
 
     # -- data ----------------------------------------------------------------------------------
 
@@ -143,33 +148,47 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
 
     @property
     def memory_ids(self) -> list[str]:
-        return list(self._index)
+        return list(self._ids())
 
     @property
     def count(self) -> int:
         """How many memories (not headers) are listed."""
-        return len(self._index)
+        if self._count is None:
+            self._count = sum(1 for row in self.rows if type(row) is Entry)
+        return self._count
 
-    def set_rows(self, rows: Sequence[Row], *, show_type: bool | None = None) -> None:
-        """Replace the rows, keeping the cursor on the same memory and the scroll where it was."""
-        keep = self.current.id if self.current else None
+    def _ids(self) -> dict[str, int]:
+        """Memory id → row, built when first asked for (a keystroke's refresh does not need it)."""
+        if self._index is None:
+            self._index = {row.memory.id: i for i, row in enumerate(self.rows) if type(row) is Entry}
+        return self._index
+
+    def set_rows(self, rows: Sequence[Row], *, show_type: bool | None = None, count: int | None = None) -> None:
+        """Replace the rows, keeping the cursor on the same memory and the scroll where it was.
+        `count` (memories, headers aside) may come with the rows from the model."""
+        kept = self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
         old_cursor = self.cursor
-        self.rows = list(rows)
+        self.rows = rows if isinstance(rows, list) else list(rows)
         if show_type is not None:
             self.show_type = show_type
-        self._index = {row.memory.id: i for i, row in enumerate(self.rows) if isinstance(row, Entry)}
+        self._index = None
+        self._count = count
         self.virtual_size = Size(self.size.width, len(self.rows))
-        if keep is not None and keep in self._index:
-            self.cursor = self._index[keep]
-        else:
-            self.cursor = self._nearest(max(0, old_cursor))
+        position = -1
+        if isinstance(kept, Entry):
+            try:
+                position = self.rows.index(kept)  # entries compare by identity: a C-speed scan
+            except ValueError:
+                found = self._ids().get(kept.memory.id)  # the same memory, reloaded as a new entry
+                position = -1 if found is None else found
+        self.cursor = position if position >= 0 else self._nearest(max(0, old_cursor))
         self._follow()
         self.refresh()
         self._announce()
 
     def select_id(self, memory_id: str) -> bool:
         """Move the cursor to a memory; False when it is not in the list (filtered out)."""
-        index = self._index.get(memory_id)
+        index = self._ids().get(memory_id)
         if index is None:
             return False
         self._move(index)
@@ -290,7 +309,32 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         if not 0 <= index < len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]
-        text = self._header_text(row, width) if isinstance(row, Header) else self._entry_text(row, index == self.cursor)
+        if isinstance(row, Header):
+            return self._strip(self._header_text(row, width), width, base)
+        # An entry's line depends on these alone: a filter keystroke that brings a memory back (or
+        # keeps it) reuses its line instead of building and rendering its Text again.
+        is_cursor = index == self.cursor
+        key = (
+            row.memory,
+            row.confidence,
+            decay.age_label(row.memory, self.clock()),
+            is_cursor,
+            self.has_focus,
+            self.show_type,
+            self.badge_width,
+            row.memory.id in self.marked,
+            width,
+            base,
+            self.app.theme,
+        )
+        strip = self._lines.get(key)
+        if strip is None:
+            strip = self._lines[key] = self._strip(self._entry_text(row, is_cursor), width, base)
+            if len(self._lines) > LINE_CACHE:
+                self._lines.pop(next(iter(self._lines)))
+        return strip
+
+    def _strip(self, text: Text, width: int, base: Style) -> Strip:
         text.truncate(width, overflow="ellipsis", pad=True)
         segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(self.app.console)]
         return Strip(segments, width).crop_extend(0, width, base)
