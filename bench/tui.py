@@ -22,6 +22,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -290,12 +291,24 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-naive", action="store_true", help="skip the naive DataTable run (minutes at 100k)")
+    parser.add_argument("--app-only", metavar="ROOT", help=argparse.SUPPRESS)  # the child run: the app alone
     args = parser.parse_args()
     os.environ.pop("NO_COLOR", None)
+    if args.app_only:
+        results = asyncio.run(measure_app(Path(args.app_only), args.memories))
+        results["rss_mb"], results["rss_peak_mb"] = rss_mb()
+        print(json.dumps(results))
+        return 0
     with tempfile.TemporaryDirectory(prefix="memtui-bench-") as tmp:
         root = make_project(Path(tmp) / "bench", args.memories)
-        results = asyncio.run(measure_app(root, args.memories))
-        results["rss_mb"], results["rss_peak_mb"] = rss_mb()
+        # The app runs in a process of its own, so its RSS is the TUI's, not the generator's.
+        child = subprocess.run(
+            [sys.executable, __file__, "--memories", str(args.memories), "--app-only", str(root)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        results = json.loads(child.stdout.strip().splitlines()[-1])
         results.update(measure_models(root))
         if not args.no_naive:
             results["naive_datatable_keystroke_p95_ms"] = asyncio.run(measure_datatable(root))
