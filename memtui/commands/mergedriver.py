@@ -12,6 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memtui.store.gitmerge import Merged
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,7 +58,7 @@ def cmd_merge_driver(args: argparse.Namespace) -> int:
         print(f"memtui merge-driver: {args.path or name} is not a memtui store; merge it by hand", file=sys.stderr)
         return 1
     result = gitmerge.merge_state(base, ours, theirs)
-    _journal(args.path, ours, result.data)
+    _journal(args.path, result)
     atomic_write(Path(args.ours), result.data)
     if result.conflicts:
         print(
@@ -71,14 +75,13 @@ def cmd_merge_driver(args: argparse.Namespace) -> int:
     return 0
 
 
-def _journal(path: str, before: bytes, after: bytes) -> None:
+def _journal(path: str, result: Merged) -> None:
     """One journal entry for the merge, so `memtui undo` after a pull restores the store as it was.
     Best effort: a merge outside an initialised project (or a journal that cannot be written) merges all the same."""
     try:
         from memtui.store.bank import Bank
         from memtui.store.journal import Change
         from memtui.store.locations import Project
-        from memtui.store.statefile import parse
 
         target = Path(path).resolve() if path else None
         if (
@@ -88,12 +91,9 @@ def _journal(path: str, before: bytes, after: bytes) -> None:
             or not target.parent.is_dir()
         ):
             return
-        old, _ = parse(before) if before.strip() else ({"memories": []}, None)
-        new, _ = parse(after)
-        if old is None or new is None:
+        was, now = result.before, result.after
+        if was is None:
             return
-        was = {str(m["id"]): m for m in old.get("memories", [])}
-        now = {str(m["id"]): m for m in new.get("memories", [])}
         changes = [
             Change("state", mid, was.get(mid), now.get(mid))
             for mid in [*was, *(m for m in now if m not in was)]
@@ -104,5 +104,5 @@ def _journal(path: str, before: bytes, after: bytes) -> None:
         bank = Bank(Project(target.parent.parent))
         with bank.lock:
             bank.journal.append("git-merge", f"git merge of {path}: {len(changes)} memories changed", changes)
-    except Exception:
+    except Exception:  # the merge itself must never fail over its undo record
         pass

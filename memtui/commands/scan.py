@@ -33,8 +33,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
                 {
                     **report.to_json(root),
                     "fixed": True,
-                    "rewritten": [_shown(p, root) for p in rewritten],
-                    "left": [_shown(leak.path, root) for leak in left],
+                    "rewritten": [leaks.shown(p, root) for p in rewritten],
+                    "left": [leaks.shown(leak.path, root) for leak in left],
                 }
             )
         elif report.clean:
@@ -48,7 +48,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
                 print("  `memtui undo` restores those memories as they were, without their secrets")
             for leak in left:
                 print(
-                    f"  left as written (your own text, outside memtui's block): {_shown(leak.path, root)} "
+                    f"  left as written (your own text, outside memtui's block): {leaks.shown(leak.path, root)} "
                     f"({_kinds(leak.kinds)})"
                 )
         return 1 if left else 0
@@ -67,7 +67,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         print(f"  {found.memory.id}  [{found.memory.store}]  {_kinds(found.kinds)}")
     for leak in report.files:
         note = "" if leak.fixable else "  (your own text: edit it yourself)"
-        print(f"  {_shown(leak.path, root)}  {_kinds(leak.kinds)}{note}")
+        print(f"  {leaks.shown(leak.path, root)}  {_kinds(leak.kinds)}{note}")
     print("run `memtui scan --fix` to redact them")
     return 1
 
@@ -76,13 +76,6 @@ def _kinds(kinds: tuple[str, ...]) -> str:
     from collections import Counter
 
     return ", ".join(f"{kind} ×{n}" if n > 1 else kind for kind, n in sorted(Counter(kinds).items()))
-
-
-def _shown(path, root) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
 
 
 def _rebuild_index(bank) -> None:

@@ -5,7 +5,7 @@ detectors): every regex-based detector it ships is used, so a new detector in a 
 library is picked up without a change here. We use its patterns, not its scanner: the scanner runs
 every plugin and filter line by line (50 ms for a 6,000-character chunk, 10x our budget) and
 reports a value rather than a position (for GitHub tokens the value is just `ghp`), while redaction
-needs positions. Its patterns are read from a snapshot of the installed version (see SNAPSHOT), so
+needs positions. Its patterns are read from a snapshot of the installed version (core/library_rules.py), so
 no process, the hooks included, pays the library's 120 ms import to redact.
 
 `PREFIXED` and `CONTEXT` hold the rules the library lacks, one row per kind, each with a test row in
@@ -17,15 +17,11 @@ such as "token" or "key", each with filters that keep code, identifiers and plac
 
 from __future__ import annotations
 
-import json
 import math
 import re
-import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,130 +279,23 @@ CONTEXT: tuple[Rule, ...] = (
     ),
 )
 
-#: Markers for the library's detector names (stable: a re-capture must dedup against the redacted text).
-LIBRARY_KINDS = {
-    "AWS Access Key": "aws-access-key",
-    "Azure Storage Account access key": "azure-storage",
-    "Basic Auth Credentials": "password",
-    "Discord Bot Token": "discord-token",
-    "GitHub Token": "github-token",
-    "GitLab Token": "gitlab-token",
-    "JSON Web Token": "jwt",
-    "NPM tokens": "npm-token",
-    "OpenAI Token": "openai-key",
-    "Private Key": "private-key",
-    "PyPI Token": "pypi-token",
-    "SendGrid API Key": "sendgrid-key",
-    "Slack Token": "slack-token",
-    "Stripe Access Key": "stripe-key",
-    "Twilio API Key": "twilio-key",
-    "Telegram Bot Token": "telegram-bot",
-    "Mailchimp Access Key": "mailchimp-key",
-    "Square OAuth Secret": "square-token",
-    "Artifactory Credentials": "artifactory-token",
-}
-#: Substrings one of which each library detector's matches contain (see Rule.needles); a detector
-#: not listed here (a new one in a new release) runs on every text.
-LIBRARY_NEEDLES = {
-    "AWS Access Key": ("akia", "asia", "abia", "acca", "a3t", "aws"),
-    "Azure Storage Account access key": ("accountkey=",),
-    "Basic Auth Credentials": ("://",),
-    "GitHub Token": ("gh",),
-    "GitLab Token": ("gl", "gr1348941"),
-    "JSON Web Token": ("eyj",),
-    "NPM tokens": ("_authtoken",),
-    "OpenAI Token": ("t3blbkfj",),
-    "Private Key": ("private",),
-    "PyPI Token": ("pypi-",),
-    "SendGrid API Key": ("sg.",),
-    "Slack Token": ("xox", "hooks.slack.com"),
-    "Stripe Access Key": ("k_live_",),
-    "Twilio API Key": ("ac", "sk"),
-    "Mailchimp Access Key": ("-us",),
-    "Square OAuth Secret": ("sq0csp-",),
-    "Artifactory Credentials": ("akc", "ap"),
-    "Cloudant Credentials": ("cl",),
-    "IBM Cloud IAM Key": ("key", "pwd", "pass", "token"),
-    "IBM COS HMAC Credentials": ("key",),
-    "SoftLayer Credentials": ("sl", "softlayer"),
-}
-#: Detectors whose findings are not credentials in a memory: a public IP address names a host.
-LIBRARY_EXCLUDED = frozenset({"Public IP (ipv4)"})
 _DELIMITERS = " \t\r\n\"'=:`,;"
-
-
-def _kind(secret_type: str) -> str:
-    return LIBRARY_KINDS.get(secret_type) or re.sub(r"[^a-z0-9]+", "-", secret_type.lower()).strip("-")
-
-
-#: A snapshot of the library's detectors (pattern, flags, secret type), used while the installed
-#: detect-secrets is the version it was taken from. It lets the hooks (standard library only) redact
-#: with the library's patterns without importing it: detect-secrets loads `requests` and its whole
-#: scanning engine (120 ms). Regenerate with `python -m memtui.core.detectors --write`; a test
-#: checks it against the installed library.
-SNAPSHOT = Path(__file__).with_name("library_rules.json")
-
-
-def installed_version() -> str | None:
-    """detect-secrets' version, read from its `__version__.py` without importing the package."""
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("detect_secrets")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        try:
-            text = (Path(location) / "__version__.py").read_text(encoding="utf-8")
-        except OSError:
-            continue
-        match = re.search(r"VERSION\s*=\s*['\"]([^'\"]+)['\"]", text)
-        if match:
-            return match.group(1)
-    return None
-
-
-def live() -> list[dict[str, Any]]:
-    """The installed library's regex detectors, as (type, pattern, flags) records."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.plugins.base import RegexBasedDetector
-
-    records = []
-    mapping: dict[str, type] = get_mapping_from_secret_type_to_class()
-    for secret_type, plugin in sorted(mapping.items()):
-        if not issubclass(plugin, RegexBasedDetector):
-            continue  # the keyword and entropy detectors are not regexes; CONTEXT's rules stand in
-        patterns: Iterable[re.Pattern[str]] = getattr(plugin, "denylist", ())  # a class attribute, typed as a property
-        records += [{"type": secret_type, "pattern": p.pattern, "flags": int(p.flags)} for p in patterns]
-    return records
-
-
-def snapshot() -> dict[str, Any] | None:
-    try:
-        data = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("rules"), list) else None
 
 
 @cache
 def library() -> tuple[Rule, ...]:
-    """detect-secrets' regex detectors as rules: from the snapshot when it matches the installed
-    version (or the library is missing), else from the library itself."""
-    taken = snapshot()
-    version = installed_version()
-    records = taken["rules"] if taken and (version is None or taken.get("detect_secrets") == version) else live()
+    """detect-secrets' regex detectors as rules (their patterns: see core/library_rules.py)."""
+    from memtui.core import library_rules
+
     rules = []
-    for record in records:
-        if record["type"] in LIBRARY_EXCLUDED:
+    for record in library_rules.records():
+        if record["type"] in library_rules.EXCLUDED:
             continue
         rules.append(
             Rule(
-                _kind(record["type"]),
+                library_rules.kind(record["type"]),
                 record["pattern"],
-                needles=LIBRARY_NEEDLES.get(record["type"]),
+                needles=library_rules.NEEDLES.get(record["type"]),
                 flags=record["flags"],
             )
         )
@@ -476,27 +365,3 @@ def find(text: str) -> list[Finding]:
             continue
         merged.append([start, end, kind, order])
     return [Finding(start, end, kind) for start, end, kind, _ in merged]
-
-
-def iter_kinds(text: str) -> Iterator[str]:
-    return (finding.kind for finding in find(text))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m memtui.core.detectors --write`: snapshot the installed library's detectors."""
-    args = sys.argv[1:] if argv is None else argv
-    rules = live()
-    data = {"detect_secrets": installed_version(), "rules": rules}
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    if "--write" in args:
-        SNAPSHOT.write_text(text, encoding="utf-8")
-        print(f"wrote {SNAPSHOT} ({len(rules)} patterns of detect-secrets {data['detect_secrets']})")
-        return 0
-    current = snapshot()
-    same = current == data
-    print("the snapshot matches the installed library" if same else "the snapshot is stale: run with --write")
-    return 0 if same else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memtui.core import detectors
-
 
 def marker(kind: str) -> str:
     return f"[REDACTED:{kind}]"
@@ -48,6 +46,8 @@ def scan(text: str) -> Redaction:
     if without != text:
         kinds.append("private")
         text = without
+    from memtui.core import detectors  # on the first scan: importing redact costs a hook nothing
+
     findings = detectors.find(text)
     if not findings:
         return Redaction(text, tuple(kinds))
@@ -62,6 +62,11 @@ def scan(text: str) -> Redaction:
 
 def redact(text: str) -> str:
     return scan(text).text
+
+
+def kinds_in(*texts: str) -> tuple[str, ...]:
+    """The kind of each secret found in `texts` (empty for almost all)."""
+    return tuple(kind for text in texts for kind in scan(text).kinds)
 
 
 def redact_values(value: Any) -> Any:

@@ -16,7 +16,6 @@ from datetime import datetime
 
 from memtui.core import decay
 from memtui.core.memory import Memory
-from memtui.core.redact import redact
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.errors import MemtuiError
 
@@ -85,6 +84,8 @@ def render(
     description: str = "",
     registry: TypeRegistry = DEFAULT_REGISTRY,
 ) -> Block:
+    from memtui.core import redact  # here, not at import: the hook imports this module for memory_line
+
     everything = list(memories)
     active = [m for m in everything if m.active]
     by_type: dict[str, list[Memory]] = {}
@@ -119,7 +120,7 @@ def render(
         if not group:
             continue
         lines.append(f"## {section.title}")
-        lines += [redact(memory_line(m)) for m in section.shown]
+        lines += [redact.redact(memory_line(m)) for m in section.shown]
         if section.overflow:
             lines.append(f"- _…and {len(section.overflow)} more (use memory_search to find them)_")
         lines.append("")

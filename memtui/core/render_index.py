@@ -18,7 +18,6 @@ from datetime import datetime
 
 from memtui.core import decay
 from memtui.core.memory import Memory
-from memtui.core.redact import redact
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 
 MAX_LINES = 200
@@ -37,6 +36,8 @@ def entry(memory: Memory) -> str:
     title = " ".join((memory.name or memory.title).split()) or memory.id
     hook = " ".join((memory.description or memory.content).split())
     filename = (memory.path or f"{memory.id}.md").rsplit("/", 1)[-1]
+    from memtui.core.redact import redact  # here, not at import: the hook reads stores, never renders
+
     line = f"- [{redact(title)}]({filename})"
     if hook and hook != title:
         line += f" — {redact(hook)}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from memtui.errors import UsageError
@@ -82,33 +82,21 @@ def is_portable(entry: Any) -> bool:
     return False
 
 
-def _handlers(group: dict[str, Any]) -> list[Any]:
-    handlers = group.get("hooks")
-    return handlers if isinstance(handlers, list) else []
+def _all_handlers(settings: Mapping[str, Any]) -> Iterator[Any]:
+    """Every hook handler in a settings document, whatever its event or matcher group."""
+    hooks = settings.get("hooks")
+    for groups in hooks.values() if isinstance(hooks, dict) else ():
+        for group in groups if isinstance(groups, list) else ():
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            yield from handlers if isinstance(handlers, list) else ()
 
 
 def has_portable_hooks(settings: Mapping[str, Any]) -> bool:
-    hooks = settings.get("hooks")
-    return isinstance(hooks, dict) and any(
-        is_portable(h)
-        for groups in hooks.values()
-        if isinstance(groups, list)
-        for g in groups
-        if isinstance(g, dict)
-        for h in _handlers(g)
-    )
+    return any(is_portable(h) for h in _all_handlers(settings))
 
 
 def has_machine_hooks(settings: Mapping[str, Any]) -> bool:
-    hooks = settings.get("hooks")
-    return isinstance(hooks, dict) and any(
-        is_our_hook(h) and not is_portable(h)
-        for groups in hooks.values()
-        if isinstance(groups, list)
-        for g in groups
-        if isinstance(g, dict)
-        for h in _handlers(g)
-    )
+    return any(is_our_hook(h) and not is_portable(h) for h in _all_handlers(settings))
 
 
 def hook_group(prefix: str | None, event: str) -> dict[str, Any]:

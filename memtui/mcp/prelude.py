@@ -110,11 +110,7 @@ def _answer(message: Any, record: dict[str, Any], mode: str, state: dict[str, An
         return True
     if state.get("initialize") is None:
         return False
-    if (
-        method == "tools/list"
-        and not (isinstance(params, dict) and params.get("cursor"))
-        and not state.get("own_types")
-    ):
+    if method == "tools/list" and not (isinstance(params, dict) and params.get("cursor")) and not _own_types(state):
         _send({"jsonrpc": "2.0", "id": message["id"], "result": record["tools"][mode]})
         return True
     if method == "ping":
@@ -135,6 +131,14 @@ def default_types(cwd: Any = None) -> bool:
     ]
 
 
+def _own_types(state: dict[str, Any]) -> bool:
+    """Whether the project has types of its own, read when tools/list is first asked (not before
+    `initialize` is answered)."""
+    if "own_types" not in state:
+        state["own_types"] = bool(state.get("tools")) and not default_types(state.get("cwd"))
+    return bool(state["own_types"])
+
+
 def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
     """Run the server on stdio: the handshake from the record, then the SDK (`build()` returns it)."""
     loaded: dict[str, Any] = {}
@@ -150,7 +154,7 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
     record = load_record()
     mode = "full" if tools else "quiet"
     missed: list[bytes] = []
-    state: dict[str, Any] = {"own_types": tools and not default_types(cwd)}
+    state: dict[str, Any] = {"tools": tools, "cwd": cwd}
     while record is not None:
         line = sys.stdin.buffer.readline()
         if not line:

@@ -51,6 +51,10 @@ class Merged:
     conflicts: list[tuple[str, str]] = field(default_factory=list)
     #: Sides that could not be read as JSON and were salvaged memory by memory.
     salvaged: list[str] = field(default_factory=list)
+    #: Our memories by id as they were (None when our side was not JSON), and the merged ones:
+    #: what the driver journals, without parsing either file again.
+    before: dict[str, dict[str, Any]] | None = None
+    after: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _load(payload: bytes, side: str, salvaged: list[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -196,6 +200,8 @@ def merge_state(base: bytes, ours: bytes, theirs: bytes) -> Merged:
             (merged.__setitem__(mid, memory) if b is not None else added.append(memory))
     added.sort(key=lambda r: (str(r.get("created", "")), str(r.get("id", ""))))
     memories = list(merged.values()) + added
+    result.before = None if "ours" in salvaged else o_mem
+    result.after = {str(m.get("id")): m for m in memories}
 
     header = _merge_header(b_head, o_head, t_head)
     fragments = _fragments(ours, o_mem, memories)

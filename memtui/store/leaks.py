@@ -65,7 +65,7 @@ class Report:
                 for leak in self.memories
             ],
             "files": [
-                {"path": _shown(leak.path, root), "kinds": _counted(leak.kinds), "fixable": leak.fixable}
+                {"path": shown(leak.path, root), "kinds": _counted(leak.kinds), "fixable": leak.fixable}
                 for leak in self.files
             ],
         }
@@ -75,7 +75,8 @@ def _counted(kinds: Iterable[str]) -> dict[str, int]:
     return dict(sorted(Counter(kinds).items()))
 
 
-def _shown(path: Path, root: Path) -> str:
+def shown(path: Path, root: Path) -> str:
+    """A path as the report shows it: relative to the project when inside it."""
     try:
         return str(path.relative_to(root))
     except ValueError:
@@ -84,10 +85,7 @@ def _shown(path: Path, root: Path) -> str:
 
 def memory_kinds(memory: Memory) -> tuple[str, ...]:
     """The kinds of secret a memory holds (empty for almost all)."""
-    kinds: list[str] = []
-    for name in FIELDS:
-        kinds += redact.scan(getattr(memory, name)).kinds
-    return tuple(kinds)
+    return redact.kinds_in(*(getattr(memory, name) for name in FIELDS))
 
 
 def _redacted(memory: Memory) -> Memory:

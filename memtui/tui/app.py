@@ -25,13 +25,14 @@ from textual.worker import Worker, WorkerState
 from memtui.errors import MemtuiError
 from memtui.store.bank import Bank
 from memtui.tui import keys
+from memtui.tui.appref import AppBase
 from memtui.tui.commands import MemtuiCommands
 from memtui.tui.data import live
 from memtui.tui.data.rows import ListModel
 from memtui.tui.messages import Loaded, Op, OpFinished, Snapshot, StoresChanged
 
 
-class MemtuiApp(App[int]):
+class MemtuiApp(AppBase):
     CSS_PATH = "app.tcss"
     TITLE = "memtui"
     COMMANDS = App.COMMANDS | {MemtuiCommands}
@@ -54,7 +55,6 @@ class MemtuiApp(App[int]):
         """`watch`, `clock` and `blink` are what a snapshot pins: no watcher, a fixed now, a steady cursor."""
         super().__init__()
         self.blink = blink
-        #: Stand-ins for the optional engines (search, ask, consolidate, health), by name.
         self.engines = dict(engines or {})
         self.bank = bank
         self.clock = clock or bank.clock
@@ -62,24 +62,13 @@ class MemtuiApp(App[int]):
         self.model = ListModel(bank.registry, self.clock)
         self.snapshot = Snapshot(0, ())
         self.load_error: str | None = None
-        #: False until the first read has landed.
         self.loaded = False
-        #: Published with every snapshot that differs from the last one.
-        self.data: Signal[Snapshot] = Signal(self, "data")
+        self.data = Signal(self, "data")
         self.settings = bank.config.section("tui")
         self._theme_name = theme or self.settings.get("theme")
         self._seq = itertools.count(1)
         self._applied = 0
         self._watched: tuple[Path, ...] = ()
-
-    @property
-    def project_name(self) -> str:
-        return str(self.bank.state.header.get("project") or self.bank.project.name)
-
-    @property
-    def store_files(self) -> dict[str, Path]:
-        """store key → the file or directory that holds it (for the detail pane)."""
-        return {key: store.path for key, store in self.bank.stores().items()}
 
     def on_mount(self) -> None:
         from memtui.tui.screens import all_screen_classes

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from secretkit import HEX, LIBRARY_ROWS, OWN_ROWS, fill
 
-from memtui.core import detectors
+from memtui.core import detectors, library_rules
 from memtui.core.redact import scan
 
 
@@ -75,13 +75,13 @@ def test_redaction_is_stable(kind, sentence, secret):
 
 def test_the_snapshot_is_the_installed_library():
     """core/library_rules.json holds the installed detect-secrets' patterns (regenerate with
-    `python -m memtui.core.detectors --write` after upgrading it)."""
-    taken = detectors.snapshot()
+    `python -m memtui.core.library_rules --write` after upgrading it)."""
+    taken = library_rules.snapshot()
     assert taken is not None
-    if taken["detect_secrets"] != detectors.installed_version():
+    if taken["detect_secrets"] != library_rules.installed_version():
         pytest.skip(
-            f"detect-secrets {detectors.installed_version()} is installed; the snapshot is of "
+            f"detect-secrets {library_rules.installed_version()} is installed; the snapshot is of "
             f"{taken['detect_secrets']} and is not used (the library is read live)"
         )
-    assert taken["rules"] == detectors.live()
-    assert len(detectors.library()) == len([r for r in taken["rules"] if r["type"] not in detectors.LIBRARY_EXCLUDED])
+    assert taken["rules"] == library_rules.live()
+    assert len(detectors.library()) == len([r for r in taken["rules"] if r["type"] not in library_rules.EXCLUDED])

@@ -38,7 +38,7 @@ def level(confidence: float) -> str:
 
 @lru_cache(maxsize=65536)
 def _secret_kinds(content: str, name: str, description: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(redact.scan(content).kinds + redact.scan(name).kinds + redact.scan(description).kinds))
+    return tuple(dict.fromkeys(redact.kinds_in(content, name, description)))
 
 
 def secret_kinds(memory: Memory) -> tuple[str, ...]:

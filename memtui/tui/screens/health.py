@@ -63,11 +63,7 @@ def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
     for leak in report.memories[:20]:
         out.append(f"  {leak.memory.id}  {', '.join(dict.fromkeys(leak.kinds))}\n")
     for file in report.files[:20]:
-        try:
-            shown = str(file.path.relative_to(root))
-        except ValueError:
-            shown = str(file.path)
-        out.append(f"  {shown}  {', '.join(dict.fromkeys(file.kinds))}\n")
+        out.append(f"  {leaks.shown(file.path, root)}  {', '.join(dict.fromkeys(file.kinds))}\n")
     return out
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
@@ -16,10 +15,8 @@ from textual.widgets import Static
 from memtui.core import decay
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
+from memtui.tui.appref import AppBase
 from memtui.tui.data.text import bar, level, lifetime, secret_kinds, show_path, store_file, successors, when
-
-if TYPE_CHECKING:
-    from memtui.tui.app import MemtuiApp
 
 _LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
 
@@ -47,7 +44,7 @@ the session that captured it, and the store and file that hold it.
     """
 
     @classmethod
-    def of_app(cls, app: MemtuiApp, *, id: str = "detail") -> MemoryDetail:
+    def of_app(cls, app: AppBase, *, id: str = "detail") -> MemoryDetail:
         """The detail pane wired to the running app's bank, clock and live snapshot (every screen's)."""
         return cls(
             app.bank.registry,
