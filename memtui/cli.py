@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "memtui.commands.demo",
     "memtui.commands.search",
     "memtui.commands.scan",
+    "memtui.commands.verify",
     "memtui.commands.capture",
     "memtui.commands.hook",
     "memtui.commands.setup",

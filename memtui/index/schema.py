@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 #: Bump when the tables, the tokenizer or what goes into a column change: old files are rebuilt.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -47,6 +47,31 @@ CREATE TABLE IF NOT EXISTS vectors (
     vec BLOB NOT NULL,
     PRIMARY KEY (text_hash, model)
 ) WITHOUT ROWID;
+-- Verification against the code (memtui.verify): the tree as last scanned, what it ever held,
+-- and each memory's verdict with the commit it was computed at.
+CREATE TABLE IF NOT EXISTS vfiles (path TEXT PRIMARY KEY, sig TEXT NOT NULL, words TEXT NOT NULL, defs TEXT NOT NULL)
+    WITHOUT ROWID;
+-- Every token the tree holds or once held: files holding it now, files defining it now, ever defined.
+CREATE TABLE IF NOT EXISTS vwords (
+    word TEXT PRIMARY KEY, files INTEGER NOT NULL, defs INTEGER NOT NULL, ever_def INTEGER NOT NULL
+) WITHOUT ROWID;
+-- Paths that existed and are gone: where to (a rename) or NULL (deleted).
+CREATE TABLE IF NOT EXISTS vgone (path TEXT PRIMARY KEY, now TEXT) WITHOUT ROWID;
+-- Names seen replaced by other names (a definition renamed, a line that swapped one name).
+CREATE TABLE IF NOT EXISTS vrenames (old TEXT NOT NULL, new TEXT NOT NULL, votes INTEGER NOT NULL,
+    PRIMARY KEY (old, new)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS verdicts (
+    id TEXT PRIMARY KEY,
+    text_hash TEXT NOT NULL,
+    status TEXT NOT NULL,
+    refs TEXT NOT NULL,
+    missing TEXT NOT NULL,
+    suggested TEXT NOT NULL,
+    head TEXT NOT NULL,
+    checked REAL NOT NULL
+) WITHOUT ROWID;
+-- Which memories name which token or path name: an edited file re-verifies only those.
+CREATE TABLE IF NOT EXISTS vrefs (key TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (key, id)) WITHOUT ROWID;
 """
 
 

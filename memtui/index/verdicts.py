@@ -1,0 +1,94 @@
+"""Verification verdicts as the index keeps them: written by `memtui.verify`, read by every face.
+
+Reading a verdict is one indexed lookup, so recall pays nothing for verification beyond it
+(the check itself runs in the worker, after a file edit or when HEAD moves).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from memtui.core.references import note
+
+VERIFIED = "verified"
+DRIFTED = "drifted"
+UNCHECKED = "unchecked"
+STATUSES = (VERIFIED, DRIFTED, UNCHECKED)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How a memory stands against the code: `status`, the references checked (`refs`), those
+    no longer found (`missing`), a likely new name for some of them (`suggested`), and the commit
+    (`head`, "" outside git) the check ran at."""
+
+    id: str
+    status: str
+    refs: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    suggested: Mapping[str, str] = field(default_factory=dict)
+    head: str = ""
+    text_hash: str = ""
+
+    @property
+    def drifted(self) -> bool:
+        return self.status == DRIFTED
+
+    @property
+    def note(self) -> str:
+        """`mentions src/billing/invoice.py (now src/billing/invoices.py?), which no longer exists in the code`."""
+        return note(self.missing, dict(self.suggested)) if self.drifted else ""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "status": self.status,
+            "references": list(self.refs),
+            "missing": list(self.missing),
+            "suggested": dict(self.suggested),
+            "commit": self.head or None,
+        }
+
+
+def _row(row: tuple) -> Verdict:
+    memory_id, status, refs, missing, suggested, head, text_hash = row
+    return Verdict(
+        memory_id, status, tuple(json.loads(refs)), tuple(json.loads(missing)), json.loads(suggested), head, text_hash
+    )
+
+
+_COLUMNS = "id, status, refs, missing, suggested, head, text_hash"
+
+
+def read(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, Verdict]:
+    """The stored verdicts of these memories (a memory never checked has none)."""
+    wanted = list(dict.fromkeys(ids))
+    out: dict[str, Verdict] = {}
+    try:
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            for row in conn.execute(f"SELECT {_COLUMNS} FROM verdicts WHERE id IN ({marks})", chunk):
+                out[row[0]] = _row(row)
+    except sqlite3.OperationalError:
+        return {}  # an index from before verification: nothing checked yet
+    return out
+
+
+def read_all(conn: sqlite3.Connection) -> dict[str, Verdict]:
+    try:
+        return {row[0]: _row(row) for row in conn.execute(f"SELECT {_COLUMNS} FROM verdicts")}
+    except sqlite3.OperationalError:
+        return {}
+
+
+def counts(conn: sqlite3.Connection, ids: Iterable[str] | None = None) -> dict[str, int]:
+    """How many memories are verified, drifted, unchecked (of `ids`, else of every verdict)."""
+    result = dict.fromkeys(STATUSES, 0)
+    verdicts = read(conn, ids) if ids is not None else read_all(conn)
+    for verdict in verdicts.values():
+        result[verdict.status] = result.get(verdict.status, 0) + 1
+    return result

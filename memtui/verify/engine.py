@@ -1,0 +1,336 @@
+"""Verification runs: everything, one edited file, or just the memories that changed.
+
+    report = verify(bank)                    # memtui verify; SessionStart when HEAD moved
+    file_changed(bank, "src/billing/a.py")   # PostToolUse Write/Edit/MultiEdit of a tracked file
+    refresh(bank)                            # memories added or edited since the last run
+
+Verdicts are derived data, kept in the index beside the search rows with the commit they were
+computed at. Nothing here changes or drops a memory: verification is a hint, not a verdict.
+Besides the index, a run writes `.memory/verified.json` (the commit it saw, and the one-line
+note of each drifted memory): small enough for the hooks and the CLAUDE.md renderer to read
+without opening the index.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memtui.core.references import PATH, extract
+from memtui.index import verdicts as stored
+from memtui.index.index import Index
+from memtui.index.verdicts import Verdict
+from memtui.store.atomic import atomic_write
+from memtui.verify import check, history, tree
+
+#: `.memory/verified.json`: the commit last verified and each drifted memory's note.
+SUMMARY = "verified.json"
+#: `.memory/affirmed.json`: references a person said are fine for a memory (touch on a drifted one).
+AFFIRMED = "affirmed.json"
+
+
+@dataclass
+class Report:
+    verdicts: list[Verdict] = field(default_factory=list)
+    head: str = ""
+    files: int = 0
+    scanned: int = 0
+    #: Memories checked in this run (the others kept their verdicts: nothing they name changed).
+    checked: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, int]:
+        result = dict.fromkeys(stored.STATUSES, 0)
+        for verdict in self.verdicts:
+            result[verdict.status] += 1
+        return result
+
+
+def head_of(root: Path) -> str:
+    """The commit HEAD names, "" outside git (or before the first commit)."""
+    out = tree.git(root, "rev-parse", "--verify", "-q", "HEAD")
+    return out.strip() if out else ""
+
+
+def _index(bank_or_project: Any) -> Index:
+    index = Index.open(bank_or_project)
+    return index
+
+
+def _project(bank_or_project: Any) -> Any:
+    return getattr(bank_or_project, "project", bank_or_project)
+
+
+def verify(bank_or_project: Any, *, index: Index | None = None, full: bool = False) -> Report:
+    """Rescan what changed in the tree, read new history, and check the memories that need it:
+    those naming something whose presence changed, those added or edited since, and all of them
+    on the first run, after new commits, or with `full`. The report holds every verdict."""
+    project = _project(bank_or_project)
+    own = index is None
+    index = index or _index(bank_or_project)
+    report = Report()
+    try:
+        clock = time.perf_counter()
+        root = Path(project.root)
+        report.head = head_of(root)
+        index.refresh()
+        conn = index.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            change = tree.sync(conn, root)
+            report.seconds["scan"] = time.perf_counter() - clock
+            meta = dict(conn.execute("SELECT key, value FROM meta WHERE key LIKE 'verify:%'"))
+            last = meta.get("verify:history")
+            if report.head != last and history.absorb(conn, root, report.head, last):
+                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('verify:history', ?)", (report.head,))
+            report.seconds["history"] = time.perf_counter() - clock - report.seconds["scan"]
+            report.files, report.scanned = change.files, change.scanned
+            mark = time.perf_counter()
+            everything = full or "verify:head" not in meta or meta.get("verify:head") != report.head
+            if everything:
+                memories = _active(index)
+            else:
+                ids = set(_ids_for(conn, change.keys)) | set(_stale_ids(conn))
+                memories = _memories(index, ids)
+                _forget_inactive(conn)
+            look = check.Lookup(conn, preload=everything or len(memories) > 200)
+            _judge_all(conn, memories, look, report.head, replace_all=everything, memory_dir=Path(project.memory_dir))
+            report.seconds["check"] = time.perf_counter() - mark
+            report.checked = len(memories)
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('verify:head', ?)", (report.head,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        every = stored.read_all(conn)
+        report.verdicts = [every[i] for i in sorted(every, key=_order(conn))]
+        _write_summary(project, report.head, every)
+        report.seconds["total"] = time.perf_counter() - clock
+        return report
+    finally:
+        if own:
+            index.close()
+
+
+def _order(conn: Any) -> Any:
+    rowids = dict(conn.execute("SELECT id, rowid FROM docs"))
+    return lambda memory_id: rowids.get(memory_id, 0)
+
+
+def _stale_ids(conn: Any) -> list[str]:
+    """Active memories with no verdict for their current text (added or edited since)."""
+    return [
+        memory_id
+        for (memory_id,) in conn.execute(
+            "SELECT docs.id FROM docs LEFT JOIN verdicts ON verdicts.id = docs.id"
+            " WHERE docs.status = 'active' AND (verdicts.id IS NULL OR verdicts.text_hash != docs.text_hash)"
+        )
+    ]
+
+
+def _forget_inactive(conn: Any) -> None:
+    """Verdicts of memories dropped, superseded or gone: they are checked again if they return."""
+    gone = "SELECT id FROM verdicts WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
+    conn.execute(f"DELETE FROM vrefs WHERE id IN ({gone})")
+    conn.execute(f"DELETE FROM verdicts WHERE id IN ({gone})")
+
+
+def file_changed(bank_or_project: Any, paths: Sequence[str], *, index: Index | None = None) -> list[Verdict]:
+    """Rescan these files (relative to the project root or absolute) and re-check only the
+    memories that name a token or path whose presence they changed. Returns the new verdicts."""
+    project = _project(bank_or_project)
+    root = Path(project.root)
+    rels = []
+    for path in paths:
+        candidate = Path(path)
+        try:
+            rel = candidate.resolve().relative_to(root.resolve()) if candidate.is_absolute() else candidate
+        except (ValueError, OSError):
+            continue  # outside the project: not part of its tree
+        rels.append(rel.as_posix())
+    if not rels:
+        return []
+    own = index is None
+    index = index or _index(bank_or_project)
+    try:
+        conn = index.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            change = tree.sync(conn, root, only=rels)
+            keys = change.keys
+            ids = _ids_for(conn, keys)
+            memories = _memories(index, ids)
+            head_row = conn.execute("SELECT value FROM meta WHERE key = 'verify:head'").fetchone()
+            look = check.Lookup(conn, preload=False)
+            result = _judge_all(
+                conn, memories, look, head_row[0] if head_row else "", memory_dir=Path(project.memory_dir)
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if result:
+            _write_summary(project, head_row[0] if head_row else "", stored.read_all(conn))
+        return result
+    finally:
+        if own:
+            index.close()
+
+
+def refresh(bank_or_project: Any, *, index: Index | None = None) -> list[Verdict]:
+    """Check the active memories that have no verdict for their current text (new or edited),
+    without rescanning the tree. Nothing before the first full run."""
+    project = _project(bank_or_project)
+    own = index is None
+    index = index or _index(bank_or_project)
+    try:
+        conn = index.conn
+        head = conn.execute("SELECT value FROM meta WHERE key = 'verify:head'").fetchone()
+        if head is None:
+            return []  # never verified: `memtui verify` (or SessionStart) does the first run
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            memories = _memories(index, _stale_ids(conn))
+            look = check.Lookup(conn, preload=False)
+            result = _judge_all(conn, memories, look, head[0], memory_dir=Path(project.memory_dir))
+            _forget_inactive(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if result:
+            _write_summary(project, head[0], stored.read_all(conn))
+        return result
+    finally:
+        if own:
+            index.close()
+
+
+#: What a check reads of a memory: (id, text hash, name, description, content), from the index's text columns
+#: (decoding whole Memory values would cost a third of a full run).
+Text = tuple[str, str, str, str, str]
+_TEXTS = (
+    "SELECT docs.id, docs.text_hash, fts.name, fts.description, fts.content FROM docs JOIN fts ON fts.rowid = docs.rowid"
+    " WHERE docs.status = 'active'"
+)
+
+
+def _active(index: Index) -> list[Text]:
+    return list(index.conn.execute(_TEXTS + " ORDER BY docs.rowid"))
+
+
+def _memories(index: Index, ids: Iterable[str]) -> list[Text]:
+    out: list[Text] = []
+    for memory_id in ids:
+        out.extend(index.conn.execute(_TEXTS + " AND docs.id = ?", (memory_id,)))
+    return out
+
+
+def _ids_for(conn: Any, keys: Iterable[str]) -> list[str]:
+    found: dict[str, None] = {}
+    for key in keys:
+        for (memory_id,) in conn.execute("SELECT id FROM vrefs WHERE key = ?", (key,)):
+            found[memory_id] = None
+    return list(found)
+
+
+def ref_keys(refs: Iterable[Any]) -> set[str]:
+    keys: set[str] = set()
+    for ref in refs:
+        if ref.kind == PATH:
+            keys |= tree.path_keys(ref.value)
+        elif ref.kind == "command":
+            keys.add(check.command_token(ref.value))
+        elif ref.kind == "flag":
+            keys.add(ref.value)
+        else:
+            keys.update(p for p in ref.value.split(".") if p)
+    return keys
+
+
+def _judge_all(
+    conn: Any, memories: Sequence[Text], look: check.Lookup, head: str, *, replace_all: bool = False, memory_dir: Path
+) -> list[Verdict]:
+    affirmed = read_affirmed(memory_dir)
+    rows: list[tuple[Any, ...]] = []
+    ref_rows: list[tuple[str, str]] = []
+    result: list[Verdict] = []
+    now = time.time()
+    for memory_id, text_hash, name, description, content in memories:
+        refs = extract(name or "", description or "", content or "")
+        status, checked, missing, suggested = check.judge(refs, look)
+        accepted = set(affirmed.get(memory_id, ()))
+        if accepted and missing:
+            missing = [m for m in missing if m not in accepted]
+            suggested = {k: v for k, v in suggested.items() if k in missing}
+            if not missing:
+                status = stored.VERIFIED
+        verdict = Verdict(memory_id, status, tuple(checked), tuple(missing), suggested, head, text_hash)
+        result.append(verdict)
+        rows.append(
+            (
+                memory_id,
+                verdict.text_hash,
+                status,
+                json.dumps(checked),
+                json.dumps(missing),
+                json.dumps(suggested, sort_keys=True),
+                head,
+                now,
+            )
+        )
+        ref_rows.extend((key, memory_id) for key in ref_keys(refs))
+    if replace_all:
+        conn.execute("DELETE FROM verdicts")
+        conn.execute("DELETE FROM vrefs")
+    else:
+        conn.executemany("DELETE FROM vrefs WHERE id = ?", [(m[0],) for m in memories])
+    conn.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.executemany("INSERT OR IGNORE INTO vrefs (key, id) VALUES (?, ?)", ref_rows)
+    return result
+
+
+# -- the small files beside the index ---------------------------------------------------------------
+
+
+def _write_summary(project: Any, head: str, all_verdicts: dict[str, Verdict]) -> None:
+    drifted = {v.id: v.note for v in all_verdicts.values() if v.drifted}
+    data = {"head": head, "drifted": dict(sorted(drifted.items()))}
+    path = Path(project.memory_dir) / SUMMARY
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = None
+    if old != data:
+        atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def read_summary(memory_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((Path(memory_dir) / SUMMARY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_affirmed(memory_dir: Path) -> dict[str, list[str]]:
+    try:
+        data = json.loads((Path(memory_dir) / AFFIRMED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return (
+        {str(k): [str(x) for x in v] for k, v in data.items() if isinstance(v, list)} if isinstance(data, dict) else {}
+    )
+
+
+def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str]) -> None:
+    """A person says these references of the memory are fine as written (touch on a drifted memory):
+    they stop counting as gone for it. Kept outside the index, which is rebuilt at will."""
+    project = _project(bank_or_project)
+    data = read_affirmed(Path(project.memory_dir))
+    data[memory_id] = sorted(set(data.get(memory_id, [])) | set(references))
+    atomic_write(Path(project.memory_dir) / AFFIRMED, json.dumps(data, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,252 @@
+"""Verification against the code, on real git repositories in temp dirs and a real index file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import run_memtui
+
+from memtui.index.verdicts import DRIFTED, UNCHECKED, VERIFIED
+from memtui.store.bank import Bank, init_project
+from memtui.verify import engine
+
+INVOICE = """\
+MAX_RETRIES = 3
+
+
+class InvoiceService:
+    def finalize(self, invoice):
+        return invoice
+
+
+def handle_webhook(event):
+    return InvoiceService().finalize(event)
+
+
+def unrelated_helper(x):
+    return x
+"""
+CALLER = """\
+from billing.invoice import handle_webhook
+
+
+def route(event):
+    return handle_webhook(event)
+"""
+MAKEFILE = "ship:\n\t./deploy.sh --dry-run\n\ntest:\n\tpytest\n"
+
+
+def git(root: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    done = subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "repo"
+    (root / "src" / "billing").mkdir(parents=True)
+    (root / "services" / "api").mkdir(parents=True)
+    (root / "src" / "billing" / "invoice.py").write_text(INVOICE)
+    (root / "src" / "billing" / "routes.py").write_text(CALLER)
+    (root / "services" / "api" / "app.py").write_text("APP_NAME = 'api'\n")
+    (root / "Makefile").write_text(MAKEFILE)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    init_project(root)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
+    return root
+
+
+MEMORIES = {
+    "path": ("gotcha", "Webhook parsing lives in src/billing/invoice.py; keep it small."),
+    "symbol": ("pattern", "Always go through `handle_webhook` for Stripe events."),
+    "method": ("pattern", "InvoiceService.finalize() must run after MAX_RETRIES attempts."),
+    "command": ("decision", "Deploy with `make ship`, and pass --dry-run the first time."),
+    "dir": ("architecture", "The public API is under services/api/."),
+    "prose": ("decision", "The user prefers tabs and short answers; we use GitHub and Node.js."),
+    "steady": ("pattern", "`unrelated_helper` in src/billing/invoice.py is pure."),
+    "library": ("pattern", "Use `json.dumps` with sort_keys for stable output."),
+}
+
+
+def add_all(root: Path) -> dict[str, str]:
+    bank = Bank.open(root)
+    return {key: bank.add(type_, text).memory.id for key, (type_, text) in MEMORIES.items()}
+
+
+def refactor(root: Path) -> None:
+    """Renames with git mv, a function and a method renamed, a target renamed, a flag removed."""
+    git(root, "mv", "src/billing/invoice.py", "src/billing/invoices.py")
+    git(root, "mv", "services/api", "services/gateway")
+    for path in (root / "src" / "billing").glob("*.py"):
+        text = path.read_text().replace("handle_webhook", "process_webhook").replace("finalize", "finalise")
+        path.write_text(text.replace("billing.invoice ", "billing.invoices "))
+    (root / "Makefile").write_text("release:\n\t./deploy.sh\n\ntest:\n\tpytest\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "refactor")
+
+
+def by_key(report: engine.Report, ids: dict[str, str]) -> dict[str, object]:
+    verdicts = {v.id: v for v in report.verdicts}
+    return {key: verdicts[memory_id] for key, memory_id in ids.items()}
+
+
+def test_a_sound_tree_verifies_and_prose_is_unchecked(repo: Path) -> None:
+    ids = add_all(repo)
+    v = by_key(engine.verify(Bank.open(repo)), ids)
+    assert {k: x.status for k, x in v.items()} == {  # type: ignore[attr-defined]
+        "path": VERIFIED,
+        "symbol": VERIFIED,
+        "method": VERIFIED,
+        "command": VERIFIED,
+        "dir": VERIFIED,
+        "prose": UNCHECKED,
+        "steady": VERIFIED,
+        "library": UNCHECKED,  # json.dumps is named nowhere in this tree: not ours to judge
+    }
+    assert v["method"].refs == ("InvoiceService.finalize", "MAX_RETRIES")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seen_before", [True, False], ids=["scanned-before", "history-only"])
+def test_refactor_drifts_with_likely_new_names(repo: Path, seen_before: bool) -> None:
+    ids = add_all(repo)
+    if seen_before:
+        engine.verify(Bank.open(repo))
+    refactor(repo)
+    v = by_key(engine.verify(Bank.open(repo)), ids)
+    status = {k: x.status for k, x in v.items()}  # type: ignore[attr-defined]
+    assert status == {
+        "path": DRIFTED,
+        "symbol": DRIFTED,
+        "method": DRIFTED,
+        "command": DRIFTED,
+        "dir": DRIFTED,
+        "prose": UNCHECKED,
+        "steady": DRIFTED,  # its path moved; the function it names is still there
+        "library": UNCHECKED,
+    }
+    assert v["path"].suggested == {"src/billing/invoice.py": "src/billing/invoices.py"}  # type: ignore[attr-defined]
+    assert v["symbol"].suggested == {"handle_webhook": "process_webhook"}  # type: ignore[attr-defined]
+    assert v["method"].missing == ("InvoiceService.finalize",)  # type: ignore[attr-defined]
+    assert v["method"].suggested == {"InvoiceService.finalize": "InvoiceService.finalise"}  # type: ignore[attr-defined]
+    assert set(v["command"].missing) == {"make ship", "--dry-run"}  # type: ignore[attr-defined]
+    assert v["command"].suggested == {"make ship": "make release"}  # type: ignore[attr-defined]
+    assert v["dir"].suggested == {"services/api/": "services/gateway/"}  # type: ignore[attr-defined]
+    assert v["steady"].missing == ("src/billing/invoice.py",)  # type: ignore[attr-defined]
+    note = v["path"].note  # type: ignore[attr-defined]
+    assert note == "mentions src/billing/invoice.py (now src/billing/invoices.py?), which no longer exists in the code"
+
+
+def test_memtuis_own_files_never_verify_a_memory(repo: Path) -> None:
+    """state.json and CLAUDE.md hold the memories' own words: a name found only there is no evidence."""
+    bank = Bank.open(repo)
+    memory_id = bank.add("gotcha", "`ghost_function_xyz` must be called twice").memory.id
+    (repo / "CLAUDE.md").write_text("ghost_function_xyz\n")
+    (repo / ".claude" / "memory").mkdir(parents=True)
+    (repo / ".claude" / "memory" / "note.md").write_text("ghost_function_xyz\n")
+    verdicts = {v.id: v for v in engine.verify(bank).verdicts}
+    assert verdicts[memory_id].status == UNCHECKED
+
+
+def test_outside_git_the_first_scan_is_the_baseline(tmp_path: Path, home: Path) -> None:
+    root = tmp_path / "plain"
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "tasks.rb").write_text("def enqueue_job(x)\n  x\nend\n\nclass Worker\nend\n")
+    (root / "lib" / "old.rb").write_text("class Legacy\nend\n")
+    init_project(root)
+    bank = Bank.open(root)
+    job = bank.add("pattern", "`enqueue_job` in lib/tasks.rb is idempotent").memory.id
+    legacy = bank.add("gotcha", "lib/old.rb holds `Legacy`; do not extend it").memory.id
+    first = {v.id: v.status for v in engine.verify(bank).verdicts}
+    assert first == {job: VERIFIED, legacy: VERIFIED}
+    assert engine.verify(bank).head == ""
+    (root / "lib" / "old.rb").unlink()
+    (root / "lib" / "tasks.rb").write_text("def enqueue_jobs(x)\n  x\nend\n\nclass Worker\nend\n")
+    after = {v.id: v for v in engine.verify(bank).verdicts}
+    assert after[legacy].status == DRIFTED and set(after[legacy].missing) == {"lib/old.rb", "Legacy"}
+    assert after[job].suggested == {"enqueue_job": "enqueue_jobs"}
+
+
+def test_an_edited_file_rechecks_only_the_memories_that_name_what_changed(repo: Path) -> None:
+    ids = add_all(repo)
+    engine.verify(Bank.open(repo))
+    invoice = repo / "src" / "billing" / "invoice.py"
+    invoice.write_text(INVOICE.replace("def unrelated_helper", "def renamed_helper").replace("(x)", "(y)"))
+    changed = engine.file_changed(Bank.open(repo), [str(invoice)])
+    assert [v.id for v in changed] == [ids["steady"]]
+    assert changed[0].status == DRIFTED and changed[0].suggested == {"unrelated_helper": "renamed_helper"}
+    # a file outside the project is not part of its tree
+    assert engine.file_changed(Bank.open(repo), ["/etc/hostname"]) == []
+    summary = json.loads((repo / ".memory" / engine.SUMMARY).read_text())
+    assert list(summary["drifted"]) == [ids["steady"]]
+    assert "unrelated_helper" in summary["drifted"][ids["steady"]]
+
+
+def test_edited_and_new_memories_are_checked_without_a_rescan(repo: Path) -> None:
+    ids = add_all(repo)
+    bank = Bank.open(repo)
+    engine.verify(bank)
+    bank.update(ids["prose"], content="Stripe events go to `handle_webhook` only.")
+    new = bank.add("gotcha", "`no_such_thing_here` is fine").memory.id
+    fresh = {v.id: v.status for v in engine.refresh(bank)}
+    assert fresh == {ids["prose"]: VERIFIED, new: UNCHECKED}
+    bank.drop(ids["symbol"])
+    report = engine.verify(bank)
+    assert ids["symbol"] not in {v.id for v in report.verdicts}
+    assert report.checked == 0  # nothing in the tree or the text changed since
+
+
+def test_affirmed_references_stop_counting(repo: Path) -> None:
+    ids = add_all(repo)
+    refactor(repo)
+    bank = Bank.open(repo)
+    report = by_key(engine.verify(bank), ids)
+    engine.affirm(bank, ids["command"], report["command"].missing)  # type: ignore[attr-defined]
+    again = by_key(engine.verify(bank, full=True), ids)
+    assert again["command"].status == VERIFIED and again["path"].status == DRIFTED  # type: ignore[attr-defined]
+
+
+def test_cli_verify_json_and_text(repo: Path) -> None:
+    ids = add_all(repo)
+    refactor(repo)
+    done = run_memtui("verify", "--json", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    rows = {row["id"]: row for row in json.loads(done.stdout.decode())}
+    assert set(rows) == set(ids.values())
+    assert rows[ids["symbol"]]["status"] == "drifted"
+    assert rows[ids["symbol"]]["missing"] == ["handle_webhook"]
+    assert rows[ids["symbol"]]["suggested"] == {"handle_webhook": "process_webhook"}
+    assert rows[ids["prose"]] | {"commit": None} == {
+        "id": ids["prose"],
+        "status": "unchecked",
+        "references": [],
+        "missing": [],
+        "suggested": {},
+        "commit": None,
+    }
+    done = run_memtui("verify", cwd=repo)
+    assert done.returncode == 0
+    text = done.stdout.decode()
+    assert "6 drifted, 2 unchecked" in text
+    assert "gone: src/billing/invoice.py  → now src/billing/invoices.py?" in text
+
+
+def test_cli_verify_outside_a_project_says_what_to_do(tmp_path: Path, home: Path) -> None:
+    done = run_memtui("verify", cwd=tmp_path, env={"CLAUDE_PROJECT_DIR": str(tmp_path)})
+    assert done.returncode == 1
+    error = done.stderr.decode()
+    assert "memtui init" in error and len(error.strip().splitlines()) == 1
