@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_memtui
 
 from memtui.index.verdicts import DRIFTED, UNCHECKED, VERIFIED
 from memtui.store.bank import Bank, init_project
@@ -38,6 +38,17 @@ def route(event):
     return handle_webhook(event)
 """
 MAKEFILE = "ship:\n\t./deploy.sh --dry-run\n\ntest:\n\tpytest\n"
+
+
+def run_memtui(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """The real CLI in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "memtui", *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        timeout=60,
+    )
 
 
 def git(root: Path, *args: str) -> str:
