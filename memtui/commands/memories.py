@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_edit)
 
     for name, verb in (
-        ("touch", "re-affirm: mark as fresh (confidence back to 1)"),
+        ("touch", "re-affirm: mark as fresh (confidence back to 1); a drifted memory counts as verified again"),
         ("drop", "archive (restorable with `restore` or `undo`)"),
         ("restore", "bring back an archived or superseded memory"),
         ("review", "mark automatically captured memories as reviewed"),
@@ -206,6 +206,13 @@ def cmd_simple(args: argparse.Namespace) -> int:
     past = {"touch": "Touched", "drop": "Dropped", "restore": "Restored", "review": "Reviewed"}[args.verb]
     for memory in done:
         print(f"{past} {memory.id}")
+    if args.verb == "touch":
+        from memtui.verify.engine import reaffirm
+
+        for memory in done:
+            gone = reaffirm(bank, memory.id)
+            if gone:
+                print(f"  {memory.id} still holds as written: {', '.join(gone)} no longer counted as gone")
     return 0
 
 

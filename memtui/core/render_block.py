@@ -5,12 +5,17 @@ types that overflow (memory-mcp divided the surplus with a floor and wasted the 
 type shows its highest-ranked memories (confidence × (1 + accessCount/10)); the rest is counted in
 an overflow line pointing at the search tools. Memories under the confidence threshold are left out
 of the block and counted, never silently.
+
+Memories the code has drifted from (`memtui.verify`) are left out too, and counted on a line of
+their own. CLAUDE.md is read as standing instructions, with no room to say "this may be stale":
+a claim the code contradicts does not belong there. Recall and memory_search still find such a
+memory, with a note that says what is gone and its likely new name.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -37,6 +42,8 @@ class TypeSection:
     overflow: tuple[Memory, ...]
     #: Active memories left out because their confidence fell under the threshold.
     faded: tuple[Memory, ...]
+    #: Active memories left out because the code no longer holds something they name.
+    drifted: tuple[Memory, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,20 +90,26 @@ def render(
     project: str,
     description: str = "",
     registry: TypeRegistry = DEFAULT_REGISTRY,
+    drifted: Collection[str] = frozenset(),
 ) -> Block:
+    """`drifted`: ids of memories the code has drifted from; they are left out and counted."""
     from memtui.core import redact  # here, not at import: the hook imports this module for memory_line
 
     everything = list(memories)
     active = [m for m in everything if m.active]
     by_type: dict[str, list[Memory]] = {}
     faded: dict[str, list[Memory]] = {}
+    moved: dict[str, list[Memory]] = {}
     for m in active:
+        if m.id in drifted:
+            moved.setdefault(m.type, []).append(m)
+            continue
         bucket = by_type if decay.visible_in_block(m, now, registry) else faded
         bucket.setdefault(m.type, []).append(m)
     for group in by_type.values():
         group.sort(key=lambda m: (-decay.rank(m, now, registry), m.created, m.id))
 
-    order = registry.order(set(by_type) | set(faded))
+    order = registry.order(set(by_type) | set(faded) | set(moved))
     budgets = {t: registry[t].budget for t in order}
     allotted = allot({t: len(v) for t, v in by_type.items()}, budgets, order)
 
@@ -114,7 +127,14 @@ def render(
         group = by_type.get(t, [])
         n = allotted[t]
         section = TypeSection(
-            t, registry[t].title, budgets[t], n, tuple(group[:n]), tuple(group[n:]), tuple(faded.get(t, ()))
+            t,
+            registry[t].title,
+            budgets[t],
+            n,
+            tuple(group[:n]),
+            tuple(group[n:]),
+            tuple(faded.get(t, ())),
+            tuple(moved.get(t, ())),
         )
         sections.append(section)
         if not group:
@@ -124,6 +144,10 @@ def render(
         if section.overflow:
             lines.append(f"- _…and {len(section.overflow)} more (use memory_search to find them)_")
         lines.append("")
+    left_out = sum(len(v) for v in moved.values())
+    if left_out:
+        noun = "memory names" if left_out == 1 else "memories name"
+        lines += [f"_{left_out} {noun} code that has since changed; left out here (`memtui verify` lists them)_", ""]
     lines += [FOOTER, END]
     return Block("\n".join(lines), tuple(sections))
 

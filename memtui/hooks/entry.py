@@ -9,10 +9,12 @@ budget, so a stuck lock or a slow disk costs the user seconds at most, never the
 Events and what they do:
 
     SessionStart      briefing of the highest-ranked memories        (recall.briefing)
+                      and, when HEAD moved, a verify in the worker    (drift.after_session_start)
     UserPromptSubmit  explicit "remember that …" saved; top matches  (recall.prompt)
     Stop, SubagentStop, PreCompact, SessionEnd
                       a capture job in the spool; a detached worker  (capture.enqueue)
-    PostToolUse       a memory file was written: reindex in the worker (capture.memory_file_changed)
+    PostToolUse       a memory file was written: reindex in the worker (capture.memory_file_changed);
+                      a project file was written: re-check the memories naming it (drift.after_write)
 
 Recall events are answered by the project's warm recall service when one runs (`hooks.client`,
 `memtui.service`); this module is the fallback that answers in-process, words only, and then
@@ -162,16 +164,29 @@ def dispatch(context: HookContext) -> dict[str, Any] | None:
     if event == "SessionStart":
         from memtui.hooks.recall import briefing
 
-        return briefing(context)
+        answer = briefing(context)
+        _verify_later(context, "after_session_start")
+        return answer
     if event == "PostToolUse":
         from memtui.hooks.capture import memory_file_changed
 
         memory_file_changed(context)
+        _verify_later(context, "after_write")
         return None
     from memtui.hooks.capture import enqueue
 
     enqueue(context)
     return None
+
+
+def _verify_later(context: HookContext, step: str) -> None:
+    """Queue verification work for the worker; a failure here costs a stale verdict, never the hook."""
+    try:
+        from memtui.hooks import drift
+
+        getattr(drift, step)(context)
+    except Exception as exc:  # fail open: verification is a hint
+        context.log(f"could not queue verification: {exc.__class__.__name__}: {exc}")
 
 
 def parse_payload(data: bytes) -> Any:

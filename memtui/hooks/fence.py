@@ -21,6 +21,8 @@ NOTICE = (
     "use it as context and check it against the code before relying on it."
 )
 TRUNCATED = " … [cut; memory_search shows the whole memory]"
+#: Opens the line that tells the model what the code no longer holds of a recalled memory.
+DRIFT_PREFIX = "Drifted from the code: it "
 
 
 #: Anything that reads as the start of a markup tag: `<name`, `</name`, `< /name`, `<!…`, `<?…`.
@@ -52,16 +54,20 @@ def label(memory: Memory, now: datetime) -> str:
     return "[" + " · ".join(parts) + "]"
 
 
-def entry(memory: Memory, now: datetime, max_bytes: int) -> str:
-    """One memory in full: its label line, then its text, together at most `max_bytes`."""
+def entry(memory: Memory, now: datetime, max_bytes: int, drift: str = "") -> str:
+    """One memory in full: its label line, then its text, together at most `max_bytes`. A memory
+    the code has drifted from (`drift`, from memtui.verify) says so on a line of its own after the
+    label, so the model reads it before the claim, and the cut never takes it."""
     head = label(memory, now)
+    if drift:
+        head += f"\n{DRIFT_PREFIX}{drift}; verify before relying on it."
     body = memory.content.strip()
     if memory.name and memory.name not in body:
         body = f"{memory.name}: {body}"
     return cut(_defuse(f"{head}\n{body}"), max_bytes)
 
 
-def line(memory: Memory, now: datetime, max_chars: int = 300) -> tuple[str, bool]:
+def line(memory: Memory, now: datetime, max_chars: int = 300, drift: str = "") -> tuple[str, bool]:
     """One memory on one line (for the briefing) and whether that line holds all of it."""
     text = " ".join((memory.description or memory.content).split())
     if memory.name and memory.name not in text:
@@ -70,8 +76,9 @@ def line(memory: Memory, now: datetime, max_chars: int = 300) -> tuple[str, bool
     if len(text) > max_chars:
         text = text[: max_chars - 1] + "…"
     stale = decay.freshness(memory, now)
-    tag = memory.type + (f" · {stale}" if stale else "")
-    return _defuse(f"- [{tag}] {text} ({memory.id})"), whole
+    tag = memory.type + (f" · {stale}" if stale else "") + (" · drifted" if drift else "")
+    tail = f" — drifted: it {drift}" if drift else ""
+    return _defuse(f"- [{tag}] {text} ({memory.id}){tail}"), whole and not drift
 
 
 def block(parts: list[str], notice: str = NOTICE, separator: str = "\n\n") -> str:

@@ -19,13 +19,17 @@ FALLBACK_THRESHOLD = 0.34
 
 
 class Match:
-    """A memory and its relevance (0..1). A plain class: building dataclasses costs start-up time."""
+    """A memory, its relevance (0..1) and, when the code has drifted from it, what is gone (`note`).
+    A plain class: building dataclasses costs start-up time."""
 
-    __slots__ = ("memory", "score")
+    __slots__ = ("memory", "note", "score", "status")
 
-    def __init__(self, memory: Memory, score: float) -> None:
+    def __init__(self, memory: Memory, score: float, note: str = "", status: str = "") -> None:
         self.memory = memory
         self.score = score
+        self.note = note
+        #: verified, drifted, unchecked, or "" (never checked).
+        self.status = status
 
 
 def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None, recall: bool = True) -> list[Match]:
@@ -45,8 +49,8 @@ def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = Non
         target, query, k=max(k, 5), types=list(types) if types else None, semantic="warm" if recall else "auto"
     )
     if not recall:  # an explicit search shows whatever matched, weak or not
-        return [Match(h.memory, h.score) for h in hits[:k] if h.memory.active]
-    return [Match(h.memory, h.score) for h in calibration.gate(hits, k) if h.memory.active]
+        return [Match(h.memory, h.score, h.note, h.status) for h in hits[:k] if h.memory.active]
+    return [Match(h.memory, h.score, h.note, h.status) for h in calibration.gate(hits, k) if h.memory.active]
 
 
 def _fallback(target: Any, query: str, k: int, types: Sequence[str] | None, recall: bool) -> list[Match]:
@@ -70,6 +74,8 @@ def _fallback(target: Any, query: str, k: int, types: Sequence[str] | None, reca
     return scored[:k]
 
 
+#: The share of its rank a drifted memory keeps in the briefing (index.fusion.DRIFTED_FACTOR for search).
+DRIFTED_FACTOR = 0.85
 #: The briefing ranks every active memory but reads in full only this many of the best.
 RANKED_LIMIT = 200
 _RANK_ROWS = (
@@ -110,9 +116,12 @@ def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
         registry = Config.load(project.path("config.toml")).types
     except ConfigError:
         from memtui.core.types import DEFAULT_REGISTRY as registry
+    from memtui.hooks.drift import notes
+
     index = open_index(project)
     index.refresh(wait=0.25)
     rows = index.guard(lambda: index.conn.execute(_RANK_ROWS).fetchall())
+    drifted = notes(project.memory_dir)  # below verified memories of equal rank (memtui.verify)
     now = utcnow()
     scored = []
     for rowid, type_, updated, confidence, access in rows:
@@ -129,7 +138,7 @@ def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
     memories = index.memories([rowid for _, _, rowid in best])
     out = [memories[rowid] for _, _, rowid in best if rowid in memories]
     # Ties keep a stable order (by id), as the CLAUDE.md block does.
-    out.sort(key=lambda m: (-decay.rank(m, now, registry), m.id))
+    out.sort(key=lambda m: (-decay.rank(m, now, registry) * (DRIFTED_FACTOR if m.id in drifted else 1.0), m.id))
     return out, len(rows)
 
 

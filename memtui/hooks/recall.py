@@ -62,7 +62,7 @@ def prompt(context: Any) -> dict[str, Any] | None:
     chosen: list[str] = []
     parts: list[str] = []
     for match in matches[: settings.recall_k]:
-        part = fence.entry(match.memory, now, settings.memory_bytes)
+        part = fence.entry(match.memory, now, settings.memory_bytes, match.note)
         size = len(part.encode("utf-8")) + 2
         if size > room:
             continue  # a smaller one further down may still fit
@@ -89,9 +89,10 @@ def briefing(context: Any) -> dict[str, Any] | None:
         return None
 
     from memtui.core.clock import utcnow
-    from memtui.hooks import lookup
+    from memtui.hooks import drift, lookup
 
     carried = _block_lines(context.project)
+    drifted = drift.notes(memory_dir)
     # Enough of the best to fill the budget even after skipping everything the block carries.
     memories, total = lookup.ranked(context.project, limit=len(carried) + lookup.RANKED_LIMIT)
     now = utcnow()
@@ -108,7 +109,7 @@ def briefing(context: Any) -> dict[str, Any] | None:
     for memory in memories:
         if carried and _block_line(memory) in carried:
             continue
-        text, complete = fence.line(memory, now)
+        text, complete = fence.line(memory, now, drift=drifted.get(memory.id, ""))
         size = len(text.encode("utf-8")) + 1
         if size > room:
             break

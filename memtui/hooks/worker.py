@@ -74,6 +74,7 @@ def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
             quiet_since = time.monotonic()
             if any(j.kind == "capture" for j in jobs):
                 _quietly(project, _reindex, bank)  # captures changed the stores: index them before the next prompt
+                _quietly(project, _check_new, bank)  # and check the new memories against the code
             continue
         try:
             if access.apply(bank):
@@ -100,6 +101,8 @@ def _run_job(project: Any, bank: Any, job: spool.Job) -> bool:
             ok = _capture(project, bank, job)
         elif job.kind == "reindex":
             ok = _reindex(project, bank)
+        elif job.kind in ("verify", "verify-files"):
+            ok = _verify(project, bank, job)
         else:
             spool.failed(job, f"unknown job kind {job.kind!r}")
             return False
@@ -148,6 +151,34 @@ def _reindex(project: Any, bank: Any) -> bool:
     except ImportError:
         return True  # no index in this build: nothing to bring up to date
     open_index(bank).refresh()
+    return True
+
+
+def _check_new(project: Any, bank: Any) -> bool:
+    """Verdicts for memories added or edited since the last verify (none before the first)."""
+    try:
+        from memtui.verify import engine
+    except ImportError:
+        return True
+    engine.refresh(bank)
+    return True
+
+
+def _verify(project: Any, bank: Any, job: spool.Job) -> bool:
+    """A full (incremental) verify when HEAD moved, or a re-check of the files Claude Code wrote."""
+    try:
+        from memtui.verify import engine
+    except ImportError:
+        return True  # no verification in this build
+    if job.kind == "verify":
+        report = engine.verify(bank)
+        counts = report.counts()
+        _log(project, f"{job.path.name}: verified {report.checked} memories: {counts['drifted']} drifted in all")
+        return True
+    paths = job.data.get("paths")
+    changed = engine.file_changed(bank, [str(p) for p in paths] if isinstance(paths, list) else [])
+    drifted = sum(1 for v in changed if v.drifted)
+    _log(project, f"{job.path.name}: re-checked {len(changed)} memories after an edit ({drifted} drifted)")
     return True
 
 

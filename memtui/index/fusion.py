@@ -39,6 +39,9 @@ BM25_HALF_HYBRID = 12.0
 REFERENCE_SIZE = 100
 #: Superseded and archived memories, when asked for, rank below what replaced them.
 INACTIVE_FACTOR = 0.5
+#: A memory the code has drifted from (memtui.verify) ranks below a verified one of equal relevance;
+#: mild, because drift is a hint (the memory may still hold in part) and its note says what is gone.
+DRIFTED_FACTOR = 0.85
 
 
 def size_factor(n_docs: int) -> float:

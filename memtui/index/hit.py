@@ -24,3 +24,7 @@ class Hit:
     via: str = "bm25"
     #: The signals the score was computed from (`calibration.HYBRID_SIGNALS` or `LEXICAL_SIGNALS`).
     signals: tuple[float, ...] = ()
+    #: How the memory stands against the code (`memtui.verify`): verified, drifted, unchecked, or ""
+    #: when it was never checked; for a drifted one, `note` says what is gone and its likely new name.
+    status: str = ""
+    note: str = ""

@@ -173,6 +173,8 @@ def ask(
                 float(h["bm25"]),
                 h["cosine"],
                 f"{h['via']}+service",
+                status=str(h.get("status") or ""),
+                note=str(h.get("note") or ""),
             )
             for h in answer["hits"]
         ]
@@ -193,4 +195,6 @@ def hit_json(hit: Any) -> dict[str, Any]:
         "bm25": hit.bm25,
         "cosine": hit.cosine,
         "via": hit.via,
+        "status": hit.status,
+        "note": hit.note,
     }

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memtui.core.memory import Memory
-from memtui.index import calibration, fusion, lexical
+from memtui.index import calibration, fusion, lexical, verdicts
 from memtui.index.calibration import HIT_FLOOR as RECALL_THRESHOLD
 from memtui.index.hit import Hit
 from memtui.index.index import Index
@@ -164,6 +164,7 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
     signals = _signals(top, bm25, cos, n_docs, parsed, memories)
     weights = calibration.HYBRID if cos is not None else calibration.LEXICAL
     position = {rowid: i for i, rowid in enumerate(top)}
+    checked = verdicts.read(index.conn, [m.id for m in memories.values()])
     scored = []
     for rowid in top:
         if rowid not in memories:
@@ -173,6 +174,9 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
         p = calibration.probability(weights, signals[rowid])
         if rowid in inactive:
             p *= fusion.INACTIVE_FACTOR
+        verdict = checked.get(memories[rowid].id)
+        if verdict is not None and verdict.drifted:
+            p *= fusion.DRIFTED_FACTOR
         scored.append((p, rowid))
     scored.sort(key=lambda t: (-t[0], position[t[1]]))
     scored = scored[:k]
@@ -190,6 +194,7 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
             if any(w.startswith(t) for t in terms for words in fields.values() for w in words):
                 why += f" (≈ {typed})"
         words = tuple(dict.fromkeys(w for ws in fields.values() for w in ws))
+        verdict = checked.get(memory.id)
         hits.append(
             Hit(
                 memory,
@@ -200,6 +205,8 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
                 None if cosine is None else round(cosine, 4),
                 "hybrid" if cos is not None else "bm25",
                 tuple(round(x, 5) for x in signals[rowid]),
+                verdict.status if verdict else "",
+                verdict.note if verdict else "",
             )
         )
     return _replacements_first(hits)

@@ -11,8 +11,6 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from memtui.core.references import note
-
 VERIFIED = "verified"
 DRIFTED = "drifted"
 UNCHECKED = "unchecked"
@@ -40,7 +38,11 @@ class Verdict:
     @property
     def note(self) -> str:
         """`mentions src/billing/invoice.py (now src/billing/invoices.py?), which no longer exists in the code`."""
-        return note(self.missing, dict(self.suggested)) if self.drifted else ""
+        if not self.drifted:
+            return ""
+        from memtui.core.references import note  # its regexes are compiled on import: not on the hook path
+
+        return note(self.missing, dict(self.suggested))
 
     def to_json(self) -> dict[str, object]:
         return {

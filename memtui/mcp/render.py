@@ -19,7 +19,7 @@ from memtui.core import decay
 MAX_CHARS = 1500
 
 
-def header(memory: Any, now: datetime, registry: Any, score: float | None = None) -> str:
+def header(memory: Any, now: datetime, registry: Any, score: float | None = None, status: str = "") -> str:
     parts = [
         memory.id,
         memory.type,
@@ -32,23 +32,43 @@ def header(memory: Any, now: datetime, registry: Any, score: float | None = None
         parts.append(memory.status.value)
     if memory.tags:
         parts.append("tags: " + ", ".join(memory.tags))
+    if status:  # against the code (memtui verify): verified, drifted or unchecked
+        parts.append(status)
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
     return " · ".join(parts)
 
 
-def memory(m: Any, now: datetime, registry: Any, score: float | None = None, max_chars: int = MAX_CHARS) -> str:
+def memory(
+    m: Any,
+    now: datetime,
+    registry: Any,
+    score: float | None = None,
+    max_chars: int = MAX_CHARS,
+    status: str = "",
+    note: str = "",
+) -> str:
+    """`note`: what the code no longer holds of a drifted memory, on its own line before the text."""
     text = m.content.strip()
     if m.name and m.name not in text:
         text = f"{m.name}: {text}"
     if len(text) > max_chars:
         text = text[: max_chars - 1] + "…"
-    return f"{header(m, now, registry, score)}\n{text}"
+    drift = f"Drifted from the code: it {note}; verify before relying on it.\n" if note else ""
+    return f"{header(m, now, registry, score, status)}\n{drift}{text}"
 
 
-def listing(title: str, items: Iterable[tuple[Any, float | None]], now: datetime, registry: Any) -> str:
-    blocks = [memory(m, now, registry, score) for m, score in items]
+def listing(title: str, items: Iterable[tuple[Any, ...]], now: datetime, registry: Any) -> str:
+    """`items`: (memory, score) or (memory, score, status, note)."""
+    blocks = [memory(item[0], now, registry, *_scored(item)) for item in items]
     if not blocks:
         return title
     return title + "\n\n" + "\n\n".join(blocks)
+
+
+def _scored(item: tuple[Any, ...]) -> tuple[Any, ...]:
+    score = item[1] if len(item) > 1 else None
+    status = item[2] if len(item) > 2 else ""
+    note = item[3] if len(item) > 3 else ""
+    return (score, MAX_CHARS, status, note)

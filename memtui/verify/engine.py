@@ -307,6 +307,19 @@ def _write_summary(project: Any, head: str, all_verdicts: dict[str, Verdict]) ->
         old = None
     if old != data:
         atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    before = old.get("drifted") if isinstance(old, dict) else None
+    if set(before or ()) != set(drifted):
+        _rerender(project)
+
+
+def _rerender(project: Any) -> None:
+    """An installed CLAUDE.md block leaves drifted memories out: render it again when that set changed."""
+    from memtui.store import rendering
+    from memtui.store.bank import Bank
+
+    bank = Bank(project)
+    with bank.lock:
+        rendering.auto(bank)
 
 
 def read_summary(memory_dir: Path) -> dict[str, Any]:
@@ -334,3 +347,23 @@ def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str]) -> N
     data = read_affirmed(Path(project.memory_dir))
     data[memory_id] = sorted(set(data.get(memory_id, [])) | set(references))
     atomic_write(Path(project.memory_dir) / AFFIRMED, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def reaffirm(bank_or_project: Any, memory_id: str) -> tuple[str, ...]:
+    """A person touched the memory: if it was drifted, what it names that is gone is accepted as
+    written (`affirm`), and its verdict becomes verified. Returns the references so accepted."""
+    project = _project(bank_or_project)
+    index = _index(bank_or_project)
+    try:
+        verdict = stored.read(index.conn, [memory_id]).get(memory_id)
+        if verdict is None or not verdict.drifted:
+            return ()
+        affirm(project, memory_id, verdict.missing)
+        index.conn.execute(
+            "UPDATE verdicts SET status = ?, missing = '[]', suggested = '{}' WHERE id = ?",
+            (stored.VERIFIED if verdict.refs else stored.UNCHECKED, memory_id),
+        )
+        _write_summary(project, verdict.head, stored.read_all(index.conn))
+        return verdict.missing
+    finally:
+        index.close()

@@ -191,3 +191,14 @@ def test_splice_keeps_text_outside_markers_byte_for_byte(existing, expected):
 def test_broken_markers_raise(existing):
     with pytest.raises(MarkerError, match="exactly one pair"):
         splice(existing, BLOCK)
+
+
+def test_drifted_memories_are_left_out_and_counted(make, now):
+    kept = make("we deploy with make release", "decision")
+    moved = make("we deploy with make ship", "decision")
+    block = render([kept, moved], now, project="p", drifted={moved.id})
+    assert "make release" in block.text and "make ship" not in block.text
+    assert "_1 memory names code that has since changed; left out here (`memtui verify` lists them)_" in block.text
+    section = next(s for s in block.sections if s.type == "decision")
+    assert section.shown == (kept,) and section.drifted == (moved,)
+    assert "left out here" not in render([kept, moved], now, project="p").text

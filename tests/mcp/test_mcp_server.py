@@ -335,3 +335,45 @@ def test_type_is_an_enum_of_the_projects_types_and_k_is_bounded(project, home):
     assert out["low"].is_error and "greater than or equal to 1" in text(out["low"])
     assert out["high"].is_error and "less than or equal to 20" in text(out["high"])
     assert not out["ok"].is_error and "Redis eviction" in text(out["ok"])
+
+
+def test_search_carries_the_verdict_and_status_counts_them(project, home, bank):
+    """A memory that names a function since renamed: memory_search says so, memory_status counts it."""
+    import os
+    import shutil
+    import subprocess
+
+    from memtui.verify import engine
+
+    root = project.root
+    shutil.rmtree(root / ".git")
+    (root / "billing.py").write_text("def handle_webhook(event):\n    return event\n")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e.x"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e.x"}
+    for args in (["init", "-q"], ["add", "billing.py"], ["commit", "-qm", "init"]):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+    drifted = bank.add("gotcha", "Stripe webhooks go through `handle_webhook` in billing.py").memory
+    bank.add("decision", "We deploy with make ship from the main branch")
+    bank.add("pattern", "Stripe refunds are issued by the finance team only")
+    engine.verify(bank)
+    (root / "billing.py").write_text("def process_webhook(event):\n    return event\n")
+    subprocess.run(["git", "commit", "-qam", "rename"], cwd=root, env=env, check=True, capture_output=True)
+    engine.verify(bank)
+
+    async def calls(client):
+        return (
+            text(await client.call_tool("memory_search", {"query": "stripe webhooks", "k": 5})),
+            text(await client.call_tool("memory_search", {"query": drifted.id})),
+            text(await client.call_tool("memory_status", {})),
+        )
+
+    search, by_id, status = session(root, home, calls)
+    note = (
+        "Drifted from the code: it mentions handle_webhook (now process_webhook?), which no longer exists in the code"
+    )
+    block = search.split(drifted.id, 1)[1].split("\n\n", 1)[0]
+    assert " · drifted" in block.splitlines()[0] and note in block
+    refunds = search.split("Stripe refunds", 1)[0].rsplit("\n\n", 1)[1]
+    assert refunds.splitlines()[0].endswith("unchecked") or " · unchecked" in refunds
+    assert note in by_id
+    assert "Checked against the code: 0 verified, 1 drifted" in status and "2 with nothing to check." in status

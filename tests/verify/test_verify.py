@@ -261,3 +261,33 @@ def test_cli_verify_outside_a_project_says_what_to_do(tmp_path: Path, home: Path
     assert done.returncode == 1
     error = done.stderr.decode()
     assert "memtui init" in error and len(error.strip().splitlines()) == 1
+
+
+def test_an_installed_claude_md_block_leaves_drifted_memories_out(repo: Path) -> None:
+    ids = add_all(repo)
+    assert run_memtui("render", cwd=repo).returncode == 0
+    block = (repo / "CLAUDE.md").read_text()
+    assert "Always go through `handle_webhook`" in block
+    refactor(repo)
+    engine.verify(Bank.open(repo))
+    block = (repo / "CLAUDE.md").read_text()
+    assert "Always go through `handle_webhook`" not in block
+    assert "_6 memories name code that has since changed; left out here (`memtui verify` lists them)_" in block
+    assert "The user prefers tabs" in block  # unchecked memories stay
+    engine.affirm(Bank.open(repo), ids["symbol"], ["handle_webhook"])
+    engine.verify(Bank.open(repo), full=True)
+    assert "Always go through `handle_webhook`" in (repo / "CLAUDE.md").read_text()
+
+
+def test_touch_reaffirms_a_drifted_memory(repo: Path) -> None:
+    ids = add_all(repo)
+    refactor(repo)
+    engine.verify(Bank.open(repo))
+    done = run_memtui("touch", ids["symbol"], cwd=repo)
+    assert done.returncode == 0
+    assert f"{ids['symbol']} still holds as written: handle_webhook no longer counted as gone" in done.stdout.decode()
+    verdicts = {v.id: v for v in engine.verify(Bank.open(repo), full=True).verdicts}
+    assert verdicts[ids["symbol"]].status == VERIFIED
+    assert verdicts[ids["path"]].status == DRIFTED
+    plain = run_memtui("touch", ids["prose"], cwd=repo).stdout.decode()
+    assert "still holds" not in plain

@@ -26,8 +26,10 @@ def register(server: Any, ws: Any) -> None:
         number of results (1-20); `type` narrows to one kind (the project's types are listed with
         their meanings in the schema). Pass a memory id as the query to read that memory in full.
 
-        Returns one block per memory, best match first: `id · type · age · confidence`, then the
-        text. Memories older than a day say so: verify them against the code before relying on them.
+        Returns one block per memory, best match first: `id · type · age · confidence`, how it
+        stands against the code (verified, drifted, unchecked), then the text. A drifted memory
+        names code that is gone (a line says what, and its likely new name); memories older than
+        a day say so too: verify them against the code before relying on them.
         """
         from memtui.hooks import access, lookup
 
@@ -41,7 +43,14 @@ def register(server: Any, ws: Any) -> None:
             except NotFound:
                 found = None
             if found is not None:
-                return render.memory(found, now, bank.registry, max_chars=100_000)
+                verdict = _verdict(bank, found.id)
+                return (
+                    render.memory(
+                        found, now, bank.registry, max_chars=100_000, status=verdict.status, note=verdict.note
+                    )
+                    if verdict
+                    else render.memory(found, now, bank.registry, max_chars=100_000)
+                )
         matches = lookup.search(bank, query, k, types=[type.strip().lower()] if type else None, recall=False)
         if not matches:
             return (
@@ -51,7 +60,7 @@ def register(server: Any, ws: Any) -> None:
             )
         access.note(bank.project.memory_dir, [m.memory.id for m in matches])
         title = f"{len(matches)} {'memory' if len(matches) == 1 else 'memories'} for {query!r}, best first:"
-        return render.listing(title, [(m.memory, m.score) for m in matches], now, bank.registry)
+        return render.listing(title, [(m.memory, m.score, m.status, m.note) for m in matches], now, bank.registry)
 
     memory_search.__annotations__["type"] = schema.memory_type(ws.registry(), required=False) | None
     memory_search.__annotations__["k"] = schema.result_count(5)
@@ -61,3 +70,13 @@ def register(server: Any, ws: Any) -> None:
         structured_output=False,
         annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
     )(tool_errors(memory_search))
+
+
+def _verdict(bank: Any, memory_id: str) -> Any:
+    """The memory's stored verification verdict, or None (never checked, or no index)."""
+    try:
+        from memtui.index import verdicts
+        from memtui.index.search import open_index
+    except ImportError:
+        return None
+    return verdicts.read(open_index(bank).conn, [memory_id]).get(memory_id)

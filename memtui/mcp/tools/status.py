@@ -42,11 +42,28 @@ def register(server: Any, ws: Any) -> None:
             f"{stale} older than a day (verify before relying on them); {unreviewed} captured "
             "automatically and not yet reviewed by the user."
         )
+        lines.append(_verification(bank, [m.id for m in active]))
         lines.append(_capture_health(bank))
         pending = _pending_jobs(bank)
         if pending:
             lines.append(f"{pending} capture job(s) waiting in the spool.")
         return "\n".join(lines)
+
+
+def _verification(bank: Any, ids: list[str]) -> str:
+    """Counts of verified, drifted and unchecked memories (memtui verify), from the index."""
+    try:
+        from memtui.index import verdicts
+        from memtui.index.search import open_index
+    except ImportError:
+        return "Checked against the code: not available in this build."
+    counts = verdicts.counts(open_index(bank).conn, ids)
+    never = len(ids) - sum(counts.values())
+    line = (
+        f"Checked against the code: {counts['verified']} verified, {counts['drifted']} drifted "
+        f"(they name code that is gone; memory_search shows what), {counts['unchecked']} with nothing to check"
+    )
+    return line + (f", {never} not checked yet." if never else ".")
 
 
 def _capture_health(bank: Any) -> str:
