@@ -10,6 +10,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 VERIFIED = "verified"
 DRIFTED = "drifted"
@@ -85,6 +86,29 @@ def read_all(conn: sqlite3.Connection) -> dict[str, Verdict]:
         return {row[0]: _row(row) for row in conn.execute(f"SELECT {_COLUMNS} FROM verdicts")}
     except sqlite3.OperationalError:
         return {}
+
+
+def load(index_path: Path) -> dict[str, Verdict]:
+    """Every verdict in an index file, read-only and without the index machinery (the TUI reads
+    them beside the stores). Empty when there is no index or nothing was verified yet."""
+    if not index_path.is_file():
+        return {}
+    try:
+        conn = sqlite3.connect(f"file:{index_path}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error:
+        return {}
+    try:
+        out = {}
+        for row in conn.execute(f"SELECT {_COLUMNS} FROM verdicts"):
+            if row[1] == DRIFTED:
+                out[row[0]] = _row(row)
+            else:  # only a drifted verdict's lists are shown; skip decoding the rest
+                out[row[0]] = Verdict(row[0], row[1], head=row[5], text_hash=row[6])
+        return out
+    except sqlite3.Error:
+        return {}
+    finally:
+        conn.close()
 
 
 def counts(conn: sqlite3.Connection, ids: Iterable[str] | None = None) -> dict[str, int]:

@@ -23,6 +23,7 @@ from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
 from memtui.errors import MemtuiError
+from memtui.index import verdicts
 from memtui.store.bank import Bank
 from memtui.tui import keys
 from memtui.tui.appref import AppBase
@@ -94,8 +95,17 @@ class MemtuiApp(AppBase):
                 memories = tuple(self.bank.memories())
                 problems = tuple(self.bank.problems)
         except MemtuiError as exc:
-            return Snapshot(seq or next(self._seq), self.snapshot.memories, (), reason, error=str(exc))
-        return Snapshot(seq, memories, problems, reason)
+            return Snapshot(
+                seq or next(self._seq),
+                self.snapshot.memories,
+                (),
+                reason,
+                error=str(exc),
+                verdicts=self.snapshot.verdicts,
+            )
+        return Snapshot(
+            seq, memories, problems, reason, verdicts=verdicts.load(self.bank.project.memory_dir / "index.db")
+        )
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def reload(self, reason: str = "external") -> None:
@@ -115,6 +125,7 @@ class MemtuiApp(AppBase):
             and self.load_error is None
             and snap.memories == self.snapshot.memories
             and snap.problems == self.snapshot.problems
+            and snap.verdicts == self.snapshot.verdicts
         ):
             return  # e.g. the watcher seeing our own write: nothing to repaint
         else:
@@ -123,7 +134,7 @@ class MemtuiApp(AppBase):
         for problem in sorted(set(snap.problems) - set(self.snapshot.problems)):
             self.notify(problem, title="A memory file could not be read", severity="warning", timeout=12)
         self.snapshot = snap
-        self.model.load(snap.memories)
+        self.model.load(snap.memories, snap.verdicts)
         self.data.publish(snap)
         if self.watching:
             self._rewatch()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,6 +10,7 @@ from typing import Any
 from textual.message import Message
 
 from memtui.core.memory import Memory
+from memtui.index.verdicts import Verdict
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class Snapshot:
     reason: str = "initial"
     #: A store that could not be read; the previous memories are kept on screen.
     error: str | None = None
+    #: How each memory stands against the code (memtui verify), by id; empty before a first verify.
+    verdicts: Mapping[str, Verdict] = field(default_factory=dict)
 
     def get(self, memory_id: str) -> Memory | None:
         for memory in self.memories:

@@ -108,7 +108,7 @@ def verify(bank_or_project: Any, *, index: Index | None = None, full: bool = Fal
             raise
         every = stored.read_all(conn)
         report.verdicts = [every[i] for i in sorted(every, key=_order(conn))]
-        _write_summary(project, report.head, every)
+        _write_summary(bank_or_project, report.head, every)
         report.seconds["total"] = time.perf_counter() - clock
         return report
     finally:
@@ -174,7 +174,7 @@ def file_changed(bank_or_project: Any, paths: Sequence[str], *, index: Index | N
             conn.execute("ROLLBACK")
             raise
         if result:
-            _write_summary(project, head_row[0] if head_row else "", stored.read_all(conn))
+            _write_summary(bank_or_project, head_row[0] if head_row else "", stored.read_all(conn))
         return result
     finally:
         if own:
@@ -203,7 +203,7 @@ def refresh(bank_or_project: Any, *, index: Index | None = None) -> list[Verdict
             conn.execute("ROLLBACK")
             raise
         if result:
-            _write_summary(project, head[0], stored.read_all(conn))
+            _write_summary(bank_or_project, head[0], stored.read_all(conn))
         return result
     finally:
         if own:
@@ -297,7 +297,8 @@ def _judge_all(
 # -- the small files beside the index ---------------------------------------------------------------
 
 
-def _write_summary(project: Any, head: str, all_verdicts: dict[str, Verdict]) -> None:
+def _write_summary(bank_or_project: Any, head: str, all_verdicts: dict[str, Verdict]) -> None:
+    project = _project(bank_or_project)
     drifted = {v.id: v.note for v in all_verdicts.values() if v.drifted}
     data = {"head": head, "drifted": dict(sorted(drifted.items()))}
     path = Path(project.memory_dir) / SUMMARY
@@ -309,15 +310,17 @@ def _write_summary(project: Any, head: str, all_verdicts: dict[str, Verdict]) ->
         atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     before = old.get("drifted") if isinstance(old, dict) else None
     if set(before or ()) != set(drifted):
-        _rerender(project)
+        _rerender(bank_or_project)
 
 
-def _rerender(project: Any) -> None:
-    """An installed CLAUDE.md block leaves drifted memories out: render it again when that set changed."""
+def _rerender(bank_or_project: Any) -> None:
+    """An installed CLAUDE.md block leaves drifted memories out: render it again when that set changed.
+    Through the caller's Bank when there is one: its lock is re-entrant (the TUI holds it while it
+    runs a change), a second Bank's would wait on the first."""
     from memtui.store import rendering
     from memtui.store.bank import Bank
 
-    bank = Bank(project)
+    bank = bank_or_project if isinstance(bank_or_project, Bank) else Bank(_project(bank_or_project))
     with bank.lock:
         rendering.auto(bank)
 
@@ -363,7 +366,7 @@ def reaffirm(bank_or_project: Any, memory_id: str) -> tuple[str, ...]:
             "UPDATE verdicts SET status = ?, missing = '[]', suggested = '{}' WHERE id = ?",
             (stored.VERIFIED if verdict.refs else stored.UNCHECKED, memory_id),
         )
-        _write_summary(project, verdict.head, stored.read_all(index.conn))
+        _write_summary(bank_or_project, verdict.head, stored.read_all(index.conn))
         return verdict.missing
     finally:
         index.close()

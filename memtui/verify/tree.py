@@ -51,6 +51,8 @@ SKIP_DIRS = frozenset(
     ]
 )
 SKIP_NAMES = frozenset(("CLAUDE.md", "CLAUDE.local.md", "MEMORY.md"))
+#: memtui's and Claude Code's own folders: skipped even where git tracks them (.gitignore decides the rest).
+OWN_DIRS = frozenset((".git", ".memory", ".claude"))
 #: Larger files are listed (their path counts) but not read: generated or data, not code.
 MAX_BYTES = 1_000_000
 MAX_FILES = 100_000
@@ -81,7 +83,7 @@ def path_keys(path: str) -> set[str]:
 
 def _skipped(rel: str) -> bool:
     parts = rel.split("/")
-    return parts[-1] in SKIP_NAMES or any(p in SKIP_DIRS for p in parts[:-1])
+    return parts[-1] in SKIP_NAMES or any(p in OWN_DIRS for p in parts[:-1])
 
 
 def git(root: Path, *args: str, timeout: float = GIT_TIMEOUT) -> str | None:
@@ -108,6 +110,7 @@ def list_files(root: Path) -> list[str]:
         return sorted(paths)[:MAX_FILES]
     found: list[str] = []
     for directory, dirs, files in os.walk(root):
+        # Outside git nothing says what is generated: skip the usual build, cache and environment folders.
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         base = os.path.relpath(directory, root)
         for name in sorted(files):

@@ -12,7 +12,7 @@ from pathlib import Path
 from memtui.store.atomic import is_temp
 
 #: Files under `.memory/` that change what the TUI shows.
-MEMORY_FILES = frozenset({"state.json", "config.toml", "status.json", "usage.jsonl"})
+MEMORY_FILES = frozenset({"state.json", "config.toml", "status.json", "usage.jsonl", "verified.json"})
 #: awatch settings: wait this long for a burst to settle (ms), but never longer than DEBOUNCE_MS.
 STEP_MS = 30
 DEBOUNCE_MS = 200

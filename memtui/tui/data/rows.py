@@ -9,7 +9,7 @@ filter text extends the previous one, only the previous matches are searched aga
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from memtui.core import decay
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
+from memtui.index.verdicts import Verdict
 
 SORTS = ("rank", "age", "confidence")
 #: Below this many characters a fuzzy fallback only adds noise.
@@ -57,7 +58,7 @@ class Query:
     text: str = ""
     type: str | None = None
     store: str | None = None
-    #: "unreviewed" shows only memories waiting for review.
+    #: "unreviewed" shows only memories waiting for review, "drifted" those the code moved away from.
     only: str | None = None
     sort: str = "rank"
     group: bool = True
@@ -77,6 +78,8 @@ class Counts:
     inactive: int
     #: Unsettled git merge conflicts (pairs).
     conflicts: int = 0
+    #: Active memories the code has drifted from (memtui verify).
+    drifted: int = 0
 
 
 def entry(memory: Memory, now: datetime, registry: TypeRegistry) -> Entry:
@@ -113,10 +116,15 @@ class ListModel:
         #: The rows of recent queries and where each memory sits in them: erasing a filter character
         #: returns to a query just typed, so its rows come back without a pass over the memories.
         self._recent: OrderedDict[Query, tuple[list[Row], int, bool, Any]] = OrderedDict()
+        self.verdicts: dict[str, Verdict] = {}
+        self.drifted: frozenset[str] = frozenset()
 
-    def load(self, memories: Iterable[Memory]) -> None:
+    def load(self, memories: Iterable[Memory], verdicts: Mapping[str, Verdict] | None = None) -> None:
         """Take a new read of the stores; unchanged memories keep their entry (a reload after one
-        external write then costs a comparison per memory, not a recomputation)."""
+        external write then costs a comparison per memory, not a recomputation). `verdicts`: how
+        each stands against the code (memtui verify)."""
+        self.verdicts = dict(verdicts or {})
+        self.drifted = frozenset(i for i, v in self.verdicts.items() if v.drifted)
         now = self.clock()
         reuse = self._computed_at is not None and abs((now - self._computed_at).total_seconds()) < REUSE_SECONDS
         old = self.by_id if reuse else {}
@@ -152,6 +160,7 @@ class ListModel:
             sum(1 for m in active if not m.reviewed),
             len(self.entries) - len(active),
             conflicts,
+            sum(1 for m in active if m.id in self.drifted),
         )
 
     def types(self) -> list[str]:
@@ -204,7 +213,7 @@ class ListModel:
         pool = self._pools.get(base)
         if pool is None:
             pool = self._pools[base] = [
-                e for e in self._ordered(base.sort, base.group, base.inactive) if _keep(e, base)
+                e for e in self._ordered(base.sort, base.group, base.inactive) if _keep(e, base, self.drifted)
             ]
         return pool
 
@@ -252,10 +261,12 @@ class ListModel:
         return rows
 
 
-def _keep(e: Entry, q: Query) -> bool:
+def _keep(e: Entry, q: Query, drifted: frozenset[str] = frozenset()) -> bool:
     m = e.memory
     if q.type is not None and m.type != q.type:
         return False
     if q.store is not None and m.store != q.store:
         return False
+    if q.only == "drifted":
+        return m.id in drifted
     return not (q.only == "unreviewed" and m.reviewed)

@@ -47,10 +47,13 @@ def secret_kinds(memory: Memory) -> tuple[str, ...]:
     return _secret_kinds(memory.content, memory.name, memory.description)
 
 
-def badge(memory: Memory, confidence: float, registry: TypeRegistry) -> str:
-    """One word for the list: holds a secret, not reviewed, replaced/archived, faded (out of CLAUDE.md) or stale."""
+def badge(memory: Memory, confidence: float, registry: TypeRegistry, status: str = "") -> str:
+    """One word for the list: holds a secret, drifted from the code, replaced/archived, not reviewed,
+    faded (out of CLAUDE.md) or stale. `status` is the memory's verification status (memtui verify)."""
     if secret_kinds(memory):
         return "secret"
+    if status == "drifted" and memory.active:
+        return "drift"  # six columns hold every badge
     if memory.status is Status.SUPERSEDED:
         return "superseded"
     if memory.status is Status.ARCHIVED:

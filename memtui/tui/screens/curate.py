@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from textual.screen import Screen
 
@@ -114,7 +115,53 @@ def touch(screen: Screen, memories: Sequence[Memory]) -> None:
         _need(screen, None)
         return
     ids = [m.id for m in memories]
-    app_of(screen).run_op(Op("Touch", lambda bank: bank.touch(*ids), done=f"Touched {_titles(memories)}."))
+
+    def run(bank: Any) -> Any:
+        touched = bank.touch(*ids)
+        from memtui.verify.engine import reaffirm
+
+        for memory_id in ids:  # a person says it still holds: a drifted memory counts as verified again
+            reaffirm(bank, memory_id)
+        return touched
+
+    app_of(screen).run_op(Op("Touch", run, done=f"Touched {_titles(memories)}."))
+
+
+def rename(screen: Screen, memory: Memory | None) -> None:
+    """Put the likely new names of what a drifted memory names into its text (one undoable edit)."""
+    if not _need(screen, memory):
+        return
+    assert memory is not None
+    verdict = app_of(screen).snapshot.verdicts.get(memory.id)
+    if verdict is None or not verdict.drifted or not verdict.suggested:
+        screen.notify("Nothing to rename: it is not drifted, or no likely new name was found.", timeout=4)
+        return
+    fields = renamed(memory, dict(verdict.suggested))
+    names = ", ".join(f"{old} → {new}" for old, new in verdict.suggested.items())
+
+    def run(bank: Any) -> Any:
+        updated = bank.update(memory.id, expected=memory, **fields)
+        from memtui.verify.engine import refresh
+
+        refresh(bank)  # its new text gets a verdict now, not at the next verify
+        return updated
+
+    app_of(screen).run_op(Op("Rename", run, done=f"Renamed {names}. u undoes."))
+
+
+def renamed(memory: Memory, suggested: dict[str, str]) -> dict[str, str]:
+    """The memory's text fields with each gone name replaced by its likely new one (whole words)."""
+    import re
+
+    out = {}
+    for field in ("content", "name", "description"):
+        text = getattr(memory, field)
+        new = text
+        for old, replacement in sorted(suggested.items(), key=lambda kv: -len(kv[0])):
+            new = re.sub(rf"(?<![\w/.-]){re.escape(old)}(?![\w/-])", replacement, new)
+        if new != text:
+            out[field] = new
+    return out
 
 
 def drop(screen: Screen, memories: Sequence[Memory], on_done: Callable[[], None] | None = None) -> None:

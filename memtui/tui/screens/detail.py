@@ -25,6 +25,8 @@ class DetailScreen(Screen[None]):
         Binding("t", "touch", "Touch", id="detail.touch"),
         Binding("d", "drop", "Drop", id="detail.drop"),
         Binding("r", "restore", "Restore", id="detail.restore"),
+        # The same key on an active memory the code has drifted from: put in the likely new names.
+        Binding("r", "rename", "Rename", id="detail.rename"),
         Binding("y", "retype", "Retype", show=False, id="detail.retype"),
         Binding("number_sign", "retag", "Tags", show=False, key_display="#", id="detail.retag"),
         Binding("p", "promote", "Promote", show=False, id="detail.promote"),
@@ -61,6 +63,9 @@ class DetailScreen(Screen[None]):
         memory = self.memory
         if action == "restore":
             return memory is not None and not memory.active
+        if action == "rename":
+            verdict = app_of(self).snapshot.verdicts.get(memory.id) if memory is not None else None
+            return memory is not None and memory.active and verdict is not None and bool(verdict.suggested)
         if action in ("touch", "drop", "retype", "retag", "promote", "edit", "edit_external"):
             return memory is not None and memory.active
         return True
@@ -83,6 +88,9 @@ class DetailScreen(Screen[None]):
 
     def action_restore(self) -> None:
         curate.restore(self, [m for m in (self.memory,) if m])
+
+    def action_rename(self) -> None:
+        curate.rename(self, self.memory)
 
     def action_retype(self) -> None:
         curate.retype(self, self.memory)

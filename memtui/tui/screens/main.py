@@ -53,7 +53,22 @@ or a store.
         ),
         Binding("n", "add", "New", show=False, id="main.add", tooltip="Add a memory"),
         Binding("m", "merge", "Merge", show=False, id="main.merge", tooltip="Merge the marked memories into one"),
-        Binding("t", "touch", "Touch", show=False, id="main.touch", tooltip="Re-affirm: confidence back to full"),
+        Binding(
+            "t",
+            "touch",
+            "Touch",
+            show=False,
+            id="main.touch",
+            tooltip="Re-affirm: confidence back to full; a drifted memory counts as verified again",
+        ),
+        Binding(
+            "r",
+            "rename",
+            "Rename",
+            show=False,
+            id="main.rename",
+            tooltip="Drifted memory: put the likely new names in its text (u undoes)",
+        ),
         Binding("d", "drop", "Drop", id="main.drop", tooltip="Move to the trash (asks first)"),
         Binding("y", "retype", "Retype", show=False, id="main.retype", tooltip="Change the type"),
         Binding(
@@ -122,6 +137,7 @@ or a store.
         self.query_one(Sidebar).update_counts(model.counts(), model.types(), stores)
         present = {m.id for m in snap.memories if m.active}
         self.memory_list.marked &= present
+        self.memory_list.verdicts = model.verdicts
         self.refresh_rows()
         self.query_one(TopBar).sync("")
 
@@ -134,7 +150,12 @@ or a store.
         memory_list.set_rows(rows, show_type=not self.query_state.group, count=count)
         shown = memory_list.count
         q = self.query_state
-        scope = q.type or (q.store and f"store {q.store}") or ("to review" if q.only else "all")
+        scope = (
+            q.type
+            or (q.store and f"store {q.store}")
+            or (q.only and q.only.replace("unreviewed", "to review"))
+            or "all"
+        )
         parts = [
             f"{shown} of {model.counts().total}" if shown != model.counts().total else f"{shown} memories",
             scope,
@@ -207,6 +228,8 @@ or a store.
             q = replace(q, store=value)
         elif kind == "review":
             q = replace(q, only="unreviewed")
+        elif kind == "drifted":
+            q = replace(q, only="drifted")
         self.query_state = q
         self.refresh_rows()
         self.memory_list.focus()
@@ -273,6 +296,9 @@ or a store.
 
     def action_touch(self) -> None:
         curate.touch(self, self.targets())
+
+    def action_rename(self) -> None:
+        curate.rename(self, self.current)
 
     def action_drop(self) -> None:
         curate.drop(self, self.targets(), on_done=lambda: self.memory_list.marked.clear())

@@ -15,10 +15,29 @@ from textual.widgets import Static
 from memtui.core import decay
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
+from memtui.index.verdicts import Verdict
 from memtui.tui.appref import AppBase
 from memtui.tui.data.text import bar, level, lifetime, secret_kinds, show_path, store_file, successors, when
 
 _LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
+
+
+def _against_code(verdict: Verdict | None) -> list[tuple[str, str] | str]:
+    """How the memory stands against the code (memtui verify): what is gone and the likely new names."""
+    if verdict is None:
+        return []
+    if verdict.status == "verified":
+        return ["\n", ("verified against the code ✓", "$success")]
+    if verdict.status != "drifted":
+        return ["\n", ("names nothing in the code to check", "$text-muted")]
+    parts: list[tuple[str, str] | str] = ["\n", ("⚠ drifted from the code: it names what is gone", "$warning bold")]
+    for ref in verdict.missing:
+        new = verdict.suggested.get(ref)
+        parts.append(f"\n  {ref}")
+        parts.append((f" → now {new}?" if new else " (no likely new name)", "$success" if new else "$text-muted"))
+    hint = "r puts in the new names · " if verdict.suggested else ""
+    parts.append(("\n  " + hint + "t: it still holds as written · d: drop it", "$text-muted"))
+    return parts
 
 
 class MemoryDetail(VerticalScroll, can_focus=True):
@@ -28,6 +47,10 @@ class MemoryDetail(VerticalScroll, can_focus=True):
 The memory in full: its text, then type and lifetime, confidence and rank (how it competes for a
 line in CLAUDE.md), tags, lineage (what it replaced or was merged from, and what replaced it),
 the session that captured it, and the store and file that hold it.
+
+How it stands against the code (`memtui verify`): verified, names nothing to check, or drifted;
+a drifted memory lists what is gone and the likely new names (`r` puts them in its text, `t`
+says it still holds, `d` drops it).
 
 `e` edits it here, `E` opens the real file in `$EDITOR`.
 """
@@ -52,6 +75,7 @@ the session that captured it, and the store and file that hold it.
             app.bank.project.root,
             app.store_files,
             lambda: app.snapshot.memories,
+            verdict=lambda memory_id: app.snapshot.verdicts.get(memory_id),
             id=id,
         )
 
@@ -63,16 +87,18 @@ the session that captured it, and the store and file that hold it.
         stores: Mapping[str, Path],
         lookup: Callable[[], Iterable[Memory]],
         *,
+        verdict: Callable[[str], Verdict | None] = lambda _id: None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self.verdict = verdict
         self.registry = registry
         self.clock = clock
         self.root = root
         self.stores = stores
         self.lookup = lookup
         self.memory: Memory | None = None
-        self._shown: tuple[Memory | None, str | None] | None = None
+        self._shown: tuple[Memory | None, str | None, Verdict | None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Nothing selected.", id="detail-empty")
@@ -85,7 +111,7 @@ the session that captured it, and the store and file that hold it.
 
     def show(self, memory: Memory | None) -> None:
         """Render a memory; a no-op when it is the one already shown (a reload that changed nothing)."""
-        key = (memory, memory.path if memory else None)
+        key = (memory, memory.path if memory else None, self.verdict(memory.id) if memory else None)
         if key == self._shown:
             return
         self._shown = key
@@ -133,6 +159,7 @@ the session that captured it, and the store and file that hold it.
         if kinds:
             parts.append("\n")
             parts.append((f"⚠ holds a secret ({', '.join(kinds)}): `memtui scan --fix` redacts it", "$error bold"))
+        parts += _against_code(self.verdict(memory.id) if memory.active else None)
         stale = decay.freshness(memory, now)
         if stale and memory.path:
             parts.append("\n")

@@ -8,7 +8,7 @@ the scroll offset is kept unless the cursor would leave the screen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import ClassVar
 
@@ -25,6 +25,7 @@ from textual.strip import Strip
 from memtui.core import decay
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
+from memtui.index.verdicts import Verdict
 from memtui.tui.data.rows import Entry, Header, Row
 from memtui.tui.data.text import badge, bar, first_line, level
 
@@ -41,7 +42,8 @@ class MemoryList(ScrollView, can_focus=True):
 Each row: a **confidence bar** (how much the memory can still be trusted; types like *progress*
 decay over days), the **age** since it was last updated or touched, a **badge** and the first line.
 
-Badges: **secret** — holds a key or password (`memtui scan --fix` redacts it); **new** — captured automatically, not reviewed yet (`R` to review); **stale** — a decaying
+Badges: **secret** — holds a key or password (`memtui scan --fix` redacts it); **drift** — names
+code that is gone (the detail pane says what; `r` puts in the likely new names, `t` says it still holds); **new** — captured automatically, not reviewed yet (`R` to review); **stale** — a decaying
 memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left out of CLAUDE.md;
 **archived** / **superseded** — in the trash.
 
@@ -70,6 +72,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         "memory-list--bad",
         "memory-list--badge",
         "memory-list--secret",
+        "memory-list--drifted",
         "memory-list--mark",
     }
 
@@ -86,6 +89,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         & > .memory-list--bad { color: $error; }
         & > .memory-list--badge { color: $warning; text-style: bold; }
         & > .memory-list--secret { color: $error; text-style: bold reverse; }
+        & > .memory-list--drifted { color: $warning; text-style: bold; }
         & > .memory-list--mark { color: $accent; text-style: bold; }
     }
     """
@@ -130,6 +134,8 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         self.rows: list[Row] = []
         self.cursor = -1
         self.marked: set[str] = set()
+        #: How each memory stands against the code (memtui verify), by id: the drifted badge.
+        self.verdicts: Mapping[str, Verdict] = {}
         self._index: dict[str, int] | None = {}
         self._count: int | None = 0
         self._announced: Memory | None = None
@@ -323,6 +329,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
             self.show_type,
             self.badge_width,
             row.memory.id in self.marked,
+            self._status(row.memory.id),
             width,
             base,
             self.app.theme,
@@ -338,6 +345,10 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         text.truncate(width, overflow="ellipsis", pad=True)
         segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(self.app.console)]
         return Strip(segments, width).crop_extend(0, width, base)
+
+    def _status(self, memory_id: str) -> str:
+        verdict = self.verdicts.get(memory_id)
+        return verdict.status if verdict is not None else ""
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"memory-list--{name}", partial=True)
@@ -355,10 +366,10 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
             text.append(f"{memory.type[: TYPE_WIDTH - 1]:<{TYPE_WIDTH}}", self._style("type"))
         text.append(bar(entry.confidence, BAR_WIDTH), self._style(level(entry.confidence)))
         text.append(f" {decay.age_label(memory, now):>4} ", self._style("dim"))
-        word = badge(memory, entry.confidence, self.registry)
+        word = badge(memory, entry.confidence, self.registry, self._status(memory.id))
         text.append(
             f"{word[: self.badge_width]:<{self.badge_width}} ",
-            self._style({"new": "badge", "secret": "secret"}.get(word, "dim")),
+            self._style({"new": "badge", "secret": "secret", "drift": "drifted"}.get(word, "dim")),
         )
         text.append(first_line(memory.title))
         if is_cursor:

@@ -26,6 +26,8 @@ class Sidebar(OptionList):
 Types and stores with how many active memories each holds. `enter` filters the list to one;
 **All** clears it. **Conflicts** (shown when a git merge kept two versions of a memory) and
 **To review** (automatically captured memories) open the review queue (`R`),
+**Drifted** (shown when the code no longer holds something a memory names; `memtui verify`)
+filters the list to those memories,
 **Trash** opens archived and superseded memories (`x`).
 
 Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:project`,
@@ -57,6 +59,8 @@ Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:p
         options.append(None)
         if counts.conflicts:
             options.append(Option(_line("Conflicts", counts.conflicts, "$error bold"), id="conflicts"))
+        if counts.drifted:
+            options.append(Option(_line("Drifted", counts.drifted, "$warning"), id="drifted"))
         options.append(
             Option(_line("To review", counts.unreviewed, "$warning" if counts.unreviewed else ""), id="review")
         )
