@@ -98,7 +98,9 @@ def verify(bank_or_project: Any, *, index: Index | None = None, full: bool = Fal
                 memories = _memories(index, ids)
                 _forget_inactive(conn)
             look = check.Lookup(conn, preload=everything or len(memories) > 200)
-            _judge_all(conn, memories, look, report.head, replace_all=everything, memory_dir=Path(project.memory_dir))
+            judged = _judge_all(
+                conn, memories, look, report.head, replace_all=everything, memory_dir=Path(project.memory_dir)
+            )
             report.seconds["check"] = time.perf_counter() - mark
             report.checked = len(memories)
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('verify:head', ?)", (report.head,))
@@ -106,8 +108,9 @@ def verify(bank_or_project: Any, *, index: Index | None = None, full: bool = Fal
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        every = stored.read_all(conn)
-        report.verdicts = [every[i] for i in sorted(every, key=_order(conn))]
+        # After a run that judged everything its verdicts are all there are: no need to read them back.
+        every = {v.id: v for v in judged} if everything else stored.read_all(conn)
+        report.verdicts = list(every.values()) if everything else [every[i] for i in sorted(every, key=_order(conn))]
         _write_summary(bank_or_project, report.head, every)
         report.seconds["total"] = time.perf_counter() - clock
         return report

@@ -167,39 +167,31 @@ def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None
         candidates = [p for p in only if not _skipped(p)]
         removed = []
     change.files = len(known)
-    files_delta: Counter[str] = Counter()
-    defs_delta: Counter[str] = Counter()
-    ever: set[str] = set()
-    added_paths: list[str] = []
-    gone_rows: dict[str, tuple[set[str], set[str]]] = {}
-    new_rows: dict[str, tuple[set[str], set[str]]] = {}
-    upserts: list[tuple[str, str, str, str]] = []
+    fresh: list[tuple[str, str]] = []  # files the index has never seen: nothing to compare with
+    changed: list[tuple[str, str]] = []
     for rel in candidates:
-        full = root / rel
-        sig = _signature(full)
+        sig = _signature(root / rel)
         if sig is None:
             if rel in known:
                 removed.append(rel)
-            continue
-        if known.get(rel) == sig:
-            continue
-        data = read_bytes(full)
-        words = scan.words_of_bytes(data) if data is not None else set()
-        defs = scan.definitions(rel, data.decode("utf-8", errors="replace")) if data is not None else set()
-        words |= defs
-        words |= scan.path_names(rel)
-        defs |= scan.path_names(rel)
-        old_words, old_defs = _old(conn, rel) if rel in known else (set(), set())
-        if rel not in known:
-            added_paths.append(rel)
-            new_rows[rel] = (words, defs)
+        elif rel not in known:
+            fresh.append((rel, sig))
+        elif known[rel] != sig:
+            changed.append((rel, sig))
+    rows, files_delta, defs_delta = scan_many(root, fresh)
+    ever: set[str] = set(defs_delta)
+    upserts: list[tuple[str, str, str, str]] = list(rows)
+    for rel, sig in changed:
+        words, defs = scan_file(root, rel)
+        old_words, old_defs = _old(conn, rel)
         _diff(files_delta, old_words, words)
         _diff(defs_delta, old_defs, defs)
         ever |= defs
-        if old_defs and old_defs != defs:
+        if old_defs != defs:
             _vote(conn, old_defs - defs, defs - old_defs)
         upserts.append((rel, sig, "\n".join(sorted(words)), "\n".join(sorted(defs))))
-        change.scanned += 1
+    change.scanned = len(upserts)
+    gone_rows: dict[str, tuple[set[str], set[str]]] = {}
     for rel in dict.fromkeys(removed):
         old_words, old_defs = _old(conn, rel)
         gone_rows[rel] = (old_words, old_defs)
@@ -208,10 +200,69 @@ def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None
     conn.executemany("INSERT OR REPLACE INTO vfiles (path, sig, words, defs) VALUES (?, ?, ?, ?)", upserts)
     conn.executemany("DELETE FROM vfiles WHERE path = ?", [(p,) for p in gone_rows])
     change.tokens = _apply(conn, files_delta, defs_delta, ever)
-    change.paths = set(added_paths) | set(gone_rows)
-    change.files += len(added_paths) - len(gone_rows)
-    _moves(conn, gone_rows, new_rows)
+    change.paths = {rel for rel, _ in fresh} | set(gone_rows)
+    change.files += len(fresh) - len(gone_rows)
+    if gone_rows:  # a file that vanished may have moved to one of the new ones
+        new_rows = {rel: (set(words.split("\n")), set(defs.split("\n"))) for rel, _sig, words, defs in rows}
+        _moves(conn, gone_rows, new_rows)
+    elif fresh:
+        conn.executemany("DELETE FROM vgone WHERE path = ?", [(rel,) for rel, _ in fresh])
     return change
+
+
+def scan_file(root: Path, rel: str) -> tuple[set[str], set[str]]:
+    """(words, definitions) of one file; its path's names (directories, module) count as both."""
+    data = read_bytes(root / rel)
+    words = scan.words_of_bytes(data) if data is not None else set()
+    defs = scan.definitions(rel, data.decode("utf-8", errors="replace")) if data is not None else set()
+    names = scan.path_names(rel)
+    defs |= names
+    words |= defs
+    return words, defs
+
+
+#: From this many unseen files (a first scan), the scan runs in worker processes, one per core.
+PARALLEL_FILES = 1000
+
+
+def scan_many(
+    root: Path, items: Sequence[tuple[str, str]]
+) -> tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]:
+    """Scan files the index has never seen: their rows, and how many of them hold and define each
+    token. Reading and matching dominate a first scan of a large tree and are independent per file,
+    so from PARALLEL_FILES files they are split across processes (fork, where the platform has it)."""
+    import multiprocessing
+
+    workers = min(os.cpu_count() or 1, 4)
+    if len(items) < PARALLEL_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return _scan_chunk(str(root), list(items))
+    chunks = [list(items[i::workers]) for i in range(workers)]
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        parts = pool.starmap(_scan_chunk, [(str(root), chunk) for chunk in chunks])
+    rows: list[tuple[str, str, str, str]] = []
+    files: Counter[str] = Counter()
+    defs: Counter[str] = Counter()
+    for part_rows, part_files, part_defs in parts:
+        rows += part_rows
+        files.update(part_files)
+        defs.update(part_defs)
+    return rows, files, defs
+
+
+def _scan_chunk(
+    root: str, items: list[tuple[str, str]]
+) -> tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]:
+    base = Path(root)
+    rows = []
+    files: Counter[str] = Counter()
+    defs_count: Counter[str] = Counter()
+    for rel, sig in items:
+        words, defs = scan_file(base, rel)
+        files.update(words)
+        defs_count.update(defs)
+        rows.append((rel, sig, "\n".join(sorted(words)), "\n".join(sorted(defs))))
+    return rows, files, defs_count
 
 
 def _old(conn: sqlite3.Connection, rel: str) -> tuple[set[str], set[str]]:
@@ -235,9 +286,13 @@ def _apply(conn: sqlite3.Connection, files: Counter[str], defs: Counter[str], ev
     if not tokens:
         return set()
     if conn.execute("SELECT 1 FROM vwords LIMIT 1").fetchone() is None:
-        before: dict[str, tuple[int, int]] = {}  # the first scan: nothing to compare with
-    else:
-        before = _counts(conn, tokens) if len(tokens) < 5000 else dict(_all_counts(conn))
+        # The first scan: plain inserts (a third of the upsert's cost), and every token is new.
+        conn.executemany(
+            "INSERT INTO vwords (word, files, defs, ever_def) VALUES (?, ?, ?, ?)",
+            [(t, files.get(t, 0), defs.get(t, 0), 1 if t in ever else 0) for t in tokens],
+        )
+        return tokens
+    before = _counts(conn, tokens) if len(tokens) < 5000 else dict(_all_counts(conn))
     conn.executemany(
         "INSERT INTO vwords (word, files, defs, ever_def) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (word) DO UPDATE SET files = files + excluded.files, defs = defs + excluded.defs,"
