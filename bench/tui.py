@@ -198,17 +198,25 @@ async def measure_app(root: Path, n: int) -> dict[str, float]:
         result["keystroke_to_frame_p95_ms"] = p95(to_frame) * 1000
         result["keystroke_pilot_idle_p95_ms"] = p95(round_trip) * 1000
 
-        # External change → visible: another Bank (as a hook would) adds a memory; wait for its row.
+        # External change → visible: another process (as a hook is) adds a memory; wait for its row.
+        # A process of its own, so the writer's copy of the store is not counted in the TUI's RSS.
         await asyncio.sleep(0.5)  # the watcher is running
-        from memtui.store.bank import Bank
-
-        other = Bank(bank.project, env={"CLAUDE_CONFIG_DIR": str(root / ".claude-home"), "HOME": str(root)})
+        env = {**os.environ, "CLAUDE_PROJECT_DIR": str(root), "CLAUDE_CONFIG_DIR": str(root / ".claude-home")}
+        env["HOME"] = str(root)
         visible: list[float] = []
         for i in range(5):
-            added = other.add("gotcha", f"External change {i}: {' '.join(random.sample(WORDS, 12))} zq{i}x").memory
+            text = f"External change {i}: {' '.join(random.sample(WORDS, 12))} zq{i}x"
+            done = subprocess.run(
+                [sys.executable, "-m", "memtui", "add", "-t", "gotcha", "--json", text],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            added_id = json.loads(done.stdout)["id"]
             t = time.perf_counter()  # the change is on disk now: from here on it is the TUI's time
             ids = screen.query_one(MemoryList)._ids()
-            while added.id not in ids:
+            while added_id not in ids:
                 await asyncio.sleep(0.002)
                 ids = screen.query_one(MemoryList)._ids()
             visible.append(time.perf_counter() - t)

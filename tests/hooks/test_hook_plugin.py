@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookkit import hook_env, payload
+from hookkit import hook_env, payload, wait_for_worker
 
 from memtui.hooks.plugin import enabled_plugin, setup_hooks, setup_server
 
@@ -45,6 +45,7 @@ def test_plugin_hooks_work_alone_and_stand_down_after_setup(project, home, bank,
     assert setup_hooks(project.root) == project.root / ".claude" / "settings.local.json"
     assert plugin_hook("SessionStart", project, home, session="two") == b""
     assert plugin_hook("UserPromptSubmit", project, home, session="three", prompt=PROMPT) == b""
+    wait_for_worker(project.memory_dir)  # the first SessionStart queued a verify: let it finish first
     before = (
         sorted(p.name for p in (project.memory_dir / "spool").glob("*.json"))
         if (project.memory_dir / "spool").is_dir()
