@@ -179,7 +179,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
             self.show_type = show_type
         self._index = None
         self._count = count
-        self.virtual_size = Size(self.size.width, len(self.rows))
+        self._resize_virtual(Size(self.size.width, len(self.rows)))
         position = -1
         if isinstance(kept, Entry):
             try:
@@ -191,6 +191,18 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         self._follow()
         self.refresh()
         self._announce()
+
+    def _resize_virtual(self, size: Size) -> None:
+        """A new row count. Setting `virtual_size` asks for a layout of the whole screen, and that
+        costs a second full repaint after each filter keystroke. When the scrollbar stays as it is
+        (shown before and after, or hidden both times) nothing else moves: update the size and the
+        scrollbar in place, as Textual itself does after a layout (`Widget._size_updated`)."""
+        height = self.container_size.height
+        if not height or (size.height > height) != self.show_vertical_scrollbar or size == self.virtual_size:
+            self.virtual_size = size
+            return
+        self.set_reactive(MemoryList.virtual_size, size)
+        self._scroll_update(size)
 
     def select_id(self, memory_id: str) -> bool:
         """Move the cursor to a memory; False when it is not in the list (filtered out)."""
