@@ -118,12 +118,19 @@ class StateStore:
         )
 
     def _reset(self, data: dict[str, Any], signature: tuple[int, int, int] | None, payload: bytes | None) -> None:
-        old, shortlist = self._memories, self._shortlist
+        old, old_raws, shortlist = self._memories, self._raws, self._shortlist
         self._header = data
         self._raws = {str(raw["id"]): raw for raw in data.get("memories", [])}
         self._fragments = {}
         self._payload = payload
-        self._memories = {mid: from_raw(raw) for mid, raw in self._raws.items()}
+        # Another process changed a few memories: the rest keep their Memory values (a dict
+        # comparison is cheaper than building one, and readers holding the old values, such as the
+        # TUI's list, then hold the same objects instead of a second copy of the store).
+        memories = {}
+        for mid, raw in self._raws.items():
+            before = old.get(mid)
+            memories[mid] = before if before is not None and old_raws.get(mid) == raw else from_raw(raw)
+        self._memories = memories
         self._active = None
         self._signature = signature
         if shortlist is not None:  # another process wrote: bring the shortlist up to date, don't rebuild it

@@ -29,7 +29,7 @@ REUSE_SECONDS = 60
 RECENT_QUERIES = 64
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Entry:
     """A memory with what the list needs precomputed for the current clock. Compared by identity:
     finding the cursor's entry among 10k rows is then a C-speed scan."""
@@ -37,10 +37,16 @@ class Entry:
     memory: Memory
     confidence: float
     rank: float
-    #: Lower-cased text the filter searches: type, tags (#tag), id, name, description, content.
-    hay: str
     #: `updated` as epoch seconds (sorting 10k datetimes with time zones is needlessly slow).
     ts: float
+    #: Lower-cased text the filter searches: type, tags (#tag), id, name, description, content.
+    #: Filled by the model when a filter first needs it (`ListModel.hays`), not before the first paint.
+    hay: str = ""
+
+
+def hay_of(memory: Memory) -> str:
+    tags = "#" + " #".join(memory.tags) if memory.tags else ""
+    return f"{memory.type} {tags} {memory.id} {memory.name} {memory.description} {memory.content}".lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,15 +89,10 @@ class Counts:
 
 
 def entry(memory: Memory, now: datetime, registry: TypeRegistry) -> Entry:
-    tags = " ".join(f"#{t}" for t in memory.tags)
-    hay = f"{memory.type} {tags} {memory.id} {memory.name} {memory.description} {memory.content}".lower()
-    return Entry(
-        memory,
-        decay.confidence(memory, now, registry),
-        decay.rank(memory, now, registry),
-        hay,
-        memory.updated.timestamp(),
-    )
+    # A hundred thousand of these are built before the first paint: one confidence per memory
+    # (rank is confidence × (1 + accessCount/10), as decay.rank computes it), the filter's text later.
+    confidence = decay.confidence(memory, now, registry)
+    return Entry(memory, confidence, confidence * (1 + memory.access_count / 10), memory.updated.timestamp())
 
 
 def matches(hay: str, tokens: Iterable[str]) -> bool:
@@ -118,6 +119,7 @@ class ListModel:
         self._recent: OrderedDict[Query, tuple[list[Row], int, bool, Any]] = OrderedDict()
         self.verdicts: dict[str, Verdict] = {}
         self.drifted: frozenset[str] = frozenset()
+        self._hays_ready = False
 
     def load(self, memories: Iterable[Memory], verdicts: Mapping[str, Verdict] | None = None) -> None:
         """Take a new read of the stores; unchanged memories keep their entry (a reload after one
@@ -131,7 +133,7 @@ class ListModel:
         entries = []
         for m in memories:
             e = old.get(m.id)
-            if e is None or e.memory != m:
+            if e is None or (e.memory is not m and e.memory != m):
                 e = entry(m, now, self.registry)
             entries.append(e)
         if not reuse:
@@ -143,6 +145,7 @@ class ListModel:
         self._recent.clear()
         self._last = None
         self._counts = None
+        self._hays_ready = False
 
     def counts(self) -> Counts:
         if self._counts is None:
@@ -195,6 +198,7 @@ class ListModel:
             if not text:
                 self._last = (base, "", pool)
                 return pool
+        self.hays()
         tokens = text.split()
         if len(tokens) == 1:
             token = tokens[0]
@@ -209,6 +213,16 @@ class ListModel:
         self._last = (base, text, found)
         return found
 
+    def hays(self) -> None:
+        """Give every entry its filter text: once per load, at the first filter keystroke (a third of
+        the load's cost, which a list that is only scrolled never pays)."""
+        if self._hays_ready:
+            return
+        for e in self.entries:
+            if not e.hay:
+                e.hay = hay_of(e.memory)
+        self._hays_ready = True
+
     def _pool(self, base: Query) -> list[Entry]:
         pool = self._pools.get(base)
         if pool is None:
@@ -221,6 +235,7 @@ class ListModel:
         """Typo-tolerant fallback (rapidfuzz), kept in display order."""
         from rapidfuzz import fuzz, process
 
+        self.hays()
         hits = process.extract(
             text, [e.hay for e in pool], scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF, limit=None
         )
