@@ -4,12 +4,12 @@ memories naming that file's names, and recall tells the model what the code no l
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from gitkit import git
 from hookkit import context_of, wait_for_worker
 from test_hook_recall import BACKGROUND
 
@@ -17,12 +17,6 @@ from memtui.hooks import drift
 from memtui.store.bank import Bank
 
 CODE = "def handle_webhook(event):\n    return event\n\n\ndef charge_card(card):\n    return card\n"
-
-
-def git(root: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e.x", "GIT_COMMITTER_NAME": "t"}
-    env["GIT_COMMITTER_EMAIL"] = "t@e.x"
-    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True, timeout=60)
 
 
 @pytest.fixture

@@ -339,25 +339,23 @@ def test_type_is_an_enum_of_the_projects_types_and_k_is_bounded(project, home):
 
 def test_search_carries_the_verdict_and_status_counts_them(project, home, bank):
     """A memory that names a function since renamed: memory_search says so, memory_status counts it."""
-    import os
     import shutil
-    import subprocess
+
+    from gitkit import git
 
     from memtui.verify import engine
 
     root = project.root
     shutil.rmtree(root / ".git")
     (root / "billing.py").write_text("def handle_webhook(event):\n    return event\n")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e.x"}
-    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e.x"}
     for args in (["init", "-q"], ["add", "billing.py"], ["commit", "-qm", "init"]):
-        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+        git(root, *args)
     drifted = bank.add("gotcha", "Stripe webhooks go through `handle_webhook` in billing.py").memory
     bank.add("decision", "We deploy with make ship from the main branch")
     bank.add("pattern", "Stripe refunds are issued by the finance team only")
     engine.verify(bank)
     (root / "billing.py").write_text("def process_webhook(event):\n    return event\n")
-    subprocess.run(["git", "commit", "-qam", "rename"], cwd=root, env=env, check=True, capture_output=True)
+    git(root, "commit", "-qam", "rename")
     engine.verify(bank)
 
     async def calls(client):

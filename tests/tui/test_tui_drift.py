@@ -4,11 +4,10 @@ re-affirms. A real git repository, a real verify, the app driven with Pilot."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 
 import pytest
+from gitkit import git
 from tuikit import make_app, settle, wait_for
 
 from memtui.tui.widgets.memory_list import MemoryList
@@ -18,12 +17,6 @@ from memtui.verify import engine
 pytestmark = pytest.mark.anyio
 
 CODE = "def handle_webhook(event):\n    return event\n\n\ndef charge_card(card):\n    return card\n"
-
-
-def git(root, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e.x", "GIT_COMMITTER_NAME": "t"}
-    env["GIT_COMMITTER_EMAIL"] = "t@e.x"
-    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True, timeout=60)
 
 
 @pytest.fixture

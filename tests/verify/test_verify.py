@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gitkit import git
 
 from memtui.index.verdicts import DRIFTED, UNCHECKED, VERIFIED
 from memtui.store.bank import Bank, init_project
@@ -49,20 +50,6 @@ def run_memtui(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subp
         capture_output=True,
         timeout=60,
     )
-
-
-def git(root: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    done = subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.fixture
