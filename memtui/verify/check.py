@@ -21,6 +21,10 @@ from memtui.core.references import COMMAND, FLAG, PATH, Reference
 from memtui.index.verdicts import DRIFTED, UNCHECKED, VERIFIED
 
 FOUND, GONE, UNKNOWN = "found", "gone", "unknown"
+#: A name this tree once defined and defines nowhere now is gone when at most this many files still
+#: mention it (a comment or a changelog the rename missed); more, and it is still in use: an outside
+#: module of the same name (`logging` after `utils/logging.py` moved), or a re-export.
+LINGERING_FILES = 2
 _RUNNER_PREFIX = {"make": "make:", "just": "just:"}
 #: Minimum similarity (0-100) for a fuzzy guess at a new name when history has no rename.
 FUZZY_CUTOFF = 82.0
@@ -142,8 +146,8 @@ class Lookup:
         files, defs, ever_def = row
         if defs > 0:
             return FOUND
-        if ever_def:
-            return GONE  # this tree defined it once and defines it nowhere now
+        if ever_def:  # this tree defined it once and defines it nowhere now
+            return GONE if files <= LINGERING_FILES else FOUND
         if files > 0:
             return FOUND if strong else UNKNOWN
         return GONE if strong else UNKNOWN
@@ -193,6 +197,22 @@ def _moved_dir(ref: str, old: str, new: str) -> str | None:
     return "/".join(moved.split("/")[-depth:]) if moved else None
 
 
+def _module(parts: list[str], look: Lookup) -> tuple[str, str | None] | None:
+    """A dotted name that is (or was) a module path of this tree (`pip._internal.utils.misc`) is
+    judged as that path: its parts one by one would each be found somewhere (`utils` is a common
+    directory name) after the module itself moved. None when it is no module path here."""
+    base = "/".join(parts)
+    for candidate in (base + ".py", base + "/"):
+        if look.path_found(candidate):
+            return FOUND, None
+    for candidate in (base + ".py", base + "/"):
+        existed, new = look.path_gone(candidate)
+        if existed:
+            dotted = new.rstrip("/").removesuffix(".py").replace("/", ".") if new else None
+            return GONE, dotted
+    return None
+
+
 def judge(refs: Iterable[Reference], look: Lookup) -> tuple[str, list[str], list[str], dict[str, str]]:
     """(status, references checked, references gone, suggested new names) for one memory."""
     checked: list[str] = []
@@ -232,6 +252,10 @@ def resolve(ref: Reference, look: Lookup) -> tuple[str, str | None]:
             new = f"{prefix}:{bare}" if bare else None
         return GONE, (ref.value.rpartition(" ")[0] + " " + new.split(":", 1)[1]) if new else None
     parts = ref.value.split(".")
+    if len(parts) >= 2:
+        module = _module(parts, look)
+        if module is not None:
+            return module
     states = [look.name_state(p, ref.strong) for p in parts]
     if GONE in states:
         renamed = [look.new_name(p) if s == GONE else p for p, s in zip(parts, states, strict=True)]

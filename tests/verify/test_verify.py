@@ -278,3 +278,24 @@ def test_touch_reaffirms_a_drifted_memory(repo: Path) -> None:
     assert verdicts[ids["path"]].status == DRIFTED
     plain = run_memtui("touch", ids["prose"], cwd=repo).stdout.decode()
     assert "still holds" not in plain
+
+
+def test_dotted_module_paths_and_names_still_in_wide_use(repo: Path) -> None:
+    """A module named by its dotted path follows the module; a name this tree stops defining but
+    many files still use (`logging`, once also a module here) is not gone."""
+    (repo / "src" / "billing" / "logging.py").write_text("def setup_logging():\n    pass\n")
+    for i in range(3):
+        (repo / "src" / f"user{i}.py").write_text("import logging\nlog = logging.getLogger(__name__)\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "more")
+    bank = Bank.open(repo)
+    module = bank.add("pattern", "Import helpers from `src.billing.routes`, never the other way.").memory.id
+    stdlib = bank.add("pattern", "Use `logging.getLogger` in every module.").memory.id
+    engine.verify(bank)
+    git(repo, "mv", "src/billing", "src/payments")
+    git(repo, "rm", "-qf", "src/payments/logging.py")
+    git(repo, "commit", "-qam", "move")
+    verdicts = {v.id: v for v in engine.verify(bank).verdicts}
+    assert verdicts[module].status == DRIFTED
+    assert verdicts[module].suggested == {"src.billing.routes": "src.payments.routes"}
+    assert verdicts[stdlib].status == VERIFIED
