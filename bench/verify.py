@@ -15,7 +15,8 @@ removed), flags removed, a make target renamed and one removed.
 A memory is truly drifted when something it names was renamed or removed. The run reports, on
 the tree after the refactor commit:
 
-* precision and recall of "drifted", and the rename suggestions that name the right new thing;
+* precision and recall of "drifted", the rename suggestions that name the right new thing, and the
+  suggestions that do not (a wrong new name, or one offered for something that was deleted);
 * the same memories verified before the refactor (a sound tree: every "drifted" is a false alarm);
 * a second flow where memtui never saw the old tree (its first verify is after the refactor, so
   only git's history tells what existed);
@@ -525,7 +526,7 @@ def expected_rename(item: Item, ref: str) -> str | None:
 
 def score(generated: list[Generated], verdicts: dict[str, object]) -> dict[str, float]:
     tp = fp = fn = 0
-    renames = right = 0
+    renames = right = suggested = 0
     false_alarms = []
     for g in generated:
         verdict = verdicts.get(g.memory.id)
@@ -537,6 +538,8 @@ def score(generated: list[Generated], verdicts: dict[str, object]) -> dict[str, 
             false_alarms.append((g.memory.content, verdict.missing))  # type: ignore[attr-defined]
         elif g.drifted:
             fn += 1
+        if verdict is not None and predicted:
+            suggested += len(verdict.suggested)  # type: ignore[attr-defined]
         for item in g.items:
             if item.new:  # renamed (not removed): is the suggestion right?
                 renames += 1
@@ -555,6 +558,7 @@ def score(generated: list[Generated], verdicts: dict[str, object]) -> dict[str, 
         "fn": fn,
         "renames": renames,
         "right": right,
+        "suggested": suggested,
         "false_alarms": false_alarms,  # type: ignore[dict-item]
     }
 
@@ -618,8 +622,8 @@ def quality(tmp: Path, seed: int) -> list[str]:
         f"tree: pip {_pip_version()} from its wheel, {len(fx.files)} modules, {len(generated)} memories "
         f"({truly} truly drifted after the refactor, {sum(1 for g in generated if not g.items)} with no references)",
         "",
-        "| check | precision | recall | right renames | false alarms |",
-        "|---|---|---|---|---|",
+        "| check | precision | recall | right renames | wrong suggestions | false alarms |",
+        "|---|---|---|---|---|---|",
     ]
     for name, s in (
         ("memtui, verified before and after the refactor", result),
@@ -629,8 +633,9 @@ def quality(tmp: Path, seed: int) -> list[str]:
         renames = (
             f"{s['right']}/{s['renames']} ({s['right'] / max(1, s['renames']):.0%})" if "naive" not in name else "–"
         )
-        lines.append(f"| {name} | {s['precision']:.3f} | {s['recall']:.3f} | {renames} | {s['fp']} |")
-    lines.append(f"| memtui on the sound tree before the refactor | – | – | – | {sound} |")
+        wrong = str(s["suggested"] - s["right"]) if "naive" not in name else "–"  # type: ignore[operator]
+        lines.append(f"| {name} | {s['precision']:.3f} | {s['recall']:.3f} | {renames} | {wrong} | {s['fp']} |")
+    lines.append(f"| memtui on the sound tree before the refactor | – | – | – | – | {sound} |")
     for label, s in (("after", result), ("first-seen", cold)):
         for content, missing in s["false_alarms"][:5]:  # type: ignore[index]
             lines.append(f"  false alarm ({label}): {content[:80]!r} missing {list(missing)}")

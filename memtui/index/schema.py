@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 #: Bump when the tables, the tokenizer or what goes into a column change: old files are rebuilt.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -57,6 +57,9 @@ CREATE TABLE IF NOT EXISTS vwords (
 ) WITHOUT ROWID;
 -- Paths that existed and are gone: where to (a rename) or NULL (deleted).
 CREATE TABLE IF NOT EXISTS vgone (path TEXT PRIMARY KEY, now TEXT) WITHOUT ROWID;
+-- Paths that appeared after memtui or git's history knew the tree: the only candidates for a guess
+-- at where a vanished file went (a file that was always there is no rename of anything).
+CREATE TABLE IF NOT EXISTS vborn (path TEXT PRIMARY KEY) WITHOUT ROWID;
 -- Names seen replaced by other names (a definition renamed, a line that swapped one name).
 CREATE TABLE IF NOT EXISTS vrenames (old TEXT NOT NULL, new TEXT NOT NULL, votes INTEGER NOT NULL,
     PRIMARY KEY (old, new)) WITHOUT ROWID;

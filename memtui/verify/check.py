@@ -61,7 +61,6 @@ class Lookup:
                     self.dirs_by_name[parts[i - 1]].append(directory)
         self._gone: dict[str, str | None] | None = None
         self._renames: dict[str, list[tuple[str, int]]] | None = None
-        self._defined: list[str] | None = None
 
     def word(self, token: str) -> tuple[int, int, int] | None:
         if token in self.words or self.complete:
@@ -123,16 +122,20 @@ class Lookup:
         return current if current is not None and current in self.path_set else None
 
     def _fuzzy_path(self, ref: str) -> str | None:
+        """A close name among the files that appeared since (git's rename detection missed a file
+        that was renamed and rewritten); a file that was always there is no rename of anything."""
         from rapidfuzz import fuzz, process
 
         name = ref.rsplit("/", 1)[-1]
         ext = name.rsplit(".", 1)[-1] if "." in name else ""
-        pool = [n for n in self.by_name if (n.rsplit(".", 1)[-1] if "." in n else "") == ext]
+        born = {p for (p,) in self.conn.execute("SELECT path FROM vborn")} & self.path_set
+        names = {p.rsplit("/", 1)[-1] for p in born}
+        pool = [n for n in names if (n.rsplit(".", 1)[-1] if "." in n else "") == ext]
         best = process.extractOne(name, pool, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
         if best is None:
             return None
         parent = ref.rsplit("/", 1)[0] if "/" in ref else ""
-        paths = self.by_name[best[0]]
+        paths = [p for p in self.by_name[best[0]] if p in born]
         same_dir = [p for p in paths if parent and p.rsplit("/", 1)[0].endswith(parent)]
         chosen = (same_dir or paths)[0]
         return chosen if "/" not in ref else "/".join(chosen.split("/")[-(ref.count("/") + 1) :])
@@ -168,19 +171,14 @@ class Lookup:
         return self._renames
 
     def new_name(self, name: str, *, token: bool = False, prefix: str = "") -> str | None:
-        """The most voted-for rename of `name` that the tree holds now, else a close defined name."""
+        """The most voted-for rename of `name` that the tree holds now. No guess among all of
+        today's names: a deleted `get_requirement` is no rename of the `get_requirements` that was
+        always there, and a wrong new name is worse than none."""
         for new, _votes in sorted(self.renames.get(name, ()), key=lambda t: (-t[1], t[0])):
             state = self.token_state(prefix + new) if token else self.name_state(new, True)
             if state == FOUND:
                 return new
-        if token:
-            return None
-        from rapidfuzz import fuzz, process
-
-        if self._defined is None:
-            self._defined = [w for (w,) in self.conn.execute("SELECT word FROM vwords WHERE defs > 0")]
-        best = process.extractOne(name, self._defined, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
-        return best[0] if best is not None and best[0] != name else None
+        return None
 
 
 def _moved_dir(ref: str, old: str, new: str) -> str | None:

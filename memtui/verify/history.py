@@ -131,6 +131,8 @@ class _Reader:
                 self.path = self.old_path
             elif text.startswith("+++ b/"):
                 self.path = text[6:]
+                if self.added_file:
+                    self.conn.execute("INSERT OR IGNORE INTO vborn (path) VALUES (?)", (self.path,))
             return
 
     def _end_hunk(self) -> None:

@@ -178,6 +178,8 @@ def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None
             fresh.append((rel, sig))
         elif known[rel] != sig:
             changed.append((rel, sig))
+    if fresh and known:  # not the first scan: these files are new since the last one
+        conn.executemany("INSERT OR IGNORE INTO vborn (path) VALUES (?)", [(rel,) for rel, _ in fresh])
     rows, files_delta, defs_delta = scan_many(root, fresh)
     ever: set[str] = set(defs_delta)
     upserts: list[tuple[str, str, str, str]] = list(rows)
