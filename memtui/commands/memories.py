@@ -209,10 +209,8 @@ def cmd_simple(args: argparse.Namespace) -> int:
     if args.verb == "touch":
         from memtui.verify.engine import reaffirm
 
-        for memory in done:
-            gone = reaffirm(bank, memory.id)
-            if gone:
-                print(f"  {memory.id} still holds as written: {', '.join(gone)} no longer counted as gone")
+        for memory_id, gone in reaffirm(bank, *(m.id for m in done)).items():
+            print(f"  {memory_id} still holds as written: {', '.join(gone)} no longer counted as gone")
     return 0
 
 

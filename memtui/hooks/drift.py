@@ -9,69 +9,14 @@ library only: this is on the hook path.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-SUMMARY = "verified.json"
+from memtui.store.verified import SUMMARY, head, own
+from memtui.store.verified import drifted as notes
+from memtui.store.verified import read as summary
 
-
-def summary(memory_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((memory_dir / SUMMARY).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def notes(memory_dir: Path) -> dict[str, str]:
-    """Drifted memory id → its note ("mentions src/a.py, which no longer exists in the code")."""
-    drifted = summary(memory_dir).get("drifted")
-    return {str(k): str(v) for k, v in drifted.items()} if isinstance(drifted, dict) else {}
-
-
-def git_dir(root: Path) -> Path | None:
-    dot = root / ".git"
-    if dot.is_dir():
-        return dot
-    try:
-        text = dot.read_text(encoding="utf-8").strip()  # a worktree or submodule: "gitdir: <path>"
-    except OSError:
-        return None
-    if text.startswith("gitdir:"):
-        path = Path(text[7:].strip())
-        return path if path.is_absolute() else (root / path).resolve()
-    return None
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-
-
-def head(root: Path) -> str:
-    """The commit HEAD names, read from .git's files without starting git (hook start-up time);
-    "" outside git or when it cannot be read."""
-    directory = git_dir(root)
-    value = _read(directory / "HEAD") if directory is not None else None
-    if directory is None or not value:
-        return ""
-    if not value.startswith("ref:"):
-        return value
-    ref = value[4:].strip()
-    # A linked worktree keeps its branches in the main repository's directory.
-    common = _read(directory / "commondir")
-    bases = [directory] + ([(directory / common).resolve()] if common else [])
-    for base in bases:
-        found = _read(base / ref)
-        if found:
-            return found
-        for line in (_read(base / "packed-refs") or "").splitlines():
-            if line.endswith(" " + ref):
-                return line.split(" ", 1)[0]
-    return ""  # a branch with no commit yet
+__all__ = ["SUMMARY", "after_session_start", "after_write", "head", "head_moved", "notes", "summary"]
 
 
 def head_moved(root: Path, memory_dir: Path) -> bool:
@@ -103,7 +48,7 @@ def after_write(context: Any) -> None:
         rel = path.expanduser().resolve().relative_to(root.resolve())
     except (ValueError, OSError, RuntimeError):
         return  # outside the project
-    if not rel.parts or rel.parts[0] in (".git", ".memory", ".claude") or rel.name in ("CLAUDE.md", "MEMORY.md"):
+    if not rel.parts or own(rel.as_posix()):
         return
     if not summary(context.project.memory_dir):
         return  # never verified here: the next SessionStart runs the first verify

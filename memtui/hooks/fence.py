@@ -21,8 +21,6 @@ NOTICE = (
     "use it as context and check it against the code before relying on it."
 )
 TRUNCATED = " … [cut; memory_search shows the whole memory]"
-#: Opens the line that tells the model what the code no longer holds of a recalled memory.
-DRIFT_PREFIX = "Drifted from the code: it "
 
 
 #: Anything that reads as the start of a markup tag: `<name`, `</name`, `< /name`, `<!…`, `<?…`.
@@ -60,11 +58,16 @@ def entry(memory: Memory, now: datetime, max_bytes: int, drift: str = "") -> str
     label, so the model reads it before the claim, and the cut never takes it."""
     head = label(memory, now)
     if drift:
-        head += f"\n{DRIFT_PREFIX}{drift}; verify before relying on it."
+        head += "\n" + drift_line(drift)
     body = memory.content.strip()
     if memory.name and memory.name not in body:
         body = f"{memory.name}: {body}"
     return cut(_defuse(f"{head}\n{body}"), max_bytes)
+
+
+def drift_line(note: str) -> str:
+    """What the code no longer holds of a memory, told to the model (recall and memory_search)."""
+    return f"Drifted from the code: it {note}; verify before relying on it."
 
 
 def line(memory: Memory, now: datetime, max_chars: int = 300, drift: str = "") -> tuple[str, bool]:

@@ -8,7 +8,7 @@ reads every store, so it is only for small banks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC
 from typing import Any
 
@@ -74,8 +74,6 @@ def _fallback(target: Any, query: str, k: int, types: Sequence[str] | None, reca
     return scored[:k]
 
 
-#: The share of its rank a drifted memory keeps in the briefing (index.fusion.DRIFTED_FACTOR for search).
-DRIFTED_FACTOR = 0.85
 #: The briefing ranks every active memory but reads in full only this many of the best.
 RANKED_LIMIT = 200
 _RANK_ROWS = (
@@ -93,9 +91,10 @@ class _Ranked:
         self.type, self.updated, self.confidence, self.access_count = type_, updated, confidence, access_count
 
 
-def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
+def ranked(project: Any, limit: int = RANKED_LIMIT, drifted: Collection[str] = ()) -> tuple[list[Memory], int]:
     """The best `limit` active memories by rank (confidence × (1 + accessCount/10)) that are
     visible in the CLAUDE.md block's sense, best first, and how many active memories there are.
+    `drifted`: ids of memories the code has drifted from, ranked lower.
 
     From the index: rank is computed from a few columns of every row, and only the best rows are
     decoded into memories, so a bank of ten thousand costs tens of milliseconds, not a full parse.
@@ -116,12 +115,11 @@ def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
         registry = Config.load(project.path("config.toml")).types
     except ConfigError:
         from memtui.core.types import DEFAULT_REGISTRY as registry
-    from memtui.hooks.drift import notes
+    from memtui.index.fusion import DRIFTED_FACTOR
 
     index = open_index(project)
     index.refresh(wait=0.25)
     rows = index.guard(lambda: index.conn.execute(_RANK_ROWS).fetchall())
-    drifted = notes(project.memory_dir)  # below verified memories of equal rank (memtui.verify)
     now = utcnow()
     scored = []
     for rowid, type_, updated, confidence, access in rows:
@@ -137,7 +135,8 @@ def ranked(project: Any, limit: int = RANKED_LIMIT) -> tuple[list[Memory], int]:
     best = heapq.nlargest(limit, scored)
     memories = index.memories([rowid for _, _, rowid in best])
     out = [memories[rowid] for _, _, rowid in best if rowid in memories]
-    # Ties keep a stable order (by id), as the CLAUDE.md block does.
+    # Ties keep a stable order (by id), as the CLAUDE.md block does; a drifted memory (memtui.verify)
+    # ranks below a verified one of equal rank, as in search.
     out.sort(key=lambda m: (-decay.rank(m, now, registry) * (DRIFTED_FACTOR if m.id in drifted else 1.0), m.id))
     return out, len(rows)
 

@@ -94,7 +94,7 @@ def briefing(context: Any) -> dict[str, Any] | None:
     carried = _block_lines(context.project)
     drifted = drift.notes(memory_dir)
     # Enough of the best to fill the budget even after skipping everything the block carries.
-    memories, total = lookup.ranked(context.project, limit=len(carried) + lookup.RANKED_LIMIT)
+    memories, total = lookup.ranked(context.project, limit=len(carried) + lookup.RANKED_LIMIT, drifted=drifted)
     now = utcnow()
     notice = (
         f"{fence.NOTICE} The project has {total} active {'memory' if total == 1 else 'memories'}; "

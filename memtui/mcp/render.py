@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from memtui.core import decay
+from memtui.hooks import fence
 
 #: A result shows this much of each memory; memory_search with the id shows one in full.
 MAX_CHARS = 1500
@@ -55,20 +56,13 @@ def memory(
         text = f"{m.name}: {text}"
     if len(text) > max_chars:
         text = text[: max_chars - 1] + "…"
-    drift = f"Drifted from the code: it {note}; verify before relying on it.\n" if note else ""
+    drift = fence.drift_line(note) + "\n" if note else ""
     return f"{header(m, now, registry, score, status)}\n{drift}{text}"
 
 
 def listing(title: str, items: Iterable[tuple[Any, ...]], now: datetime, registry: Any) -> str:
     """`items`: (memory, score) or (memory, score, status, note)."""
-    blocks = [memory(item[0], now, registry, *_scored(item)) for item in items]
+    blocks = [memory(m, now, registry, score, MAX_CHARS, *rest) for m, score, *rest in items]
     if not blocks:
         return title
     return title + "\n\n" + "\n\n".join(blocks)
-
-
-def _scored(item: tuple[Any, ...]) -> tuple[Any, ...]:
-    score = item[1] if len(item) > 1 else None
-    status = item[2] if len(item) > 2 else ""
-    note = item[3] if len(item) > 3 else ""
-    return (score, MAX_CHARS, status, note)

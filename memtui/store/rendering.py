@@ -13,6 +13,7 @@ from memtui.core.memory import Memory
 from memtui.core.render_block import Block
 from memtui.core.types import TypeRegistry
 from memtui.errors import UsageError
+from memtui.store import verified
 from memtui.store.atomic import atomic_write
 from memtui.store.locations import Project
 from memtui.store.markdown import MarkdownStore
@@ -86,7 +87,7 @@ def plan(bank: Bank) -> RenderPlan:
         project=str(header.get("project") or bank.project.name),
         description=str(header.get("description") or ""),
         registry=bank.registry,
-        drifted=drifted_ids(bank.project.memory_dir),
+        drifted=verified.drifted(bank.project.memory_dir).keys(),
     )
     path = claude_path(bank)
     current = read_text(path)
@@ -126,18 +127,6 @@ def auto(bank: Bank) -> None:
         return  # reported by `memtui render` and `memtui status`; an automatic write never guesses
     if current.claude_changed:
         atomic_write(current.claude_path, current.claude_new)
-
-
-def drifted_ids(memory_dir: Path) -> frozenset[str]:
-    """Memories verification found drifted (`.memory/verified.json`, written by memtui.verify)."""
-    import json
-
-    try:
-        data = json.loads((memory_dir / "verified.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return frozenset()
-    drifted = data.get("drifted") if isinstance(data, dict) else None
-    return frozenset(str(k) for k in drifted) if isinstance(drifted, dict) else frozenset()
 
 
 def read_text(path: Path) -> str | None:

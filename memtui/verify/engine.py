@@ -24,11 +24,12 @@ from memtui.core.references import PATH, extract
 from memtui.index import verdicts as stored
 from memtui.index.index import Index
 from memtui.index.verdicts import Verdict
+from memtui.store import verified
 from memtui.store.atomic import atomic_write
+from memtui.store.verified import SUMMARY
 from memtui.verify import check, history, tree
 
-#: `.memory/verified.json`: the commit last verified and each drifted memory's note.
-SUMMARY = "verified.json"
+__all__ = ["AFFIRMED", "SUMMARY", "Report", "affirm", "file_changed", "reaffirm", "refresh", "verify"]
 #: `.memory/affirmed.json`: references a person said are fine for a memory (touch on a drifted one).
 AFFIRMED = "affirmed.json"
 
@@ -50,17 +51,6 @@ class Report:
         return result
 
 
-def head_of(root: Path) -> str:
-    """The commit HEAD names, "" outside git (or before the first commit)."""
-    out = tree.git(root, "rev-parse", "--verify", "-q", "HEAD")
-    return out.strip() if out else ""
-
-
-def _index(bank_or_project: Any) -> Index:
-    index = Index.open(bank_or_project)
-    return index
-
-
 def _project(bank_or_project: Any) -> Any:
     return getattr(bank_or_project, "project", bank_or_project)
 
@@ -71,12 +61,12 @@ def verify(bank_or_project: Any, *, index: Index | None = None, full: bool = Fal
     on the first run, after new commits, or with `full`. The report holds every verdict."""
     project = _project(bank_or_project)
     own = index is None
-    index = index or _index(bank_or_project)
+    index = index or Index.open(bank_or_project)
     report = Report()
     try:
         clock = time.perf_counter()
         root = Path(project.root)
-        report.head = head_of(root)
+        report.head = verified.head(root)  # as the hooks read it, so they agree when it moved
         index.refresh()
         conn = index.conn
         conn.execute("BEGIN IMMEDIATE")
@@ -158,7 +148,7 @@ def file_changed(bank_or_project: Any, paths: Sequence[str], *, index: Index | N
     if not rels:
         return []
     own = index is None
-    index = index or _index(bank_or_project)
+    index = index or Index.open(bank_or_project)
     try:
         conn = index.conn
         conn.execute("BEGIN IMMEDIATE")
@@ -189,7 +179,7 @@ def refresh(bank_or_project: Any, *, index: Index | None = None) -> list[Verdict
     without rescanning the tree. Nothing before the first full run."""
     project = _project(bank_or_project)
     own = index is None
-    index = index or _index(bank_or_project)
+    index = index or Index.open(bank_or_project)
     try:
         conn = index.conn
         head = conn.execute("SELECT value FROM meta WHERE key = 'verify:head'").fetchone()
@@ -302,17 +292,8 @@ def _judge_all(
 
 def _write_summary(bank_or_project: Any, head: str, all_verdicts: dict[str, Verdict]) -> None:
     project = _project(bank_or_project)
-    drifted = {v.id: v.note for v in all_verdicts.values() if v.drifted}
-    data = {"head": head, "drifted": dict(sorted(drifted.items()))}
-    path = Path(project.memory_dir) / SUMMARY
-    try:
-        old = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        old = None
-    if old != data:
-        atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    before = old.get("drifted") if isinstance(old, dict) else None
-    if set(before or ()) != set(drifted):
+    notes = {v.id: v.note for v in all_verdicts.values() if v.drifted}
+    if verified.write(Path(project.memory_dir), head, notes):
         _rerender(bank_or_project)
 
 
@@ -326,14 +307,6 @@ def _rerender(bank_or_project: Any) -> None:
     bank = bank_or_project if isinstance(bank_or_project, Bank) else Bank(_project(bank_or_project))
     with bank.lock:
         rendering.auto(bank)
-
-
-def read_summary(memory_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((Path(memory_dir) / SUMMARY).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def read_affirmed(memory_dir: Path) -> dict[str, list[str]]:
@@ -355,21 +328,25 @@ def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str]) -> N
     atomic_write(Path(project.memory_dir) / AFFIRMED, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
-def reaffirm(bank_or_project: Any, memory_id: str) -> tuple[str, ...]:
-    """A person touched the memory: if it was drifted, what it names that is gone is accepted as
-    written (`affirm`), and its verdict becomes verified. Returns the references so accepted."""
+def reaffirm(bank_or_project: Any, *memory_ids: str) -> dict[str, tuple[str, ...]]:
+    """A person touched these memories: for each drifted one, what it names that is gone is accepted
+    as written (`affirm`), and its verdict becomes verified. Returns, by id, the references so accepted."""
     project = _project(bank_or_project)
-    index = _index(bank_or_project)
+    index = Index.open(bank_or_project)
     try:
-        verdict = stored.read(index.conn, [memory_id]).get(memory_id)
-        if verdict is None or not verdict.drifted:
-            return ()
-        affirm(project, memory_id, verdict.missing)
-        index.conn.execute(
-            "UPDATE verdicts SET status = ?, missing = '[]', suggested = '{}' WHERE id = ?",
-            (stored.VERIFIED if verdict.refs else stored.UNCHECKED, memory_id),
-        )
-        _write_summary(bank_or_project, verdict.head, stored.read_all(index.conn))
-        return verdict.missing
+        accepted: dict[str, tuple[str, ...]] = {}
+        for verdict in stored.read(index.conn, memory_ids).values():
+            if not verdict.drifted:
+                continue
+            affirm(project, verdict.id, verdict.missing)
+            index.conn.execute(
+                "UPDATE verdicts SET status = ?, missing = '[]', suggested = '{}' WHERE id = ?",
+                (stored.VERIFIED if verdict.refs else stored.UNCHECKED, verdict.id),
+            )
+            accepted[verdict.id] = verdict.missing
+        if accepted:
+            head = next(iter(stored.read(index.conn, accepted).values())).head
+            _write_summary(bank_or_project, head, stored.read_all(index.conn))
+        return accepted
     finally:
         index.close()

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memtui.store.verified import OWN_NAMES, own
 from memtui.verify import scan
 
 SKIP_DIRS = frozenset(
@@ -50,9 +51,7 @@ SKIP_DIRS = frozenset(
         ".vscode",
     ]
 )
-SKIP_NAMES = frozenset(("CLAUDE.md", "CLAUDE.local.md", "MEMORY.md"))
-#: memtui's and Claude Code's own folders: skipped even where git tracks them (.gitignore decides the rest).
-OWN_DIRS = frozenset((".git", ".memory", ".claude"))
+
 #: Larger files are listed (their path counts) but not read: generated or data, not code.
 MAX_BYTES = 1_000_000
 MAX_FILES = 100_000
@@ -81,11 +80,6 @@ def path_keys(path: str) -> set[str]:
     return {"path:" + part for part in path.strip("/").split("/") if part}
 
 
-def _skipped(rel: str) -> bool:
-    parts = rel.split("/")
-    return parts[-1] in SKIP_NAMES or any(p in OWN_DIRS for p in parts[:-1])
-
-
 def git(root: Path, *args: str, timeout: float = GIT_TIMEOUT) -> str | None:
     """git's standard output, or None outside a repository or when git fails."""
     try:
@@ -106,7 +100,7 @@ def list_files(root: Path) -> list[str]:
     """The project's files as paths relative to `root`, with forward slashes, sorted."""
     out = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     if out is not None:
-        paths = [p for p in dict.fromkeys(out.split("\0")) if p and not _skipped(p)]
+        paths = [p for p in dict.fromkeys(out.split("\0")) if p and not own(p)]
         return sorted(paths)[:MAX_FILES]
     found: list[str] = []
     for directory, dirs, files in os.walk(root):
@@ -114,7 +108,7 @@ def list_files(root: Path) -> list[str]:
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         base = os.path.relpath(directory, root)
         for name in sorted(files):
-            if name in SKIP_NAMES:
+            if name in OWN_NAMES:
                 continue
             found.append(name if base == "." else f"{base}/{name}".replace(os.sep, "/"))
             if len(found) >= MAX_FILES:
@@ -164,7 +158,7 @@ def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None
         removed = [p for p in known if p not in listed_set]
     else:
         known = _load(conn, only)
-        candidates = [p for p in only if not _skipped(p)]
+        candidates = [p for p in only if not own(p)]
         removed = []
     change.files = len(known)
     fresh: list[tuple[str, str]] = []  # files the index has never seen: nothing to compare with

@@ -10,6 +10,7 @@ import pytest
 from gitkit import git
 from tuikit import make_app, settle, wait_for
 
+from memtui.store import verified
 from memtui.tui.widgets.memory_list import MemoryList
 from memtui.tui.widgets.sidebar import Sidebar
 from memtui.verify import engine
@@ -101,7 +102,7 @@ async def test_t_reaffirms_a_drifted_memory(drifted):
         assert app.screen.query_one(MemoryList).select_id(memory.id)
         await pilot.press("t")
         await wait_for(pilot, lambda: "drift " not in row_text(app, memory.id))
-        assert memory.id not in engine.read_summary(bank.project.memory_dir)["drifted"]
+        assert memory.id not in verified.read(bank.project.memory_dir)["drifted"]
     again = {v.id: v.status for v in engine.verify(bank, full=True).verdicts}
     assert again[memory.id] == "verified"  # the affirmation outlives a full re-check
 

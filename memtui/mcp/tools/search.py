@@ -44,13 +44,8 @@ def register(server: Any, ws: Any) -> None:
                 found = None
             if found is not None:
                 verdict = _verdict(bank, found.id)
-                return (
-                    render.memory(
-                        found, now, bank.registry, max_chars=100_000, status=verdict.status, note=verdict.note
-                    )
-                    if verdict
-                    else render.memory(found, now, bank.registry, max_chars=100_000)
-                )
+                status, note = (verdict.status, verdict.note) if verdict else ("", "")
+                return render.memory(found, now, bank.registry, max_chars=100_000, status=status, note=note)
         matches = lookup.search(bank, query, k, types=[type.strip().lower()] if type else None, recall=False)
         if not matches:
             return (

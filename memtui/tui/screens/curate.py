@@ -120,8 +120,7 @@ def touch(screen: Screen, memories: Sequence[Memory]) -> None:
         touched = bank.touch(*ids)
         from memtui.verify.engine import reaffirm
 
-        for memory_id in ids:  # a person says it still holds: a drifted memory counts as verified again
-            reaffirm(bank, memory_id)
+        reaffirm(bank, *ids)  # a person says it still holds: a drifted memory counts as verified again
         return touched
 
     app_of(screen).run_op(Op("Touch", run, done=f"Touched {_titles(memories)}."))
