@@ -9,6 +9,10 @@ they differ from the default. Unknown keys at either level are preserved in plac
 Speed: the parsed file is cached against its (inode, size, mtime) so a writer that holds the lock
 re-reads only when another process changed it; each memory's JSON text is cached, so a save
 serialises only what changed.
+
+Memory: a long-lived reader (the TUI) sets `lean`: it then keeps only the Memory values, not the
+file's bytes and parsed objects (two thirds of what a 100k-memory store holds), and reads those
+again for a write, letting them go after it.
 """
 
 from __future__ import annotations
@@ -41,12 +45,14 @@ class StateStore:
     key = KEY
     scope = SCOPE
 
-    def __init__(self, path: Path, project_name: str = "") -> None:
+    def __init__(self, path: Path, project_name: str = "", *, lean: bool = False) -> None:
         self.path = path
+        self.lean = lean
         self.project_name = project_name or path.parent.parent.name
         self._signature: tuple[int, int, int] | None = None
         self._header: dict[str, Any] = {}
-        self._raws: dict[str, dict[str, Any]] = {}
+        #: The parsed memory objects by id; None in a lean store between writes (`_objects` reads them).
+        self._raws: dict[str, dict[str, Any]] | None = {}
         #: Each memory's text as written; filled from the file itself on the first save (see _split).
         self._fragments: dict[str, bytes] = {}
         self._payload: bytes | None = None
@@ -68,20 +74,16 @@ class StateStore:
         if signature is not None and signature == self._signature:
             return self._memories
         if signature is None:
-            self._reset(
-                {
-                    "version": 2,
-                    "project": self.project_name,
-                    "description": "",
-                    "memories": [],
-                    "lastUpdated": format_ts(utcnow()),
-                    "extractionCount": 0,
-                },
-                None,
-                None,
-            )
+            header = {
+                "version": 2,
+                "project": self.project_name,
+                "description": "",
+                "memories": [],
+                "lastUpdated": format_ts(utcnow()),
+                "extractionCount": 0,
+            }
+            self._reset(header, {}, None, None, None)
             return self._memories
-        payload = self.path.read_bytes()
         # Parsing 10k memories allocates ~100k containers, none of which can form a cycle; the cyclic
         # GC would walk them again and again (a quarter of the load time). So: no GC while parsing, and
         # afterwards freeze+unfreeze, which files the new objects with the old ones unscanned, instead of
@@ -89,7 +91,14 @@ class StateStore:
         enabled = gc.isenabled()
         gc.disable()
         try:
-            self._reset(self._parse(payload), signature, payload)
+            if self.lean:
+                header, memories = self._parse_values()
+                self._reset(header, None, memories, signature, None)
+            else:
+                payload = self.path.read_bytes()
+                data = self._parse(payload)
+                raws = {str(raw["id"]): raw for raw in data["memories"]}
+                self._reset(data, raws, None, signature, payload)
         finally:
             gc.freeze()
             gc.unfreeze()
@@ -102,6 +111,39 @@ class StateStore:
         if data is None:
             raise self._corrupt(problem or "could not be read", payload)
         return data
+
+    def _parse_values(self) -> tuple[dict[str, Any], list[Memory]]:
+        """The header and the Memory values of a lean read. Each memory object becomes its value as the
+        parser finishes it (the value already held when it is unchanged), and the file's bytes go once
+        decoded: at the peak of a reload the process holds the text and the memories that changed, not a
+        second copy of the store."""
+        old = self._memories
+
+        def value(obj: dict[str, Any]) -> Any:
+            # A memory object has an id and content; nested objects (a memory's `source`) stay as they
+            # are, and the result is checked below.
+            if "id" not in obj or "content" not in obj:
+                return obj
+            if type(obj.get("source")) is Memory or type(obj.get("mergeConflict")) is Memory:
+                raise ValueError("a nested object looks like a memory")  # from_raw reads those: the strict path
+            new = from_raw(obj)
+            before = old.get(new.id)
+            return before if before is not None and before == new else new
+
+        try:
+            data = json.loads(self.path.read_bytes().decode("utf-8"), object_hook=value)
+        except (ValueError, TypeError, RecursionError):  # not UTF-8, not JSON, or a value from_raw rejects
+            data = None
+        memories = data.get("memories") if isinstance(data, dict) else None
+        if isinstance(memories, list) and all(type(m) is Memory for m in memories):
+            data["memories"] = []
+            return data, memories
+        # Something the hook could not judge (a memory without content, an odd nesting): the strict parse
+        # says what is wrong, or reads it.
+        data = self._parse(self.path.read_bytes())
+        values = [from_raw(raw) for raw in data["memories"]]
+        data["memories"] = []
+        return data, values
 
     def _corrupt(self, problem: str, payload: bytes) -> CorruptStore:
         # One copy per distinct damaged content: a hook re-reading a broken file must not pile up copies.
@@ -117,19 +159,32 @@ class StateStore:
             str(backup),
         )
 
-    def _reset(self, data: dict[str, Any], signature: tuple[int, int, int] | None, payload: bytes | None) -> None:
-        old, old_raws, shortlist = self._memories, self._raws, self._shortlist
-        self._header = data
-        self._raws = {str(raw["id"]): raw for raw in data.get("memories", [])}
+    def _reset(
+        self,
+        header: dict[str, Any],
+        raws: dict[str, dict[str, Any]] | None,
+        values: list[Memory] | None,
+        signature: tuple[int, int, int] | None,
+        payload: bytes | None,
+    ) -> None:
+        """Take a new read: `raws` (parsed objects by id) or, in a lean store, `values` (Memory values)."""
+        old, old_raws, shortlist = self._memories, self._raws or {}, self._shortlist
+        self._header = header
+        self._raws = raws
         self._fragments = {}
         self._payload = payload
         # Another process changed a few memories: the rest keep their Memory values (a dict
         # comparison is cheaper than building one, and readers holding the old values, such as the
         # TUI's list, then hold the same objects instead of a second copy of the store).
         memories = {}
-        for mid, raw in self._raws.items():
-            before = old.get(mid)
-            memories[mid] = before if before is not None and old_raws.get(mid) == raw else from_raw(raw)
+        if raws is not None:
+            for mid, raw in raws.items():
+                before = old.get(mid)
+                memories[mid] = before if before is not None and old_raws.get(mid) == raw else from_raw(raw)
+        else:
+            for value in values or ():  # _parse_values hands back the held value already; its strict path not
+                before = old.get(value.id)
+                memories[value.id] = before if before is not None and (before is value or before == value) else value
         self._memories = memories
         self._active = None
         self._signature = signature
@@ -167,8 +222,18 @@ class StateStore:
         return self._active
 
     def snapshot(self, memory_id: str) -> dict[str, Any] | None:
-        raw = self._raws.get(memory_id)
+        raw = self._objects().get(memory_id)
         return json.loads(json.dumps(raw)) if raw is not None else None
+
+    def _objects(self) -> dict[str, dict[str, Any]]:
+        """The parsed memory objects by id. A lean store reads them again from the file, which is what
+        it loaded: a writer holds the lock and has called load(), and every writer takes the lock."""
+        if self._raws is None:
+            payload = self.path.read_bytes()
+            data = self._parse(payload)
+            self._raws = {str(raw["id"]): raw for raw in data["memories"]}
+            self._payload = payload
+        return self._raws
 
     def shortlist(self) -> Shortlist:
         """Token sets of the active memories, for dedup (built once per process, then kept current)."""
@@ -188,7 +253,7 @@ class StateStore:
     # -- writing (call under the project lock, after load()) -----------------------------------
 
     def encode(self, memory: Memory) -> dict[str, Any]:
-        return to_raw(memory, self._raws.get(memory.id))
+        return to_raw(memory, self._objects().get(memory.id))
 
     def apply(
         self,
@@ -197,15 +262,16 @@ class StateStore:
         header: Mapping[str, Any] | None = None,
     ) -> None:
         """Replace, add (at the end) or remove memories by raw snapshot, then write the file atomically."""
+        raws = self._objects()
         self._own_fragments()
         for mid, raw in snapshots.items():
             if raw is None:
-                self._raws.pop(mid, None)
+                raws.pop(mid, None)
                 self._fragments.pop(mid, None)
                 self._memories.pop(mid, None)
                 self._index(mid, None)
                 continue
-            self._raws[mid] = raw
+            raws[mid] = raw
             self._fragments[mid] = fragment(raw)  # same position as in _raws: the body is one join
             memory = self._memories[mid] = from_raw(raw)
             self._index(mid, memory)
@@ -218,13 +284,14 @@ class StateStore:
     def _own_fragments(self) -> None:
         """Each memory's text, in file order: taken from the file as loaded when its layout allows
         (cheaper than serialising 10k objects), else serialised. Afterwards apply() keeps it current."""
-        if self._payload is None and len(self._fragments) == len(self._raws):
+        raws = self._objects()
+        if self._payload is None and len(self._fragments) == len(raws):
             return
-        chunks = split(self._payload, list(self._raws)) if self._payload is not None else None
+        chunks = split(self._payload, list(raws)) if self._payload is not None else None
         self._fragments = (
-            dict(zip(self._raws, chunks, strict=False))
+            dict(zip(raws, chunks, strict=False))
             if chunks is not None
-            else {mid: self._fragments.get(mid) or fragment(raw) for mid, raw in self._raws.items()}
+            else {mid: self._fragments.get(mid) or fragment(raw) for mid, raw in raws.items()}
         )
         self._payload = None
 
@@ -236,6 +303,8 @@ class StateStore:
         atomic_write(self.path, layout(self._header, list(self._fragments.values())))
         self._header.setdefault("memories", [])
         self._signature = _signature(self.path)
+        if self.lean:  # the Memory values are current; the objects and texts are read again for the next write
+            self._raws, self._fragments = None, {}
 
 
 def layout(header: Mapping[str, Any], fragments: list[bytes]) -> list[bytes]:

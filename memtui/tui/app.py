@@ -58,6 +58,8 @@ class MemtuiApp(AppBase):
         self.blink = blink
         self.engines = dict(engines or {})
         self.bank = bank
+        # A long-lived reader that writes now and then: hold the memories, not the file's parsed objects.
+        bank.state.lean = True
         self.clock = clock or bank.clock
         self.watching = watch
         self.model = ListModel(bank.registry, self.clock)

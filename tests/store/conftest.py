@@ -49,11 +49,14 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture
-def open_bank(project, env, clock):
+@pytest.fixture(params=["full", "lean"])
+def open_bank(request, project, env, clock):
+    """Every bank test runs twice: with state.json's parsed objects held, and lean (as the TUI holds it)."""
     from memtui.store.bank import Bank
 
     def open_bank():
-        return Bank(project, env=env, clock=clock)
+        bank = Bank(project, env=env, clock=clock)
+        bank.state.lean = request.param == "lean"
+        return bank
 
     return open_bank

@@ -282,3 +282,47 @@ def test_dedup_stays_right_after_another_process_writes(project, open_bank):
     assert [m.id for m in result.superseded] == [other.id]
     again = mine.add("gotcha", "warm up fact number 0 about thing0")  # the dropped one is not re-affirmed
     assert not again.reaffirmed
+
+
+ODD_FILES = {
+    "no-content": {"memories": [{"id": "a", "type": "gotcha"}, {"id": "b", "content": "has content"}]},
+    "nested-look-alike": {
+        "memories": [
+            {"id": "a", "content": "x", "source": {"id": "s", "content": "not a memory", "session": "s1"}},
+            {"id": "b", "content": "y", "extra": {"id": 3, "content": [1, 2]}, "mergeConflict": {"with": "a"}},
+        ]
+    },
+    "header-look-alike": {"id": "top", "content": "a header key", "memories": [{"id": "a", "content": "x"}]},
+    "duplicate-ids": {"memories": [{"id": "a", "content": "first"}, {"id": "a", "content": "second"}]},
+}
+
+
+@pytest.mark.parametrize("name", [*ODD_FILES, "fixture"])
+def test_a_lean_store_reads_what_a_full_store_reads(tmp_path, name):
+    """The lean read (the TUI's) turns objects into values while parsing; odd files still read the same."""
+    path = tmp_path / "state.json"
+    data = json.loads(STATE_FIXTURE.read_text()) if name == "fixture" else ODD_FILES[name]
+    for raw in data["memories"]:
+        raw.setdefault("created", "2026-03-01T10:00:00.000Z")
+    path.write_text(json.dumps(data, indent=2))
+    full, lean = StateStore(path), StateStore(path, lean=True)
+    assert list(lean.load().values()) == list(full.load().values())
+    assert lean.header == full.header
+
+
+def test_a_lean_reload_keeps_the_values_of_unchanged_memories(fixture_project, open_bank):
+    """After another process changes one memory, a lean reader holds the same objects for the rest,
+    and writes through a lean store leave the other memories' text as it was."""
+    path = fixture_project.path("state.json")
+    reader = StateStore(path, lean=True)
+    before = reader.load()
+    target = next(iter(before))
+    open_bank().update(target, content="Changed by another process")
+    after = reader.load()
+    assert after[target].content == "Changed by another process"
+    assert all(after[mid] is memory for mid, memory in before.items() if mid != target)
+    lines = path.read_text().splitlines()
+    reader.apply({target: {**reader.snapshot(target), "accessCount": 7}})
+    assert reader.load()[target].access_count == 7
+    changed = [b for a, b in zip(lines, path.read_text().splitlines(), strict=True) if a != b]
+    assert sorted(line.split(":")[0].strip() for line in changed) == ['"accessCount"', '"lastUpdated"']
