@@ -17,7 +17,6 @@ again for a write, letting them go after it.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memtui.core.bulk import building
 from memtui.core.clock import format_ts, utcnow
 from memtui.core.memory import Memory
 from memtui.core.similarity import Shortlist, tokenize
@@ -84,13 +84,7 @@ class StateStore:
             }
             self._reset(header, {}, None, None, None)
             return self._memories
-        # Parsing 10k memories allocates ~100k containers, none of which can form a cycle; the cyclic
-        # GC would walk them again and again (a quarter of the load time). So: no GC while parsing, and
-        # afterwards freeze+unfreeze, which files the new objects with the old ones unscanned, instead of
-        # the deferred collection that a plain gc.enable() would run on the caller's next allocation.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with building():  # 100k memories are 1M objects, none in a cycle
             if self.lean:
                 header, memories = self._parse_values()
                 self._reset(header, None, memories, signature, None)
@@ -99,11 +93,6 @@ class StateStore:
                 data = self._parse(payload)
                 raws = {str(raw["id"]): raw for raw in data["memories"]}
                 self._reset(data, raws, None, signature, payload)
-        finally:
-            gc.freeze()
-            gc.unfreeze()
-            if enabled:
-                gc.enable()
         return self._memories
 
     def _parse(self, payload: bytes) -> dict[str, Any]:

@@ -39,12 +39,13 @@ from memtui.errors import ConfigError
 def test_confidence(make, now, type_, age_days, stored, expected):
     memory = make(type_=type_, age_days=age_days, confidence=stored)
     assert decay.confidence(memory, now) == pytest.approx(expected)
+    assert decay.scorer(now)(memory) == decay.confidence(memory, now)  # the list's bulk form: the same float
 
 
 def test_updated_in_the_future_counts_as_fresh(make, now):
     memory = make(type_="progress", age_days=-2)
     assert decay.age_days(memory, now) == 0
-    assert decay.confidence(memory, now) == 1.0
+    assert decay.confidence(memory, now) == decay.scorer(now)(memory) == 1.0
     assert decay.freshness(memory, now) is None
 
 
@@ -61,7 +62,9 @@ def test_updated_in_the_future_counts_as_fresh(make, now):
 )
 def test_config_overrides(make, now, overrides, type_, age_days, expected):
     registry = DEFAULT_REGISTRY.with_overrides(overrides)
-    assert decay.confidence(make(type_=type_, age_days=age_days), now, registry) == pytest.approx(expected)
+    memory = make(type_=type_, age_days=age_days)
+    assert decay.confidence(memory, now, registry) == pytest.approx(expected)
+    assert decay.scorer(now, registry)(memory) == decay.confidence(memory, now, registry)
 
 
 def test_overrides_read_from_config_toml(tmp_path, make, now):

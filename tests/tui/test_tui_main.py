@@ -141,3 +141,21 @@ async def test_an_empty_project_says_how_memories_arrive(project, home):
         assert "No memories yet" in str(app.screen.query_one("#list-status").render())
         await pilot.press("d", "e", "t", "enter")  # nothing selected: no crash, no dialog
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_detail_names_what_a_memory_replaced_and_what_replaced_it(demo):
+    from memtui.tui.widgets.detail import MemoryDetail
+
+    newer = next(m for m in demo.memories() if m.active and m.supersedes)
+    older = next(m for m in demo.memories() if m.id == newer.supersedes)
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.screen.reveal(newer.id)
+        await settle(pilot)
+        facts = str(app.screen.query_one("#detail-facts").render())
+        assert f"replaces    {older.id} ({older.title[:30]}" in facts
+        app.screen.query_one(MemoryDetail).show(older)
+        await settle(pilot)
+        facts = str(app.screen.query_one("#detail-facts").render())
+        assert f"replaced by {newer.id} ({newer.title[:30]}" in facts

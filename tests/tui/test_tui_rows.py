@@ -76,3 +76,21 @@ def test_type_store_and_unreviewed_filters_and_counts():
     counts = m.counts()
     assert (counts.total, counts.unreviewed, counts.inactive) == (5, 1, 1)
     assert counts.by_type["gotcha"] == 2
+
+
+def test_lineage_answers_what_replaced_a_memory_and_finds_by_id():
+    """The detail pane's lineage: successors by supersede or merge (each once, never itself), ids to memories."""
+    chain = [
+        mem(1, "decision", "First take", 5, status=Status.SUPERSEDED),
+        mem(2, "decision", "Second take", 4, supersedes="m1", status=Status.ARCHIVED),
+        mem(3, "decision", "Both, merged", 1, supersedes="m2", merged_from=("m1", "m2", "m3")),
+        mem(4, "gotcha", "Unrelated", 1),
+    ]
+    m = ListModel(DEFAULT_REGISTRY, lambda: NOW)
+    m.load(chain)
+    assert [x.id for x in m.successors("m1")] == ["m2", "m3"]
+    assert [x.id for x in m.successors("m2")] == ["m3"]
+    assert m.successors("m3") == m.successors("m4") == []
+    assert m.memory("m2") is chain[1] and m.memory("nope") is None
+    m.load(chain[2:])  # a reload answers from the new memories
+    assert m.successors("m1") == [chain[2]] and m.memory("m2") is None

@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from memtui.core import decay
-from memtui.core.memory import Memory
+from memtui.core.bulk import building
+from memtui.core.memory import Memory, Status
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 
@@ -39,6 +40,8 @@ class Entry:
     rank: float
     #: `updated` as epoch seconds (sorting 10k datetimes with time zones is needlessly slow).
     ts: float
+    #: `memory.active`, read half a dozen times per memory per load: a slot, not a property call.
+    active: bool
     #: Lower-cased text the filter searches: type, tags (#tag), id, name, description, content.
     #: Filled by the model when a filter first needs it (`ListModel.hays`), not before the first paint.
     hay: str = ""
@@ -88,11 +91,18 @@ class Counts:
     drifted: int = 0
 
 
-def entry(memory: Memory, now: datetime, registry: TypeRegistry) -> Entry:
+def entry(memory: Memory, score: Callable[[Memory], float]) -> Entry:
     # A hundred thousand of these are built before the first paint: one confidence per memory
-    # (rank is confidence × (1 + accessCount/10), as decay.rank computes it), the filter's text later.
-    confidence = decay.confidence(memory, now, registry)
-    return Entry(memory, confidence, confidence * (1 + memory.access_count / 10), memory.updated.timestamp())
+    # (`score` is decay.scorer; rank is confidence × (1 + accessCount/10), as decay.rank computes
+    # it), the filter's text later.
+    confidence = score(memory)
+    return Entry(
+        memory,
+        confidence,
+        confidence * (1 + memory.access_count / 10),
+        memory.updated.timestamp(),
+        memory.status is Status.ACTIVE,
+    )
 
 
 def matches(hay: str, tokens: Iterable[str]) -> bool:
@@ -120,6 +130,8 @@ class ListModel:
         self.verdicts: dict[str, Verdict] = {}
         self.drifted: frozenset[str] = frozenset()
         self._hays_ready = False
+        #: memory id → the memories that replaced it (supersede or merge), built at the first question.
+        self._successors: dict[str, list[Memory]] | None = None
 
     def load(self, memories: Iterable[Memory], verdicts: Mapping[str, Verdict] | None = None) -> None:
         """Take a new read of the stores; unchanged memories keep their entry (a reload after one
@@ -130,12 +142,14 @@ class ListModel:
         now = self.clock()
         reuse = self._computed_at is not None and abs((now - self._computed_at).total_seconds()) < REUSE_SECONDS
         old = self.by_id if reuse else {}
+        score = decay.scorer(now, self.registry)
         entries = []
-        for m in memories:
-            e = old.get(m.id)
-            if e is None or (e.memory is not m and e.memory != m):
-                e = entry(m, now, self.registry)
-            entries.append(e)
+        with building():
+            for m in memories:
+                e = old.get(m.id)
+                if e is None or (e.memory is not m and e.memory != m):
+                    e = entry(m, score)
+                entries.append(e)
         if not reuse:
             self._computed_at = now
         self.entries = entries
@@ -146,6 +160,25 @@ class ListModel:
         self._last = None
         self._counts = None
         self._hays_ready = False
+        self._successors = None
+
+    def memory(self, memory_id: str) -> Memory | None:
+        entry = self.by_id.get(memory_id)
+        return entry.memory if entry is not None else None
+
+    def successors(self, memory_id: str) -> list[Memory]:
+        """The memories that replaced this one, by supersede or by merging it in (the detail pane asks
+        on every cursor move: one pass per load builds the answer for all)."""
+        if self._successors is None:
+            index: dict[str, list[Memory]] = {}
+            for e in self.entries:
+                m = e.memory
+                if m.supersedes or m.merged_from:
+                    for target in dict.fromkeys((m.supersedes, *m.merged_from)):
+                        if target and target != m.id:
+                            index.setdefault(target, []).append(m)
+            self._successors = index
+        return list(self._successors.get(memory_id, ()))
 
     def counts(self) -> Counts:
         if self._counts is None:
@@ -153,38 +186,46 @@ class ListModel:
         return self._counts
 
     def _count(self) -> Counts:
-        active = [e.memory for e in self.entries if e.memory.active]
-        by_id = {m.id: m for m in active}
-        conflicts = sum(1 for m in active if m.conflict and m.id < (m.conflict or "") and m.in_conflict_with(by_id))
+        active = [e.memory for e in self.entries if e.active]
+        conflicted = [m for m in active if m.conflict]
+        by_id = {m.id: m for m in active} if conflicted else {}
+        conflicts = sum(1 for m in conflicted if m.id < (m.conflict or "") and m.in_conflict_with(by_id))
+        drifted = self.drifted
         return Counts(
             len(active),
-            dict(Counter(m.type for m in active)),
-            dict(Counter(m.store for m in active)),
+            dict(Counter([m.type for m in active])),
+            dict(Counter([m.store for m in active])),
             sum(1 for m in active if not m.reviewed),
             len(self.entries) - len(active),
             conflicts,
-            sum(1 for m in active if m.id in self.drifted),
+            sum(1 for m in active if m.id in drifted) if drifted else 0,
         )
 
     def types(self) -> list[str]:
-        return self.registry.order({e.memory.type for e in self.entries if e.memory.active})
+        return self.registry.order(self.counts().by_type)
 
     def _ordered(self, sort: str, group: bool, inactive: bool) -> list[Entry]:
         key = (sort, group, inactive)
         cached = self._orders.get(key)
         if cached is not None:
             return cached
-        pool = [e for e in self.entries if e.memory.active != inactive]
+        pool = [e for e in self.entries if e.active != inactive]
         position = {t: i for i, t in enumerate(self.registry.order({e.memory.type for e in pool}))} if group else {}
-        # One sort with the group position leading the key (two stable sorts cost twice as much).
+        # One sort with the group position leading the key (two stable sorts cost twice as much); its
+        # 100k key tuples are built with the GC off.
+        with building():
+            self._sort(pool, sort, position)
+        self._orders[key] = pool
+        return pool
+
+    @staticmethod
+    def _sort(pool: list[Entry], sort: str, position: dict[str, int]) -> None:
         if sort == "age":
             pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.ts, e.memory.id))
         elif sort == "confidence":
             pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.confidence, -e.ts, e.memory.id))
         else:
             pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.rank, -e.ts, e.memory.id))
-        self._orders[key] = pool
-        return pool
 
     def select(self, query: Query) -> list[Entry]:
         """The memories the query shows, in display order (without group headers)."""
@@ -226,9 +267,9 @@ class ListModel:
     def _pool(self, base: Query) -> list[Entry]:
         pool = self._pools.get(base)
         if pool is None:
-            pool = self._pools[base] = [
-                e for e in self._ordered(base.sort, base.group, base.inactive) if _keep(e, base, self.drifted)
-            ]
+            ordered = self._ordered(base.sort, base.group, base.inactive)
+            unfiltered = base.type is None and base.store is None and base.only is None
+            pool = self._pools[base] = ordered if unfiltered else [e for e in ordered if _keep(e, base, self.drifted)]
         return pool
 
     def _fuzzy(self, text: str, pool: list[Entry]) -> list[Entry]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -96,11 +96,6 @@ def when(memory_time: datetime, now: datetime) -> str:
     probe = Memory(id="", type="", content="", created=memory_time, updated=memory_time)
     label = decay.age_label(probe, now)
     return "just now" if label == "0m" else f"{label} ago"
-
-
-def successors(memory: Memory, everything: Iterable[Memory]) -> list[Memory]:
-    """Memories that replaced this one: by supersede or by merging it in."""
-    return [m for m in everything if m.id != memory.id and (m.supersedes == memory.id or memory.id in m.merged_from)]
 
 
 def first_line(text: str, limit: int = 200) -> str:

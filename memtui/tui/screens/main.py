@@ -160,10 +160,11 @@ or a store.
 
     def _on_data(self, snap: Snapshot) -> None:
         model = app_of(self).model
-        stores = sorted({m.store for m in snap.memories if m.active} | {"state"})
+        stores = sorted({*model.counts().by_store, "state"})
         self.query_one(Sidebar).update_counts(model.counts(), model.types(), stores)
-        present = {m.id for m in snap.memories if m.active}
-        self.memory_list.marked &= present
+        if self.memory_list.marked:  # marks on memories that are gone or in the trash now go
+            marked = self.memory_list.marked
+            marked.intersection_update({i for i in marked if (e := model.by_id.get(i)) is not None and e.active})
         self.memory_list.verdicts = model.verdicts
         self.refresh_rows()
         self.query_one(TopBar).sync("")

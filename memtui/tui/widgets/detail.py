@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
@@ -17,9 +18,17 @@ from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.appref import AppBase
-from memtui.tui.data.text import bar, level, lifetime, secret_kinds, show_path, store_file, successors, when
+from memtui.tui.data.text import bar, level, lifetime, secret_kinds, show_path, store_file, when
 
 _LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
+
+
+class Lineage(Protocol):
+    """Memories by id and what replaced each (the app's ListModel: answered without a pass over all)."""
+
+    def memory(self, memory_id: str) -> Memory | None: ...
+
+    def successors(self, memory_id: str) -> list[Memory]: ...
 
 
 def _against_code(verdict: Verdict | None) -> list[tuple[str, str] | str]:
@@ -74,7 +83,7 @@ says it still holds, `d` drops it).
             app.clock,
             app.bank.project.root,
             app.store_files,
-            lambda: app.snapshot.memories,
+            app.model,
             verdict=lambda memory_id: app.snapshot.verdicts.get(memory_id),
             id=id,
         )
@@ -85,7 +94,7 @@ says it still holds, `d` drops it).
         clock: Callable[[], datetime],
         root: Path,
         stores: Mapping[str, Path],
-        lookup: Callable[[], Iterable[Memory]],
+        lineage: Lineage,
         *,
         verdict: Callable[[str], Verdict | None] = lambda _id: None,
         id: str | None = None,
@@ -96,7 +105,7 @@ says it still holds, `d` drops it).
         self.clock = clock
         self.root = root
         self.stores = stores
-        self.lookup = lookup
+        self.lineage = lineage
         self.memory: Memory | None = None
         self._shown: tuple[Memory | None, str | None, Verdict | None] | None = None
 
@@ -167,11 +176,9 @@ says it still holds, `d` drops it).
         return Content.assemble(*parts)
 
     def _facts(self, memory: Memory) -> Content:
-        everything = list(self.lookup())
-        titles = {m.id: m.title for m in everything}
-
         def named(mid: str) -> str:
-            title = titles.get(mid)
+            other = self.lineage.memory(mid)
+            title = other.title if other is not None else ""
             return f"{mid} ({title[:50]})" if title else mid
 
         lines: list[tuple[str, str]] = []
@@ -181,7 +188,7 @@ says it still holds, `d` drops it).
             lines.append(("replaces", named(memory.supersedes)))
         for mid in memory.merged_from:
             lines.append(("merged from", named(mid)))
-        for m in successors(memory, everything):
+        for m in self.lineage.successors(memory.id):
             lines.append(("replaced by", named(m.id)))
         if memory.source and (memory.source.session or memory.source.event):
             lines.append(
