@@ -21,6 +21,7 @@ import json
 import os
 from collections.abc import Mapping
 from datetime import datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,9 @@ from memtui.core.similarity import Shortlist, tokenize
 from memtui.errors import CorruptStore
 from memtui.store.atomic import atomic_write, sweep
 from memtui.store.stateraw import KEY, SCOPE, STATUS_TAGS, fragment, from_raw, split, to_raw  # noqa: F401 (re-exported)
+from memtui.store.statevalues import ValueReader
+
+_ID = attrgetter("id")
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -48,6 +52,7 @@ class StateStore:
     def __init__(self, path: Path, project_name: str = "", *, lean: bool = False) -> None:
         self.path = path
         self.lean = lean
+        self._values = ValueReader()
         self.project_name = project_name or path.parent.parent.name
         self._signature: tuple[int, int, int] | None = None
         self._header: dict[str, Any] = {}
@@ -101,36 +106,29 @@ class StateStore:
             raise self._corrupt(problem or "could not be read", payload)
         return data
 
+    def prime(self) -> None:
+        """A lean store: hash each memory's text in the file as loaded, so that a read after another
+        process's write parses only the memories whose text changed (the TUI calls it after its first
+        paint; store/statevalues.py)."""
+        if not self.lean or self._signature is None or _signature(self.path) != self._signature:
+            return
+        payload = self.path.read_bytes()
+        if _signature(self.path) == self._signature:  # still the file the memories were read from
+            self._values.prime(payload, list(self._memories.values()))
+
     def _parse_values(self) -> tuple[dict[str, Any], list[Memory]]:
-        """The header and the Memory values of a lean read. Each memory object becomes its value as the
-        parser finishes it (the value already held when it is unchanged), and the file's bytes go once
-        decoded: at the peak of a reload the process holds the text and the memories that changed, not a
-        second copy of the store."""
-        old = self._memories
-
-        def value(obj: dict[str, Any]) -> Any:
-            # A memory object has an id and content; nested objects (a memory's `source`) stay as they
-            # are, and the result is checked below.
-            if "id" not in obj or "content" not in obj:
-                return obj
-            if type(obj.get("source")) is Memory or type(obj.get("mergeConflict")) is Memory:
-                raise ValueError("a nested object looks like a memory")  # from_raw reads those: the strict path
-            new = from_raw(obj)
-            before = old.get(new.id)
-            return before if before is not None and before == new else new
-
-        try:
-            data = json.loads(self.path.read_bytes().decode("utf-8"), object_hook=value)
-        except (ValueError, TypeError, RecursionError):  # not UTF-8, not JSON, or a value from_raw rejects
-            data = None
-        memories = data.get("memories") if isinstance(data, dict) else None
-        if isinstance(memories, list) and all(type(m) is Memory for m in memories):
-            data["memories"] = []
-            return data, memories
-        # Something the hook could not judge (a memory without content, an odd nesting): the strict parse
-        # says what is wrong, or reads it.
+        """The header and the Memory values of a lean read (store/statevalues.py); the strict parse
+        when that cannot judge the file: it says what is wrong, or reads it."""
+        found = self._values.read(self.path, self._memories)
+        if found is not None:
+            return found
         data = self._parse(self.path.read_bytes())
-        values = [from_raw(raw) for raw in data["memories"]]
+        held = self._memories
+        values = []
+        for raw in data["memories"]:
+            value = from_raw(raw)
+            before = held.get(value.id)
+            values.append(before if before is not None and before == value else value)
         data["memories"] = []
         return data, values
 
@@ -170,10 +168,8 @@ class StateStore:
             for mid, raw in raws.items():
                 before = old.get(mid)
                 memories[mid] = before if before is not None and old_raws.get(mid) == raw else from_raw(raw)
-        else:
-            for value in values or ():  # _parse_values hands back the held value already; its strict path not
-                before = old.get(value.id)
-                memories[value.id] = before if before is not None and (before is value or before == value) else value
+        else:  # _parse_values hands back the held value of each unchanged memory
+            memories = dict(zip(map(_ID, values or ()), values or (), strict=True))
         self._memories = memories
         self._active = None
         self._signature = signature
@@ -222,6 +218,8 @@ class StateStore:
             data = self._parse(payload)
             self._raws = {str(raw["id"]): raw for raw in data["memories"]}
             self._payload = payload
+            data["memories"] = []
+            self._header = data  # the strict parse's header is the one a write keeps
         return self._raws
 
     def shortlist(self) -> Shortlist:

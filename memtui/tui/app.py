@@ -72,6 +72,7 @@ class MemtuiApp(AppBase):
         self._seq = itertools.count(1)
         self._applied = 0
         self._watched: tuple[Path, ...] = ()
+        self._primed = False
 
     def on_mount(self) -> None:
         from memtui.tui.screens import all_screen_classes
@@ -109,6 +110,11 @@ class MemtuiApp(AppBase):
             seq, memories, problems, reason, verdicts=verdicts.load(self.bank.project.memory_dir / "index.db")
         )
 
+    @work(thread=True, group="prime", exit_on_error=False)
+    def _prime(self) -> None:
+        with self.bank.lock:  # as a read: the store's memories and its file stay as they are meanwhile
+            self.bank.state.prime()
+
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def reload(self, reason: str = "external") -> None:
         self.post_message(Loaded(self._read(reason)))
@@ -138,6 +144,9 @@ class MemtuiApp(AppBase):
         self.snapshot = snap
         self.model.load(snap.memories, snap.verdicts)
         self.data.publish(snap)
+        if not self._primed:  # after the first paint: later reads parse only what another process changed
+            self._primed = True
+            self.call_after_refresh(self._prime)
         if self.watching:
             self._rewatch()
 

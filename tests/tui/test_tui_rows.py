@@ -94,3 +94,45 @@ def test_lineage_answers_what_replaced_a_memory_and_finds_by_id():
     assert m.memory("m2") is chain[1] and m.memory("nope") is None
     m.load(chain[2:])  # a reload answers from the new memories
     assert m.successors("m1") == [chain[2]] and m.memory("m2") is None
+
+
+def test_orders_patched_after_a_reload_equal_a_fresh_sort():
+    """A reload that changes a few memories patches the kept sort orders; whatever changed (new types,
+    removals, edits, drops, restores), every order equals the one a fresh model sorts."""
+    import random
+
+    rng = random.Random(7)
+    types = ["gotcha", "decision", "progress", "context", "zeta-custom", "alpha-custom"]
+    memories = {f"m{i}": mem(i, rng.choice(types[:4]), f"fact {i}", rng.uniform(0, 20)) for i in range(300)}
+    queries = [
+        Query(sort=s, group=g, inactive=x)
+        for s in ("rank", "age", "confidence")
+        for g in (True, False)
+        for x in (False, True)
+    ]
+    m = ListModel(DEFAULT_REGISTRY, lambda: NOW)
+    m.load(list(memories.values()))
+    for q in queries:
+        m.rows(q)  # every order is sorted once and kept
+    for step in range(40):
+        for _ in range(rng.randint(1, 6)):
+            kind = rng.choice(["add", "remove", "edit", "drop", "restore"])
+            i = rng.randrange(400)
+            mid = f"m{i}"
+            if kind == "add" and mid not in memories:
+                memories[mid] = mem(i, rng.choice(types), f"new {i} at {step}", rng.uniform(0, 20))
+            elif kind == "remove":
+                memories.pop(mid, None)
+            elif kind != "add" and mid in memories:
+                old = memories[mid]
+                changes = {
+                    "edit": {"access_count": old.access_count + 3, "content": old.content + " more"},
+                    "drop": {"status": Status.ARCHIVED},
+                    "restore": {"status": Status.ACTIVE},
+                }[kind]
+                memories[mid] = old.evolve(**changes)
+        m.load(list(memories.values()))
+        fresh = ListModel(DEFAULT_REGISTRY, lambda: NOW)
+        fresh.load(list(memories.values()))
+        for q in queries:
+            assert ids(m.rows(q)) == ids(fresh.rows(q)), (step, q)

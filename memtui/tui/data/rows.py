@@ -16,11 +16,14 @@ from typing import Any
 
 from memtui.core import decay
 from memtui.core.bulk import building
-from memtui.core.memory import Memory, Status
+from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
+from memtui.tui.data.entries import Entry, entry, hay_of
+from memtui.tui.data.orders import SORTS, Orders
 
-SORTS = ("rank", "age", "confidence")
+__all__ = ["SORTS", "Counts", "Entry", "Header", "ListModel", "Query", "Row"]
+
 #: Below this many characters a fuzzy fallback only adds noise.
 FUZZY_MIN = 3
 FUZZY_CUTOFF = 80
@@ -28,28 +31,6 @@ FUZZY_CUTOFF = 80
 REUSE_SECONDS = 60
 #: How many recent queries keep their rows (a filter typed and erased again).
 RECENT_QUERIES = 64
-
-
-@dataclass(slots=True, eq=False)
-class Entry:
-    """A memory with what the list needs precomputed for the current clock. Compared by identity:
-    finding the cursor's entry among 10k rows is then a C-speed scan."""
-
-    memory: Memory
-    confidence: float
-    rank: float
-    #: `updated` as epoch seconds (sorting 10k datetimes with time zones is needlessly slow).
-    ts: float
-    #: `memory.active`, read half a dozen times per memory per load: a slot, not a property call.
-    active: bool
-    #: Lower-cased text the filter searches: type, tags (#tag), id, name, description, content.
-    #: Filled by the model when a filter first needs it (`ListModel.hays`), not before the first paint.
-    hay: str = ""
-
-
-def hay_of(memory: Memory) -> str:
-    tags = "#" + " #".join(memory.tags) if memory.tags else ""
-    return f"{memory.type} {tags} {memory.id} {memory.name} {memory.description} {memory.content}".lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,20 +72,6 @@ class Counts:
     drifted: int = 0
 
 
-def entry(memory: Memory, score: Callable[[Memory], float]) -> Entry:
-    # A hundred thousand of these are built before the first paint: one confidence per memory
-    # (`score` is decay.scorer; rank is confidence × (1 + accessCount/10), as decay.rank computes
-    # it), the filter's text later.
-    confidence = score(memory)
-    return Entry(
-        memory,
-        confidence,
-        confidence * (1 + memory.access_count / 10),
-        memory.updated.timestamp(),
-        memory.status is Status.ACTIVE,
-    )
-
-
 def matches(hay: str, tokens: Iterable[str]) -> bool:
     return all(t in hay for t in tokens)
 
@@ -115,7 +82,7 @@ class ListModel:
         self.clock = clock
         self.entries: list[Entry] = []
         self.by_id: dict[str, Entry] = {}
-        self._orders: dict[tuple[str, bool, bool], list[Entry]] = {}
+        self._orders = Orders(registry)
         #: (base query, text, matches) of the last filter, to narrow from when the text grows.
         self._last: tuple[Query, str, list[Entry]] | None = None
         #: True when the last rows came from the fuzzy fallback (no exact substring match).
@@ -144,17 +111,26 @@ class ListModel:
         old = self.by_id if reuse else {}
         score = decay.scorer(now, self.registry)
         entries = []
+        fresh = []
         with building():
             for m in memories:
                 e = old.get(m.id)
                 if e is None or (e.memory is not m and e.memory != m):
                     e = entry(m, score)
+                    fresh.append(e)
                 entries.append(e)
-        if not reuse:
-            self._computed_at = now
+        unique = len(old) == len(self.entries)  # an id in two stores: entries and ids do not pair up
         self.entries = entries
         self.by_id = {e.memory.id: e for e in entries}
-        self._orders.clear()
+        if reuse and unique and len(self.by_id) == len(entries):
+            # The sort orders are patched: out with the replaced and removed entries, in with the new.
+            dropped = [old[i] for i in old.keys() - self.by_id.keys()]
+            dropped += [old[e.memory.id] for e in fresh if e.memory.id in old]
+            self._orders.patch(dropped, fresh)
+        else:
+            self._orders.clear()
+        if not reuse:
+            self._computed_at = now
         self._pools.clear()
         self._recent.clear()
         self._last = None
@@ -205,27 +181,7 @@ class ListModel:
         return self.registry.order(self.counts().by_type)
 
     def _ordered(self, sort: str, group: bool, inactive: bool) -> list[Entry]:
-        key = (sort, group, inactive)
-        cached = self._orders.get(key)
-        if cached is not None:
-            return cached
-        pool = [e for e in self.entries if e.active != inactive]
-        position = {t: i for i, t in enumerate(self.registry.order({e.memory.type for e in pool}))} if group else {}
-        # One sort with the group position leading the key (two stable sorts cost twice as much); its
-        # 100k key tuples are built with the GC off.
-        with building():
-            self._sort(pool, sort, position)
-        self._orders[key] = pool
-        return pool
-
-    @staticmethod
-    def _sort(pool: list[Entry], sort: str, position: dict[str, int]) -> None:
-        if sort == "age":
-            pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.ts, e.memory.id))
-        elif sort == "confidence":
-            pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.confidence, -e.ts, e.memory.id))
-        else:
-            pool.sort(key=lambda e: (position.get(e.memory.type, 0), -e.rank, -e.ts, e.memory.id))
+        return self._orders.get(self.entries, sort, group, inactive)
 
     def select(self, query: Query) -> list[Entry]:
         """The memories the query shows, in display order (without group headers)."""
