@@ -32,6 +32,10 @@ from memtui.tui.data import live
 from memtui.tui.data.rows import ListModel
 from memtui.tui.messages import Loaded, Op, OpFinished, Snapshot, StoresChanged
 
+#: Seconds after the first read before the store hashes its memory texts (statefile.prime), so that
+#: work (a tenth of a second at 100k memories) does not compete with the first paint.
+PRIME_AFTER = 1.0
+
 
 class MemtuiApp(AppBase):
     CSS_PATH = "app.tcss"
@@ -144,9 +148,9 @@ class MemtuiApp(AppBase):
         self.snapshot = snap
         self.model.load(snap.memories, snap.verdicts)
         self.data.publish(snap)
-        if not self._primed:  # after the first paint: later reads parse only what another process changed
+        if not self._primed:  # once the first paint has settled: later reads parse only what changed
             self._primed = True
-            self.call_after_refresh(self._prime)
+            self.set_timer(PRIME_AFTER, self._prime)
         if self.watching:
             self._rewatch()
 

@@ -135,4 +135,9 @@ def test_orders_patched_after_a_reload_equal_a_fresh_sort():
         fresh = ListModel(DEFAULT_REGISTRY, lambda: NOW)
         fresh.load(list(memories.values()))
         for q in queries:
-            assert ids(m.rows(q)) == ids(fresh.rows(q)), (step, q)
+            assert shape(m.rows(q)) == shape(fresh.rows(q)), (step, q)
+
+
+def shape(rows) -> list[object]:
+    """Rows comparable across models: headers as they are, entries by memory id."""
+    return [r.memory.id if isinstance(r, Entry) else r for r in rows]

@@ -12,6 +12,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from memtui.core import decay
@@ -21,6 +22,8 @@ from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.data.entries import Entry, entry, hay_of
 from memtui.tui.data.orders import SORTS, Orders
+
+_ID = attrgetter("memory.id")
 
 __all__ = ["SORTS", "Counts", "Entry", "Header", "ListModel", "Query", "Row"]
 
@@ -121,7 +124,7 @@ class ListModel:
                 entries.append(e)
         unique = len(old) == len(self.entries)  # an id in two stores: entries and ids do not pair up
         self.entries = entries
-        self.by_id = {e.memory.id: e for e in entries}
+        self.by_id = dict(zip(map(_ID, entries), entries, strict=True))
         if reuse and unique and len(self.by_id) == len(entries):
             # The sort orders are patched: out with the replaced and removed entries, in with the new.
             dropped = [old[i] for i in old.keys() - self.by_id.keys()]
@@ -260,14 +263,10 @@ class ListModel:
         found = self.select(query)
         if not query.group or not found:
             return list(found)
-        # Grouped orders keep each type together: find where the type changes, then build the rows
-        # from slices (C-speed copies) rather than appending 10k entries one by one.
-        types = [e.memory.type for e in found]
-        starts = [0] + [i for i in range(1, len(types)) if types[i] != types[i - 1]]
+        # Grouped orders keep each type together: find each type's run, then build the rows from
+        # slices (C-speed copies) rather than appending 10k entries one by one.
         rows: list[Row] = []
-        for n, start in enumerate(starts):
-            end = starts[n + 1] if n + 1 < len(starts) else len(found)
-            t = types[start]
+        for t, start, end in self._orders.groups(found, query.sort, query.inactive):
             rows.append(Header(t, self.registry[t].title, end - start))
             rows += found[start:end]
         return rows
