@@ -32,7 +32,7 @@ from memtui.core.similarity import Shortlist, tokenize
 from memtui.errors import CorruptStore
 from memtui.store.atomic import atomic_write, sweep
 from memtui.store.stateraw import KEY, SCOPE, STATUS_TAGS, fragment, from_raw, split, to_raw  # noqa: F401 (re-exported)
-from memtui.store.statevalues import ValueReader
+from memtui.store.statevalues import ValueReader, kept
 
 _ID = attrgetter("id")
 
@@ -123,12 +123,7 @@ class StateStore:
         if found is not None:
             return found
         data = self._parse(self.path.read_bytes())
-        held = self._memories
-        values = []
-        for raw in data["memories"]:
-            value = from_raw(raw)
-            before = held.get(value.id)
-            values.append(before if before is not None and before == value else value)
+        values = [kept(from_raw(raw), self._memories) for raw in data["memories"]]
         data["memories"] = []
         return data, values
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -175,35 +175,60 @@ def fragment(raw: Mapping[str, Any]) -> bytes:
     return ("    " + text.replace("\n", "\n    ")).encode("utf-8")
 
 
-_ARRAY = b'\n  "memories": [\n'
-_OPEN, _CLOSE, _NEXT = b"    {\n", b"\n    }", b",\n    {\n"
+#: Lines of the layout JSON.stringify(…, null, 2) and json.dumps(indent=2) give a state file (memory-mcp's
+#: files and ours). JSON strings hold no raw newlines, so a line indented exactly four spaces is an
+#: element of a top-level array and one indented exactly six is a memory's own key (nested values sit
+#: deeper): the memories array opens with _ARRAY_OPEN, its elements are joined by _NEXT, it closes with
+#: _ARRAY_CLOSE, and each element's text sits between _BRACE_OPEN and _BRACE_CLOSE.
+_BRACE_OPEN, _BRACE_CLOSE = b"    {\n", b"\n    }"
+_ARRAY_OPEN = b'\n  "memories": [\n' + _BRACE_OPEN
+_NEXT = _BRACE_CLOSE + b",\n" + _BRACE_OPEN
+_ARRAY_CLOSE = _BRACE_CLOSE + b"\n  ]"
+_EMPTY = b'\n  "memories": []'
+
+
+def cut(payload: bytes) -> tuple[int, int, bytes] | None:
+    """Where the memories array's elements start and end, and the file with an empty memories array,
+    when the file has that layout, else None. Another top-level array of objects, or a second
+    `memories` key, would sit before or after the memories array: the (short) text there is checked."""
+    start = payload.find(_ARRAY_OPEN)
+    end = payload.find(_ARRAY_CLOSE, start)  # the one scan of the whole file
+    if start < 0 or end < 0:
+        return None
+    tail = end + len(_ARRAY_CLOSE)
+    for key in (_ARRAY_CLOSE, _NEXT, b'\n  "memories":'):
+        if payload.find(key, 0, start) >= 0 or payload.find(key, tail) >= 0:
+            return None
+    return start + len(_ARRAY_OPEN), end, payload[:start] + _EMPTY + payload[tail:]
+
+
+def texts(payload: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Where each memory object's text (between its braces) sits in `payload[start:end]` (from `cut`)."""
+    find, at = payload.find, start
+    while True:
+        stop = find(_NEXT, at, end)
+        if stop < 0:
+            yield at, end
+            return
+        yield at, stop
+        at = stop + len(_NEXT)
 
 
 def split(payload: bytes, ids: list[str]) -> list[bytes] | None:
-    """Each memory's exact text in a file laid out as JSON.stringify(…, null, 2) / json.dumps(indent=2)
-    lay it out (memory-mcp's files and ours), in `ids` order; None for any other layout or order.
-
-    JSON strings hold no raw newlines, so inside the array a line indented exactly four spaces is an
-    element's brace and a line indented exactly six spaces is one of its own keys (nested values sit
-    deeper). Each element must carry the expected `"id"` key, so text is never given to the wrong memory.
-    """
-    at = payload.find(_ARRAY)
-    if at < 0 or not ids:
+    """Each memory's exact text, braces included, in `ids` order; None for any other layout or order.
+    Each element must carry the expected `"id"` key, so text is never given to the wrong memory."""
+    where = cut(payload)
+    if where is None or not ids:
         return None
-    pos = at + len(_ARRAY)
+    spans = list(texts(payload, where[0], where[1]))
+    if len(spans) != len(ids):
+        return None
     chunks = []
-    find, startswith = payload.find, payload.startswith
-    for n, mid in enumerate(ids):
-        if not startswith(_OPEN, pos):
-            return None
-        end = find(_CLOSE, pos) + len(_CLOSE)
-        if end < len(_CLOSE):
-            return None
+    for (start, end), mid in zip(spans, ids, strict=True):
         quoted = json.dumps(mid, ensure_ascii=False).encode("utf-8")
-        key = find(b'\n      "id": ' + quoted, pos, end)
+        key = payload.find(b'\n      "id": ' + quoted, start - 1, end)
         after = key + 13 + len(quoted)
         if key < 0 or payload[after : after + 1] not in (b",", b"\n"):
             return None
-        chunks.append(payload[pos:end])
-        pos = end + 2 if n < len(ids) - 1 and startswith(_NEXT, end) else end
-    return chunks if startswith(b"\n  ]", pos) else None
+        chunks.append(payload[start - len(_BRACE_OPEN) : end + len(_BRACE_CLOSE)])
+    return chunks

@@ -3,7 +3,7 @@
 The whole file is one json parse whose object hook turns each memory object into its value as the
 parser finishes it, so the parsed objects of the whole file never exist at once.
 
-Read again after another process wrote, the file is cut at its memory objects (the layout memory-mcp
+Read again after another process wrote, the file is cut at its memory objects (`stateraw.cut`: the layout memory-mcp
 and memtui write: two-space indent), each memory's text is hashed, and only texts not seen at the
 last read are parsed: a hook adding one memory to a 100k-memory store costs a split and 100k hashes
 (tens of ms), not a parse (most of a second). Identical text is an identical value, so a value found
@@ -17,47 +17,19 @@ the store's strict parse says what is wrong, or reads it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from memtui.core.memory import Memory
-from memtui.store.stateraw import from_raw
-
-#: Lines of the canonical layout. JSON strings hold no raw newlines, so a line indented exactly four
-#: spaces is an element of a top-level array (a memory's own keys sit at six): the memories array
-#: opens with _OPEN, its elements are joined by _NEXT and it closes with _CLOSE.
-_OPEN = b'\n  "memories": [\n    {\n'
-_NEXT = b"\n    },\n    {\n"
-_CLOSE = b"\n    }\n  ]"
-_EMPTY = b'\n  "memories": []'
+from memtui.store.stateraw import cut, from_raw, texts
 
 
-def layout(payload: bytes) -> tuple[int, int, bytes] | None:
-    """Where the memories array's elements start and end, and the file with an empty memories array,
-    when the file has the canonical layout, else None. Another top-level array of objects, or a second
-    `memories` key, would sit before or after the memories array: the (short) text there is checked."""
-    start = payload.find(_OPEN)
-    end = payload.find(_CLOSE, start)  # the one scan of the whole file
-    if start < 0 or end < 0:
-        return None
-    tail = end + len(_CLOSE)
-    for key in (_CLOSE, _NEXT, b'\n  "memories":'):
-        if payload.find(key, 0, start) >= 0 or payload.find(key, tail) >= 0:
-            return None
-    return start + len(_OPEN), end, payload[:start] + _EMPTY + payload[tail:]
-
-
-def texts(payload: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """Where each memory object's text (between its braces) sits in `payload[start:end]`."""
-    find, at = payload.find, start
-    while True:
-        stop = find(_NEXT, at, end)
-        if stop < 0:
-            yield at, end
-            return
-        yield at, stop
-        at = stop + len(_NEXT)
+def kept(value: Memory, held: Mapping[str, Memory]) -> Memory:
+    """The value already held when the memory is unchanged: a reader (the TUI's list) then holds one
+    copy of the store, and compares unchanged memories by identity."""
+    before = held.get(value.id)
+    return before if before is not None and before == value else value
 
 
 def _hashes(payload: bytes, start: int, end: int) -> tuple[list[tuple[int, int]], list[int]]:
@@ -80,10 +52,10 @@ class ValueReader:
 
     def prime(self, payload: bytes, values: list[Memory]) -> None:
         """Hash the memory texts of `payload`, the file the `values` were read from (in file order)."""
-        cut = layout(payload)
-        if cut is None:
+        where = cut(payload)
+        if where is None:
             return
-        _, hashes = _hashes(payload, cut[0], cut[1])
+        _, hashes = _hashes(payload, where[0], where[1])
         if len(hashes) == len(values):
             self._by_text = dict(zip(hashes, values, strict=True))
             self._tracking = True
@@ -91,10 +63,10 @@ class ValueReader:
     def read(self, path: Path, held: Mapping[str, Memory]) -> tuple[dict[str, Any], list[Memory]] | None:
         """The header and the memories of the file at `path`, reusing `held` values where unchanged."""
         payload = path.read_bytes()
-        cut = layout(payload) if self._tracking else None
+        where = cut(payload) if self._tracking else None
         hashes: list[int] = []
-        if cut is not None:
-            start, end, header_text = cut
+        if where is not None:
+            start, end, header_text = where
             spans, hashes = _hashes(payload, start, end)
             if self._by_text:
                 found = self._changed_only(payload, spans, header_text, hashes, held)
@@ -130,9 +102,7 @@ class ValueReader:
                 return None
             if not isinstance(raw, dict) or "id" not in raw:
                 return None
-            value = from_raw(raw)
-            before = held.get(value.id)
-            found[i] = before if before is not None and before == value else value
+            found[i] = kept(from_raw(raw), held)
         values: list[Memory] = found  # type: ignore[assignment]  # every None was replaced above
         try:
             header = json.loads(header_text)
@@ -152,9 +122,7 @@ def _whole(text: str, held: Mapping[str, Memory]) -> tuple[dict[str, Any], list[
             return obj
         if type(obj.get("source")) is Memory or type(obj.get("mergeConflict")) is Memory:
             raise ValueError("a nested object looks like a memory")  # from_raw reads those: the strict path
-        new = from_raw(obj)
-        before = held.get(new.id)
-        return before if before is not None and before == new else new
+        return kept(from_raw(obj), held)
 
     try:
         data = json.loads(text, object_hook=value)

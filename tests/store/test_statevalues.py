@@ -10,18 +10,18 @@ import pytest
 from storekit import STATE_FIXTURE
 
 from memtui.store.statefile import StateStore
-from memtui.store.statevalues import layout, texts
+from memtui.store.stateraw import cut, texts
 
 
 def canonical(memories: list[dict], **header) -> bytes:
     return json.dumps({"version": 2, "project": "p", "memories": memories, **header}, indent=2).encode()
 
 
-def test_layout_finds_each_memory_text_in_the_canonical_layout():
+def test_cut_finds_each_memory_text_in_the_canonical_layout():
     payload = STATE_FIXTURE.read_bytes()
-    cut = layout(payload)
-    assert cut is not None
-    start, end, header_text = cut
+    where = cut(payload)
+    assert where is not None
+    start, end, header_text = where
     spans = list(texts(payload, start, end))
     raws = json.loads(payload)["memories"]
     assert [json.loads(b"{" + payload[a:b] + b"}") for a, b in spans] == raws
@@ -40,8 +40,8 @@ def test_layout_finds_each_memory_text_in_the_canonical_layout():
     ],
     ids=["array-after", "one-element-array-after", "array-before", "second-memories-key", "compact", "empty"],
 )
-def test_layout_declines_what_it_cannot_cut_safely(payload):
-    assert layout(payload) is None
+def test_cut_declines_what_it_cannot_cut_safely(payload):
+    assert cut(payload) is None
 
 
 def test_a_primed_lean_reader_follows_every_change_another_process_makes(fixture_project, open_bank):
