@@ -218,13 +218,62 @@ LOCAL = [
 ]
 
 
+#: The file that says a directory is a demo memtui built, and so memtui's to rebuild.
+MARKER = ".memtui-demo"
+
+
+def prepare(root: Path) -> Path:
+    """Make `root` ready for a fresh demo, or refuse with one line.
+
+    The demo only ever writes into a directory it built itself (it holds MARKER) or an empty or new
+    one: anything else may be a person's project, and the demo would overwrite its CLAUDE.md and add
+    demo memories to its stores. A directory it built is emptied; nothing else is ever removed.
+    """
+    import shutil
+
+    from memtui.errors import UsageError
+
+    root = Path(os.path.abspath(root))
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"{root} is a file; give --dir a new or empty directory")
+    if root.is_dir():
+        try:
+            entries = list(root.iterdir())
+        except OSError as exc:
+            raise UsageError(f"cannot read {root} ({exc.strerror}); give --dir a new or empty directory") from exc
+        if entries and not _ours(root):
+            raise UsageError(f"{root} is not empty and is not a demo memtui built; give --dir a new or empty directory")
+        for entry in entries:  # our own demo: rebuilt from scratch, the directory itself kept
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+    root.mkdir(parents=True, exist_ok=True)
+    (root / MARKER).write_text("Built by `memtui demo`; memtui rebuilds this directory at each run.\n", "utf-8")
+    return root
+
+
+def _ours(root: Path) -> bool:
+    """A demo memtui built: the marker, or (built before the marker existed) the demo's own Claude
+    config folder beside a store whose project is the demo's."""
+    if (root / MARKER).is_file():
+        return True
+    try:
+        legacy = (root / ".claude-home").is_dir() and '"project": "ledgerline"' in (
+            root / ".memory" / "state.json"
+        ).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return legacy
+
+
 def build(root: Path, now: datetime | None = None) -> Path:
-    """Create (or recreate) the demo project at `root`; returns the project root."""
+    """Create the demo project at `root` (see `prepare` for where it may); returns the project root."""
     from memtui.store.bank import Bank, init_project
     from memtui.store.locations import Project
 
     now = now or utcnow()
-    root.mkdir(parents=True, exist_ok=True)
+    root = prepare(root)
     (root / ".git").mkdir(exist_ok=True)
     (root / ".claude" / "memory").mkdir(parents=True, exist_ok=True)
     project = init_project(root)

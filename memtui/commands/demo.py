@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import shutil
 from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="build a rich demo project and open it")
-    p.add_argument("--dir", help="where to build it (default: ~/.cache/memtui/demo, rebuilt each time)")
+    p.add_argument(
+        "--dir",
+        help="where to build it (a new or empty directory, or one an earlier demo built; default: ~/.cache/memtui/demo, rebuilt each time)",
+    )
     p.add_argument(
         "--print", action="store_true", dest="print_only", help="print the memories instead of opening the TUI"
     )
@@ -22,10 +24,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     from memtui import demo
 
-    root = Path(args.dir).expanduser() if args.dir else demo.default_dir()
-    if root.exists() and (root / ".memory").is_dir():
-        shutil.rmtree(root)
-    demo.build(root)
+    root = demo.build(Path(args.dir).expanduser() if args.dir else demo.default_dir())
     os.environ["CLAUDE_PROJECT_DIR"] = str(root)
     os.environ["CLAUDE_CONFIG_DIR"] = str(root / ".claude-home")
     if not args.print_only and importlib.util.find_spec("memtui.tui") is not None:
