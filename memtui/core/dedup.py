@@ -4,7 +4,11 @@ Rules (memory-mcp's, with its silent failures fixed):
 * same type and Jaccard > 0.6 with an active memory → the new memory supersedes it, unless the
   two name different things (`port 8001` / `port 8002`, `service A` / `service B`: see
   `similarity.different_things`), which makes them two facts however alike their words are;
-  identical token sets re-affirm the old memory instead of storing a copy; a note with no words
+  words that only turn a statement round (`always`/`never`, `before`/`after`, `not`) are left out
+  of the Jaccard, so a reversed rule supersedes the rule it reverses;
+* only the same statement (the same words in the same order: `similarity.same_statement`)
+  re-affirms the old memory instead of storing a copy; the same words in another order, with a
+  negation or a swapped value are a newer statement, which supersedes; a note with no words
   (only punctuation or symbols) is a duplicate only of the same text;
 * an explicit `supersedes` (an id, or a text matched against active memories above 0.5) marks
   that memory superseded;
@@ -17,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memtui.core.memory import Memory
-from memtui.core.similarity import Shortlist, different_things, jaccard, tokenize
+from memtui.core.similarity import POLAR_WORDS, Shortlist, different_things, jaccard, same_statement, tokenize
 
 DUPLICATE_THRESHOLD = 0.6
 SUPERSEDE_THRESHOLD = 0.5
@@ -47,7 +51,7 @@ def decide(
     `shortlist`, when given, must hold the token sets of exactly the active memories; without it
     every memory is compared (fine for small Markdown stores).
     """
-    tokens = tokenize(content)
+    tokens = tokenize(content) - POLAR_WORDS
     replaced: list[str] = []
     similarity = 0.0
 
@@ -58,7 +62,7 @@ def decide(
 
     def tokens_of(key: str) -> frozenset[str]:
         cached = shortlist.tokens(key) if shortlist is not None else None
-        return cached if cached is not None else tokenize(active[key].content)
+        return (cached if cached is not None else tokenize(active[key].content)) - POLAR_WORDS
 
     best: tuple[str, float] | None = None
     candidates = pool(tokens, DUPLICATE_THRESHOLD) if tokens else sorted(active)
@@ -76,7 +80,7 @@ def decide(
         ):
             best = (key, score)
     if best is not None:
-        if best[1] >= 1.0 and not supersedes:
+        if best[1] >= 1.0 and not supersedes and same_statement(content, active[best[0]].content):
             return Decision(reaffirm=best[0], similarity=1.0)
         replaced.append(best[0])
         similarity = best[1]

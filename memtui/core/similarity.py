@@ -118,6 +118,40 @@ STOP_WORDS = frozenset(
     ]
 )
 
+#: Words that turn a statement round without naming anything: a note that differs from another
+#: only in these (`always`/`never`, `do`/`don't`, `before`/`after`) says the opposite of it, so
+#: the two are compared without them (one supersedes the other) and never taken for the same.
+POLAR_WORDS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "always",
+        "don",
+        "dont",
+        "doesn",
+        "didn",
+        "isn",
+        "aren",
+        "wasn",
+        "weren",
+        "won",
+        "shouldn",
+        "mustn",
+        "cannot",
+        "can't",
+        "before",
+        "after",
+        "instead",
+        "only",
+        "nor",
+        "without",
+    ]
+)
+
+#: The same for scripts without spaces, as characters: before, after, not, none, un-, not yet.
+POLAR_CHARS = frozenset("前後不無非未")
+
 #: Runs of letters and digits in any script (`_` and punctuation split them).
 _WORD = re.compile(r"[^\W_]+")
 #: Scripts written without spaces between words (Thai, kana, CJK, Hangul): a run of them is a
@@ -145,6 +179,20 @@ def tokenize(text: str) -> frozenset[str]:
         elif len(word) > 1 and word not in STOP_WORDS:
             out.add(word)
     return frozenset(out)
+
+
+def same_statement(a: str, b: str) -> bool:
+    """True when `b` says `a` again word for word: the same words in the same order, up to case,
+    punctuation and articles. Anything else (another order, a negation, a swapped value) may say
+    something else, however alike its words: "use tabs, not spaces" is not "use spaces, not tabs"."""
+
+    def words(text: str) -> list[str]:
+        found = _WORD.findall(text.lower())
+        if any(_unspaced(w) for w in found):
+            return ["".join(found)]  # no spaces between words: the characters in order
+        return [w for w in found if w not in ("a", "an", "the")]
+
+    return words(a) == words(b)
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
@@ -176,7 +224,7 @@ def _specific(piece: str) -> bool:
         return True  # InvoiceService, MAX, "service A"
     # A capitalised word is a name (Alice, Stripe, Postgres); at a sentence start it may be any
     # word, which costs little: only a name on each side, unmentioned by the other, separates.
-    return piece[:1].isupper() and piece.lower() not in STOP_WORDS
+    return piece[:1].isupper() and piece.lower() not in STOP_WORDS and piece.lower() not in POLAR_WORDS
 
 
 def specifics(text: str) -> frozenset[str]:
@@ -193,7 +241,7 @@ def _mentions(text: str) -> frozenset[str]:
 def _stems(text: str) -> list[str] | None:
     """The content words in order, cut to five letters (a crude stem: `clashing` and `clashes`
     agree); None for text in a script without spaces, where a word run is a whole phrase."""
-    words = [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+    words = [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and w not in POLAR_WORDS]
     if any(_unspaced(w) for w in words):
         return None
     return [w[:5] for w in words]
@@ -215,13 +263,25 @@ def different_things(a: str, b: str) -> bool:
     import difflib
 
     left, right = _stems(a), _stems(b)
+    span, total = 2, 2  # words
     if left is None or right is None:
-        return False
+        # A script without spaces has no words to swap: the slot is a run of characters, and a
+        # word there is one to four of them (金曜日 / 月曜日 differ in one).
+        left, right = list("".join(_WORD.findall(a.lower()))), list("".join(_WORD.findall(b.lower())))
+        span, total = 3, 4
     ops = [op for op in difflib.SequenceMatcher(a=left, b=right, autojunk=False).get_opcodes() if op[0] != "equal"]
+    # Values swapped between two slots ("primary is db-east, replica db-west" and the other way
+    # round) fill no slot with anything new: that is one statement reversed, not two things.
+    if span == 3 and all(c in POLAR_CHARS for _, i1, i2, j1, j2 in ops for c in (*left[i1:i2], *right[j1:j2])):
+        return False  # 前 / 後: the statement turned round, as with `before` / `after`
+    swapped = sorted(w for _, i1, i2, _, _ in ops for w in left[i1:i2]) == sorted(
+        w for _, _, _, j1, j2 in ops for w in right[j1:j2]
+    )
     return (
         bool(ops)
-        and all(tag == "replace" and i2 - i1 <= 2 and j2 - j1 <= 2 for tag, i1, i2, j1, j2 in ops)
-        and sum(i2 - i1 for _, i1, i2, _, _ in ops) <= 2
+        and not swapped
+        and all(tag == "replace" and i2 - i1 <= span and j2 - j1 <= span for tag, i1, i2, j1, j2 in ops)
+        and sum(i2 - i1 for _, i1, i2, _, _ in ops) <= total
     )
 
 

@@ -327,3 +327,13 @@ def test_add_drops_private_spans(run, project):
     assert "hunter22" not in saved["content"] and "private" in saved["redacted"]
     assert "hunter22" not in project.path("state.json").read_text()
     assert "hunter22" not in project.path("journal.jsonl").read_text()
+
+
+def test_a_reversed_decision_supersedes_the_old_one(run):
+    code, first, _ = run("add", "--type", "decision", "--json", "Use tabs, not spaces, for indentation")
+    old = json.loads(first)["id"]
+    code, out, _ = run("add", "--type", "decision", "Use spaces, not tabs, for indentation")
+    assert code == 0 and out.startswith("Saved ") and f"supersedes {old}" in out and "Re-affirmed" not in out
+    active = json.loads(run("list", "--json")[1])
+    assert [m["content"] for m in active] == ["Use spaces, not tabs, for indentation"]
+    assert active[0]["supersedes"] == old

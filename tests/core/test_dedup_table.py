@@ -12,7 +12,7 @@ import pytest
 
 from memtui.core import dedup
 
-DUP, DISTINCT = "dup", "distinct"
+DUP, DISTINCT, REVERSED = "dup", "distinct", "reversed"
 
 PAIRS = [
     # -- the same fact in other words -----------------------------------------------------------
@@ -324,6 +324,62 @@ PAIRS = [
     (DISTINCT, "decision", "x", "y"),
     (DISTINCT, "gotcha", "OK", "KO"),
     (DISTINCT, "context", "🚀 deploys on Fridays are forbidden", "🚀 deploys on Mondays are forbidden"),
+    (DISTINCT, "decision", "デプロイは金曜日に禁止", "デプロイは月曜日に禁止"),
+    (
+        DISTINCT,
+        "decision",
+        "本番環境のデータベースは東京リージョンにある",
+        "本番環境のデータベースは大阪リージョンにある",
+    ),
+    # -- the same words saying something else: a newer statement, which supersedes ---------------
+    (REVERSED, "decision", "Use tabs, not spaces, for indentation", "Use spaces, not tabs, for indentation"),
+    (
+        REVERSED,
+        "decision",
+        "Always rebase before merging a feature branch",
+        "Never rebase before merging a feature branch",
+    ),
+    (REVERSED, "gotcha", "Run migrations before deploying the API", "Run migrations after deploying the API"),
+    (
+        REVERSED,
+        "pattern",
+        "Do squash commits when merging pull requests",
+        "Don't squash commits when merging pull requests",
+    ),
+    (REVERSED, "pattern", "Mock the payment gateway in unit tests", "Do not mock the payment gateway in unit tests"),
+    (
+        REVERSED,
+        "decision",
+        "Always pin dependency versions in requirements.txt",
+        "Never pin dependency versions in requirements.txt",
+    ),
+    (REVERSED, "pattern", "Lint before you run the tests", "Run the tests before you lint"),
+    (
+        REVERSED,
+        "context",
+        "The primary database is db-east and the replica is db-west",
+        "The primary database is db-west and the replica is db-east",
+    ),
+    (REVERSED, "context", "Set API_URL to staging and WEB_URL to prod", "Set API_URL to prod and WEB_URL to staging"),
+    (
+        REVERSED,
+        "gotcha",
+        "DEBUG=true in staging, DEBUG=false in production",
+        "DEBUG=false in staging, DEBUG=true in production",
+    ),
+    (
+        REVERSED,
+        "decision",
+        "Prefer composition over inheritance in the domain layer",
+        "Prefer inheritance over composition in the domain layer",
+    ),
+    (
+        REVERSED,
+        "gotcha",
+        "The cache is cleared before the import job runs",
+        "The cache is cleared after the import job runs",
+    ),
+    (REVERSED, "decision", "プッシュの前にテストを実行する", "プッシュの後にテストを実行する"),
 ]
 
 
@@ -340,6 +396,22 @@ def _decide(type_: str, first: str, second: str, make) -> dedup.Decision:
 def test_distinct_facts_are_never_merged(kind, type_, first, second, make):
     decision = _decide(type_, first, second, make)
     assert decision.supersede == () and decision.reaffirm is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "type_", "first", "second"),
+    [p for p in PAIRS if p[0] == REVERSED],
+    ids=[p[3][:40] for p in PAIRS if p[0] == REVERSED],
+)
+def test_a_reversed_statement_supersedes_and_is_never_reaffirmed(kind, type_, first, second, make):
+    decision = _decide(type_, first, second, make)
+    assert decision.reaffirm is None
+    assert decision.supersede == ("first",)
+
+
+def test_only_the_same_statement_is_reaffirmed(make):
+    assert _decide("decision", "Use uv for Python", "use uv for python.", make).reaffirm == "first"
+    assert _decide("decision", "Use uv for Python", "For Python, use uv", make).reaffirm is None
 
 
 def test_most_true_duplicates_are_merged(make):
