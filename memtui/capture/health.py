@@ -129,7 +129,16 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
         "model": settings.model,
         "api_key": key.source if key else None,
         "consolidation": data.get("consolidation"),
+        "waiting": data.get("waiting"),
     }
+
+
+def _age(epoch: float) -> str:
+    seconds = max(0.0, utcnow().timestamp() - epoch)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)} {unit}"
+    return f"{int(seconds)} s"
 
 
 def lines(health: dict[str, Any]) -> list[str]:
@@ -163,6 +172,12 @@ def lines(health: dict[str, Any]) -> list[str]:
             out.append(
                 f"             memtui extract --transcript {item['transcript']} --session {item['session']} --event SessionEnd"
             )
+    jobs, waiting = health.get("waiting_jobs"), health.get("waiting")
+    if jobs or waiting:
+        since = (waiting or {}).get("since")
+        count = f"{jobs['count']} capture job(s)" if jobs else "capture"
+        age = f" for {_age(jobs['oldest'])}" if jobs and jobs.get("oldest") else (f" since {since}" if since else "")
+        out.append(f"  waiting    {count} waiting for a model{age}; nothing is lost, they run once one is available")
     if health.get("fix"):
         out.append(f"  fix        {health['fix']}")
     return out

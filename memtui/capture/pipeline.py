@@ -27,6 +27,7 @@ from memtui.capture.cursor import Cursors
 from memtui.capture.explicit import explicit_memories
 from memtui.capture.known import Known
 from memtui.capture.transcript import Span, read_span
+from memtui.core import redact
 from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory, Source
 from memtui.errors import LockTimeout, MemtuiError
@@ -57,6 +58,8 @@ class ExtractResult:
     fix: str | None = None
     #: The daily budget stopped the run; the rest of the span waits.
     paused: bool = False
+    #: No model is available: nothing was consumed, the span waits for one (the job stays queued).
+    waiting: bool = False
     new_lines: int = 0
     cursor: int = 0
     chunks: int = 0
@@ -135,9 +138,13 @@ class _Run:
         changes: dict[str, Any] = {"lastCheck" if quiet else "lastRun": run}
         if quiet:
             pass
+        elif result.waiting:
+            since = (health.load(self.project).get("waiting") or {}).get("since") or now
+            changes["waiting"] = {"since": since, "reason": result.skipped, "fix": result.fix}
         elif result.ok:
             changes["lastSuccess"] = now
             changes["paused"] = {"since": now, "reason": result.skipped, "fix": result.fix} if result.paused else None
+            changes["waiting"] = None
         else:
             changes["lastError"] = {
                 "at": now,
@@ -231,8 +238,13 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
 
     try:
         with run.bank.lock:
+            # Lines that wait for a model are read again by every run until one exists: a "remember
+            # that" already saved from them is not saved (nor re-affirmed, nor journalled) again.
+            kept = {" ".join(m.content.split()) for m in run.bank.memories() if "explicit" in m.tags}
             for _, prompt in span.prompts:
                 for type_, text in explicit_memories(prompt):
+                    if " ".join(redact.scan(text).text.split()) in kept:
+                        continue
                     run.keep(run.bank.add(type_, text, tags=("explicit",), source=run.source, reviewed=False))
                     run.explicit += 1
     except MemtuiError as exc:
@@ -253,9 +265,13 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
         try:
             client = Client.for_project(run.project.memory_dir, run.bank.config.section("llm"))
         except NoApiKey as exc:
-            # Capture by model is off until a key exists; explicit memories were saved above.
-            run.advance(span.end)
-            return run.record(run.result(skipped=f"{exc.message}: model capture is off", fix=exc.fix))
+            # No model, nothing consumed: the cursor stays, the lines wait for a model (explicit
+            # memories were saved above: they need none).
+            return run.record(
+                run.result(
+                    skipped=f"{exc.message}: {span.new_lines} new line(s) wait for a model", fix=exc.fix, waiting=True
+                )
+            )
         except MemtuiError as exc:
             return run.record(
                 run.result(error=str(exc), kind="config", fix="fix .memory/config.toml; the cursor was not moved")

@@ -74,6 +74,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 "explicit": result.explicit,
                 "skipped": result.skipped,
                 "paused": result.paused,
+                "waiting": result.waiting,
                 "error": result.error,
                 "kind": result.kind,
                 "fix": result.fix,
@@ -87,7 +88,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if not result.ok:
         print(f"memtui: capture failed: {result.error}" + (f"; {result.fix}" if result.fix else ""), file=sys.stderr)
         return 1
-    if result.skipped and not result.saved:
+    if result.waiting:
+        print(f"Not captured yet: {result.skipped}" + (f"; {result.fix}" if result.fix else ""))
+    elif result.skipped and not result.saved:
         print(f"Nothing captured: {result.skipped}" + (f" ({result.fix})" if result.fix else ""))
     else:
         print(

@@ -95,7 +95,13 @@ def _capture_health(bank) -> dict | None:
         from memtui.capture import health
     except ImportError:  # a build without the capture pipeline
         return None
-    return health.read(bank)
+    out = health.read(bank)
+    from memtui.hooks import spool
+
+    jobs = spool.waiting(bank.project.memory_dir)
+    oldest = min((float(j.data.get("waiting") or j.data.get("queued") or 0) for j in jobs), default=None)
+    out["waiting_jobs"] = {"count": len(jobs), "oldest": oldest} if jobs else None
+    return out
 
 
 def cmd_status(args: argparse.Namespace) -> int:

@@ -27,6 +27,9 @@ from memtui.store.atomic import atomic_write
 
 MAX_ATTEMPTS = 3
 LOCK = "worker.lock"
+#: Capture jobs kept while no model is available (one per session: its cursor covers the rest);
+#: past this the oldest are moved to `failed/`, kept, and `memtui status` names them.
+MAX_WAITING = 50
 
 
 def spool_dir(memory_dir: Path) -> Path:
@@ -89,8 +92,35 @@ def failed(job: Job, error: str) -> bool:
         os.replace(job.path, target)
         atomic_write(target.with_suffix(".error"), error)
         return True
-    atomic_write(job.path, json.dumps({**job.data, "attempts": attempts, "error": error[:500]}, ensure_ascii=False))
+    data = {k: v for k, v in job.data.items() if k not in ("waiting", "reason")}  # it ran: it waits no more
+    atomic_write(job.path, json.dumps({**data, "attempts": attempts, "error": error[:500]}, ensure_ascii=False))
     return False
+
+
+def wait(job: Job, reason: str) -> list[Job]:
+    """Keep a capture job that found no model: it is tried again by every worker until one exists.
+
+    One waiting job per session is enough (its cursor did not move, so the newest job's run takes
+    every line the older ones would): older ones of the same session are removed. Past
+    MAX_WAITING sessions the oldest jobs are moved to `failed/`. Returns the jobs moved there.
+    """
+    since = job.data.get("waiting") or time.time()
+    atomic_write(job.path, json.dumps({**job.data, "waiting": since, "reason": reason[:300]}, ensure_ascii=False))
+    session = job.data.get("session_id")
+    waiting = [j for j in pending(job.path.parent.parent) if j.kind == "capture" and j.data.get("waiting")]
+    for other in waiting:
+        if other.path != job.path and session and other.data.get("session_id") == session:
+            done(other)
+    waiting = [j for j in waiting if j.path.exists()]
+    moved = waiting[: max(0, len(waiting) - MAX_WAITING)]
+    for old in moved:
+        failed(Job(old.path, {**old.data, "attempts": MAX_ATTEMPTS}), f"waited for a model past {MAX_WAITING} sessions")
+    return moved
+
+
+def waiting(memory_dir: Path) -> list[Job]:
+    """Capture jobs that wait for a model, oldest first."""
+    return [j for j in pending(memory_dir) if j.kind == "capture" and j.data.get("waiting")]
 
 
 def try_lock(memory_dir: Path) -> int | None:

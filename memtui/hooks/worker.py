@@ -133,6 +133,11 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
         event=str(job.data.get("event") or "Stop"),
     )
     _log(project, f"{job.path.name}: {job.data.get('event')} {_summary(result)}")
+    if getattr(result, "waiting", False):
+        # No model: nothing was consumed; the job stays queued for the first worker that has one.
+        for moved in spool.wait(job, str(result.skipped or "no model")):
+            _log(project, f"{moved.path.name}: waited too long for a model; moved to spool/failed")
+        return False
     if getattr(result, "error", None):
         # The pipeline left its cursor where it was; keeping the job retries the span on the next
         # worker run (a SessionEnd has no later Stop to do it), and MAX_ATTEMPTS bounds the retries.

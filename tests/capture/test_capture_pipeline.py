@@ -204,6 +204,36 @@ def test_without_a_key_explicit_memories_are_saved_and_nothing_is_sent(fake_api,
     assert report["api_key"] is None and "ANTHROPIC_API_KEY" in report["fix"]
 
 
+def test_without_a_key_nothing_is_consumed_and_the_lines_are_extracted_once_a_key_exists(
+    fake_api, home, bank, sample, monkeypatch
+):
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    path = sample()
+    journal_before = None
+    for attempt in range(2):
+        result = extract(bank, path, session_id="s", event="Stop")
+        assert result.ok and result.waiting and result.cursor == 0 and "wait for a model" in result.skipped
+        assert (
+            not bank.project.path("cursor.json").exists()
+            or json.loads(bank.project.path("cursor.json").read_text()).get("s", 0) == 0
+        )
+        journal = bank.project.path("journal.jsonl")
+        if attempt == 0:
+            journal_before = journal.read_text() if journal.exists() else ""
+        else:  # the explicit memory is not saved (nor journalled) again while the lines wait
+            assert (journal.read_text() if journal.exists() else "") == journal_before
+    status = json.loads(bank.project.path("status.json").read_text())
+    assert status["waiting"]["since"] and "lastSuccess" not in status
+    assert health.read(bank)["pending_bytes"] > 0
+    for key, value in fast_env(fake_api).items():
+        monkeypatch.setenv(key, value)
+    fake_api.script(tool(memories(("architecture", "The cache layer is Redis."))))
+    later = extract(bank, path, session_id="s", event="Stop", consolidate=False)
+    assert later.ok and not later.waiting and [m.content for m in later.saved] == ["The cache layer is Redis."]
+    assert fake_api.messages() and later.cursor > 0
+    assert "waiting" not in json.loads(bank.project.path("status.json").read_text())
+
+
 def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomorrow(llm, bank, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMTUI_DAILY_BUDGET", "0.01")
     path = write_lines(

@@ -247,3 +247,34 @@ def test_a_removed_project_stays_removed(project, home, transcript, fake_api):
         )
     time.sleep(0.5)
     assert not project.memory_dir.exists()
+
+
+def test_without_a_model_the_job_waits_in_the_spool_and_runs_once_a_key_exists(project, home, transcript, fake_api):
+    pytest.importorskip("memtui.capture.pipeline")
+    fakeapi, api = fake_api
+    lock = spool.try_lock(project.memory_dir)
+    for event in ("Stop", "SessionEnd"):
+        run_hook(event, payload(event, project.root, transcript=str(transcript)), root=project.root, home=home)
+    os.close(lock)
+    env = {**hook_env(project.root, home), "ANTHROPIC_BASE_URL": api.url}
+    env.pop("ANTHROPIC_API_KEY", None)
+    for _ in range(2):  # every worker without a model keeps the job, untouched by retries
+        subprocess.run(
+            [sys.executable, "-m", "memtui", "worker", "--idle", "0"], cwd=project.root, env=env, timeout=120
+        )
+        [job] = jobs(project)  # one job per session is enough: the cursor did not move
+        assert job["waiting"] and "attempts" not in job
+    assert not project.path("cursor.json").exists()
+    status = subprocess.run(
+        [sys.executable, "-m", "memtui", "status"], cwd=project.root, env=env, capture_output=True, text=True
+    )
+    assert "1 capture job(s) waiting for a model" in status.stdout
+    api.script(fakeapi.tool({"memories": [{"type": "decision", "content": "We deploy with make ship", "tags": []}]}))
+    subprocess.run(
+        [sys.executable, "-m", "memtui", "worker", "--idle", "0"],
+        cwd=project.root,
+        env={**env, **api.env()},
+        timeout=120,
+    )
+    assert jobs(project) == []
+    assert "We deploy with make ship" in [m.content for m in Bank(project).memories()]
