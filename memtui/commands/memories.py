@@ -231,7 +231,9 @@ def cmd_promote(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
+    from memtui.verify.engine import undo
+
     bank = open_bank(args)
-    entry = bank.undo()
+    entry = undo(bank)
     print(f"Undid #{entry.seq}: {entry.summary}")
     return 0

@@ -230,7 +230,7 @@ class MemtuiApp(AppBase):
         self.run_op(
             Op(
                 "Undo",
-                lambda bank: bank.undo(),
+                _undo,
                 on_done=lambda entry: self.notify(f"Undid #{entry.seq}: {entry.summary}", timeout=5),
             )
         )
@@ -284,3 +284,9 @@ def run_bank(bank: Bank, *, watch: bool = True) -> int:
 def run(root: Path | None = None) -> int:
     """Open the TUI on the project at `root` (or the one found from the working directory)."""
     return run_bank(Bank.open(root))
+
+
+def _undo(bank: Any) -> Any:
+    from memtui.verify.engine import undo
+
+    return undo(bank)  # the verification state follows the memories the undo brings back

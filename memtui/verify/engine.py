@@ -29,7 +29,7 @@ from memtui.store.atomic import atomic_write
 from memtui.store.verified import SUMMARY
 from memtui.verify import check, history, tree
 
-__all__ = ["AFFIRMED", "SUMMARY", "Report", "affirm", "file_changed", "reaffirm", "refresh", "verify"]
+__all__ = ["AFFIRMED", "SUMMARY", "Report", "affirm", "file_changed", "reaffirm", "refresh", "undo", "undone", "verify"]
 #: `.memory/affirmed.json`: references a person said are fine for a memory (touch on a drifted one).
 AFFIRMED = "affirmed.json"
 
@@ -309,23 +309,108 @@ def _rerender(bank_or_project: Any) -> None:
         rendering.auto(bank)
 
 
-def read_affirmed(memory_dir: Path) -> dict[str, list[str]]:
+def _affirmations(memory_dir: Path) -> dict[str, dict[str, Any]]:
+    """id → {"refs": [...], "at": the memory's `updated` when a person affirmed them} (a bare list
+    is a file from before affirmations were stamped: it holds until the memory is next undone)."""
     try:
         data = json.loads((Path(memory_dir) / AFFIRMED).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return (
-        {str(k): [str(x) for x in v] for k, v in data.items() if isinstance(v, list)} if isinstance(data, dict) else {}
-    )
+    out: dict[str, dict[str, Any]] = {}
+    for key, value in data.items() if isinstance(data, dict) else ():
+        if isinstance(value, list):
+            value = {"refs": value, "at": ""}
+        if isinstance(value, dict) and isinstance(value.get("refs"), list):
+            out[str(key)] = {"refs": [str(x) for x in value["refs"]], "at": str(value.get("at") or "")}
+    return out
 
 
-def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str]) -> None:
-    """A person says these references of the memory are fine as written (touch on a drifted memory):
-    they stop counting as gone for it. Kept outside the index, which is rebuilt at will."""
-    project = _project(bank_or_project)
-    data = read_affirmed(Path(project.memory_dir))
-    data[memory_id] = sorted(set(data.get(memory_id, [])) | set(references))
-    atomic_write(Path(project.memory_dir) / AFFIRMED, json.dumps(data, indent=1, sort_keys=True) + "\n")
+def read_affirmed(memory_dir: Path) -> dict[str, list[str]]:
+    return {k: v["refs"] for k, v in _affirmations(memory_dir).items()}
+
+
+def _write_affirmations(memory_dir: Path, data: dict[str, dict[str, Any]]) -> None:
+    atomic_write(Path(memory_dir) / AFFIRMED, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str], at: str = "") -> None:
+    """A person says these references of the memory are fine as written (touch on a drifted one):
+    they stop counting as gone for it while the memory is at least as new as `at` (its `updated`
+    after the touch), so undoing the touch undoes the affirmation. Kept outside the index, which
+    is rebuilt at will."""
+    memory_dir = Path(_project(bank_or_project).memory_dir)
+    data = _affirmations(memory_dir)
+    old = data.get(memory_id, {"refs": [], "at": ""})
+    data[memory_id] = {"refs": sorted(set(old["refs"]) | set(references)), "at": max(at, old["at"])}
+    _write_affirmations(memory_dir, data)
+
+
+def undo(bank: Any) -> Any:
+    """`bank.undo()`, with the verification state following the memories it brings back."""
+    entry = bank.undo()
+    undone(bank, [change.id for change in entry.changes])
+    return entry
+
+
+def undone(bank: Any, memory_ids: Iterable[str]) -> list[Verdict]:
+    """After an undo: affirmations made after the restored version of each memory no longer hold,
+    and the memories are judged again as they now read. Returns their new verdicts (none before the
+    first verification)."""
+    from memtui.core.clock import format_ts
+    from memtui.errors import NotFound
+
+    memory_dir = Path(bank.project.memory_dir)
+    ids = list(dict.fromkeys(memory_ids))
+    data = _affirmations(memory_dir)
+    changed = False
+    for memory_id in ids:
+        if memory_id not in data:
+            continue
+        try:
+            memory = bank.get(memory_id)
+        except NotFound:
+            memory = None
+        if (
+            memory is None
+            or not memory.active
+            or format_ts(memory.updated) < data[memory_id]["at"]
+            or not data[memory_id]["at"]
+        ):
+            del data[memory_id]
+            changed = True
+    if changed:
+        _write_affirmations(memory_dir, data)
+    index = Index.open(bank)
+    try:
+        index.refresh()
+        conn = index.conn
+        head = conn.execute("SELECT value FROM meta WHERE key = 'verify:head'").fetchone()
+        if head is None:
+            return []
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = _judge_all(
+                conn, _memories(index, ids), check.Lookup(conn, preload=False), head[0], memory_dir=memory_dir
+            )
+            _forget_inactive(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        _write_summary(bank, head[0], stored.read_all(conn))
+        return result
+    finally:
+        index.close()
+
+
+def _updated(bank_or_project: Any, memory_id: str) -> str:
+    from memtui.core.clock import format_ts
+
+    get = getattr(bank_or_project, "get", None)
+    try:
+        return format_ts(get(memory_id).updated) if get is not None else ""
+    except Exception:  # a memory gone meanwhile: an unstamped affirmation, undone at the next undo
+        return ""
 
 
 def reaffirm(bank_or_project: Any, *memory_ids: str) -> dict[str, tuple[str, ...]]:
@@ -338,7 +423,7 @@ def reaffirm(bank_or_project: Any, *memory_ids: str) -> dict[str, tuple[str, ...
         for verdict in stored.read(index.conn, memory_ids).values():
             if not verdict.drifted:
                 continue
-            affirm(project, verdict.id, verdict.missing)
+            affirm(project, verdict.id, verdict.missing, _updated(bank_or_project, verdict.id))
             index.conn.execute(
                 "UPDATE verdicts SET status = ?, missing = '[]', suggested = '{}' WHERE id = ?",
                 (stored.VERIFIED if verdict.refs else stored.UNCHECKED, verdict.id),

@@ -299,3 +299,35 @@ def test_dotted_module_paths_and_names_still_in_wide_use(repo: Path) -> None:
     assert verdicts[module].status == DRIFTED
     assert verdicts[module].suggested == {"src.billing.routes": "src.payments.routes"}
     assert verdicts[stdlib].status == VERIFIED
+
+
+def test_undo_of_a_touch_brings_the_drift_back(repo: Path) -> None:
+    """touch + undo: the memory counts as drifted again, in the index, verified.json and recall's note."""
+    ids = add_all(repo)
+    refactor(repo)
+    engine.verify(Bank.open(repo))
+    method = ids["method"]
+    assert method in json.loads((repo / ".memory" / "verified.json").read_text())["drifted"]
+    assert run_memtui("touch", method, cwd=repo).returncode == 0
+    assert method not in json.loads((repo / ".memory" / "verified.json").read_text())["drifted"]
+    undo = run_memtui("undo", cwd=repo)
+    assert undo.returncode == 0, undo.stderr
+    assert method in json.loads((repo / ".memory" / "verified.json").read_text())["drifted"]
+    listed = json.loads(run_memtui("verify", "--json", cwd=repo).stdout)
+    assert {v["id"]: v["status"] for v in listed}[method] == DRIFTED
+    # a later full run agrees: the affirmation went with the touch it came from
+    verdicts = {v.id: v for v in engine.verify(Bank.open(repo), full=True).verdicts}
+    assert verdicts[method].status == DRIFTED
+
+
+def test_undo_of_an_edit_judges_the_restored_text(repo: Path) -> None:
+    ids = add_all(repo)
+    refactor(repo)
+    engine.verify(Bank.open(repo))
+    method = ids["method"]
+    fixed = run_memtui("edit", method, "--text", "Retries are capped by MAX_RETRIES.", cwd=repo)
+    assert fixed.returncode == 0, fixed.stderr
+    engine.refresh(Bank.open(repo))
+    assert method not in json.loads((repo / ".memory" / "verified.json").read_text())["drifted"]
+    assert run_memtui("undo", cwd=repo).returncode == 0
+    assert method in json.loads((repo / ".memory" / "verified.json").read_text())["drifted"]
