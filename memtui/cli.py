@@ -68,14 +68,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     from memtui.errors import MemtuiError
 
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        from memtui.commands.common import after_change
+
+        for note in after_change()[:1]:
+            print(f"memtui: {note}", file=sys.stderr)
+        return code
     except MemtuiError as exc:
         print(f"memtui: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a path of the wrong kind, unreadable, a full disk: one line, never a traceback
+        if isinstance(exc, BrokenPipeError):
+            return 0
+        from memtui.errors import os_error_line
+
+        print(f"memtui: {os_error_line(exc)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

@@ -51,3 +51,31 @@ class LockTimeout(MemtuiError):
 
 class UsageError(MemtuiError):
     pass
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for a file-system error: the path, what is wrong with it, and what to do.
+
+    Every path memtui touches can be the wrong kind of thing (a directory where a file belongs, a
+    file where a directory belongs), unreadable, or on a full disk; the message names the path so
+    the person knows which one, and writes are atomic, so nothing was left half-written.
+    """
+    import errno
+
+    path = exc.filename2 if exc.filename2 and isinstance(exc, IsADirectoryError) else exc.filename
+    where = f"{path}" if path else "a file memtui needed"
+    if isinstance(exc, IsADirectoryError):
+        return f"{where} is a directory where memtui expects a file; move it aside and run again"
+    if isinstance(exc, NotADirectoryError):
+        return (
+            f"{where}: part of this path is a file where memtui expects a directory; move that file aside and run again"
+        )
+    if isinstance(exc, FileExistsError):
+        return f"{where} already exists and is not a directory memtui can use; move it aside and run again"
+    if isinstance(exc, PermissionError):
+        return f"permission denied for {where}; give your user read and write access to it and run again"
+    if isinstance(exc, FileNotFoundError):
+        return f"{where} does not exist; check the path and run again"
+    if exc.errno == errno.ENOSPC:
+        return f"no space left on the device for {where}; free some space and run again (nothing was half-written)"
+    return f"{exc.strerror or exc} ({where}); check that path and run again"

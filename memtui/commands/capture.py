@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from memtui.commands.common import open_bank, print_json, text_argument
+from memtui.commands.common import open_bank, print_json, readable, text_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -157,7 +157,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     mark_headless()
     question = text_argument(args.question, "question")
-    bank = open_bank(args)
+    bank = readable(open_bank(args))
     streaming = not args.json and sys.stdout.isatty()
 
     def show(piece: str) -> None:

@@ -25,8 +25,25 @@ def open_bank(args: argparse.Namespace):
     if directory is not None:
         env = dict(os.environ)
         env["CLAUDE_PROJECT_DIR"] = str(directory.resolve())
-        return Bank.open(directory, env=env)
-    return Bank.open()
+        bank = Bank.open(directory, env=env)
+    else:
+        bank = Bank.open()
+    OPENED.append(bank)
+    return bank
+
+
+#: The banks this command opened: after it ran, `after_change` reports what their changes could not
+#: carry through (a CLAUDE.md block that could not follow), apart from the change itself.
+OPENED: list[Any] = []
+
+
+def after_change() -> list[str]:
+    notes = []
+    for bank in OPENED:
+        problem = getattr(bank, "render_problem", None)
+        if problem:
+            notes.append(f"saved, but the CLAUDE.md memory block could not follow: {problem}; `memtui render` retries")
+    return notes
 
 
 def print_json(value: Any) -> None:
@@ -45,3 +62,35 @@ def text_argument(parts: list[str] | None, what: str = "text") -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"standard input is not UTF-8 text (byte {exc.start}); convert it and try again") from exc
+
+
+def readable(bank: Any) -> Any:
+    """The bank, once its stores read: a search answers from the index, which keeps the last good
+    copy of a damaged state.json; a person asking on the command line is told of the damage instead."""
+    bank.memories()
+    return bank
+
+
+def check_filters(bank: Any, types: list[str] | None = None, scopes: list[str] | None = None) -> None:
+    """Refuse a --type or --scope that can match nothing here, rather than answer "no memories match"."""
+    in_use = {m.type for m in bank.memories()}
+    for name in types or ():
+        problem = bank.registry.unknown(name, in_use)
+        if problem:
+            raise UsageError(problem)
+    for scope in scopes or ():
+        if scope not in ("repo", "local", "project", "user") and not (
+            scope.startswith("agent:") and len(scope) > len("agent:")
+        ):
+            raise UsageError(f"unknown scope {scope!r}; the scopes are repo, local, project, user and agent:<name>")
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above zero (argparse says which flag it was)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be a number of seconds above 0")
+    return value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from memtui.commands.common import open_bank, print_json, text_argument
+from memtui.commands.common import check_filters, open_bank, print_json, text_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -91,6 +91,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     now = bank.clock()
     memories = bank.memories()
+    check_filters(bank, [args.type] if args.type else None)
     if args.status != "all":
         memories = [m for m in memories if m.status.value == args.status]
     if args.type:
@@ -193,19 +194,23 @@ def cmd_edit(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     text = text_argument(None, "new text") if args.text == "-" else args.text
     tags = [t for t in args.tags.split(",") if t.strip()] if args.tags is not None else None
+    before = bank.resolve(args.id)
     memory = bank.update(
         args.id, content=text, type_=args.type, tags=tags, name=args.name, description=args.description
     )
-    print(f"Updated {memory.id}")
+    print(f"Updated {memory.id}" if memory != before else f"{memory.id} already says that; nothing changed")
     return 0
 
 
 def cmd_simple(args: argparse.Namespace) -> int:
     bank = open_bank(args)
+    named = list(dict.fromkeys(bank.resolve(ref).id for ref in args.ids))
     done = getattr(bank, args.verb)(*args.ids)
     past = {"touch": "Touched", "drop": "Dropped", "restore": "Restored", "review": "Reviewed"}[args.verb]
-    for memory in done:
-        print(f"{past} {memory.id}")
+    already = {"drop": "already archived", "restore": "already active", "review": "already reviewed"}.get(args.verb)
+    changed = {m.id for m in done}
+    for memory_id in named:
+        print(f"{past} {memory_id}" if memory_id in changed else f"{memory_id} is {already}; nothing changed")
     if args.verb == "touch":
         from memtui.verify.engine import reaffirm
 

@@ -29,6 +29,17 @@ def cmd_init(args: argparse.Namespace) -> int:
     from memtui.store.locations import find_project
 
     root = Path(args.dir).expanduser() if args.dir else (project_dir(args) or find_project().root)
+    if args.dir and not root.is_dir():
+        from memtui.errors import UsageError
+
+        if root.exists():
+            raise UsageError(f"{root} is a file; give `memtui init` the project's directory")
+        if not root.absolute().parent.is_dir():  # a typo must not build a whole tree of folders
+            raise UsageError(
+                f"no directory {root.absolute().parent}; create it first or give an existing project directory"
+            )
+        root.mkdir()
+        print(f"Created {root}")
     already = (root / ".memory").is_dir()
     project = init_project(root)
     header = {k: v for k, v in (("project", args.name), ("description", args.description)) if v}
@@ -62,6 +73,7 @@ def _status(bank) -> dict:
             "stale": sum(m.active and decay.age_days(m, now) >= 1 for m in memories),
         }
     from memtui.core.render_block import MarkerError
+    from memtui.errors import MemtuiError, os_error_line
 
     problems = list(bank.problems)
     try:
@@ -71,9 +83,13 @@ def _status(bank) -> dict:
             "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
             "up_to_date": not plan.claude_changed,
         }
-    except MarkerError as exc:  # status reports a broken CLAUDE.md; it does not fail on it
-        problems.append(str(exc))
-        claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": True, "up_to_date": False}
+    except (
+        MarkerError,
+        MemtuiError,
+        OSError,
+    ) as exc:  # status reports a broken CLAUDE.md or MEMORY.md; it does not fail on it
+        problems.append(os_error_line(exc) if isinstance(exc, OSError) else str(exc))
+        claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": False, "up_to_date": False}
     everything = {m.id: m for m in bank.memories()}
     conflicts = [
         [m.id, other.id]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from memtui.commands.common import open_bank, print_json, text_argument
+from memtui.commands.common import check_filters, open_bank, positive_seconds, print_json, readable, text_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--idle",
-        type=float,
+        type=positive_seconds,
         default=None,
         metavar="SECONDS",
         help="exit after this long without a request (default: [service] idle_seconds, 900)",
@@ -85,10 +85,11 @@ def cmd_search(args: argparse.Namespace) -> int:
     from memtui.index import remote
     from memtui.index.search import search
 
-    bank = open_bank(args)
+    bank = readable(open_bank(args))
     text = text_argument(args.query, "search words")
     if args.k < 1:
         raise UsageError("-k must be at least 1")
+    check_filters(bank, args.type, args.scope)
     mode = _semantic_mode(args.semantic)
     if mode == "daemon":
         from memtui.service.control import ensure
@@ -153,7 +154,11 @@ def cmd_related(args: argparse.Namespace) -> int:
     from memtui.core.export import to_dict
     from memtui.index.search import related
 
-    bank = open_bank(args)
+    bank = readable(open_bank(args))
+    if args.k < 1:
+        from memtui.errors import UsageError
+
+        raise UsageError("-k must be at least 1")
     hits = related(bank, args.tags, k=args.k, include_inactive=args.all)
     if args.json:
         now = bank.clock()

@@ -329,6 +329,13 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
     from memtui.hooks.plugin import enabled_plugin
 
+    if args.team and args.global_:
+        from memtui.errors import UsageError
+
+        raise UsageError(
+            "--team shares the set-up through this project's git and --global installs it for every project "
+            "of this user: choose one"
+        )
     command = launcher()
     root = project_root(args)
     plugin = enabled_plugin(root or Path.cwd())

@@ -85,9 +85,12 @@ def render(
     """The index text. With `existing` (the file as it is), an edit of it; `previous` are the
     changed memories as they were, so a line memtui generated for one follows its rename while a
     line a person wrote stays as written."""
+    memories = list(memories)
+    previous = list(previous)
     ranked = order(memories, now, registry)
     if existing is not None and existing.strip():
-        return _edit(existing, ranked, {filename(m): entry(m) for m in previous}, max_lines, max_bytes)
+        known = {filename(m) for m in (*memories, *previous)}
+        return _edit(existing, ranked, {filename(m): entry(m) for m in previous}, known, max_lines, max_bytes)
     lines = [entry(m) for m in ranked]
     if len(lines) <= max_lines and _size(lines) <= max_bytes:
         return IndexRender(_join(lines), tuple(ranked), ())
@@ -99,18 +102,29 @@ def render(
 
 
 def _edit(
-    existing: str, ranked: list[Memory], generated: dict[str, str], max_lines: int, max_bytes: int
+    existing: str,
+    ranked: list[Memory],
+    generated: dict[str, str],
+    known: set[str],
+    max_lines: int,
+    max_bytes: int,
 ) -> IndexRender:
     """Keep every line a person or Claude Code wrote; drop entries of memories that left; append
-    entries for memories that have none, as far as the load limits allow (then one hint line)."""
-    newline = "\r\n" if "\r\n" in existing else "\n"
+    entries for memories that have none, as far as the load limits allow (then one hint line).
+
+    Only a line that links to a memory file of this directory that the store knows (now, or as it
+    was before this change) is an entry: a link to any other Markdown file (`../../CONTRIBUTING.md`,
+    a note that is no memory) is a person's line and stays. Each kept line keeps its own ending."""
+    endings = [line[len(line.rstrip("\r\n")) :] for line in existing.splitlines(keepends=True)]
+    newline = max(("\r\n", "\n", "\r"), key=endings.count) if any(endings) else "\n"
     by_file = {filename(m): m for m in ranked}
     kept: list[str] = []
+    kept_endings: list[str] = []
     listed: set[str] = set()
-    for line in existing.splitlines():
+    for line, ending in zip(existing.splitlines(), endings, strict=True):
         if HINT_MARK in line:
             continue  # our own hint: recomputed below
-        target = linked(line)
+        target = _own_entry(line, known)
         if target is not None and target not in by_file:
             continue  # its memory was dropped, superseded or moved away
         if target is not None:
@@ -118,6 +132,7 @@ def _edit(
             if generated.get(target) == line.strip():
                 line = entry(by_file[target])  # our own line for a memory that changed: keep it current
         kept.append(line)
+        kept_endings.append(ending or newline)
     missing = [m for m in ranked if filename(m) not in listed]
     added: list[str] = []
     for n, memory in enumerate(missing):
@@ -129,13 +144,23 @@ def _edit(
             added.append(hint(len(missing) - n))
             break
         added.append(entry(memory))
-    lines = kept + added
     shown = tuple(m for m in ranked if filename(m) in listed or entry(m) in added)
     cut = tuple(m for m in ranked if m not in shown)
-    text = newline.join(lines) + newline if lines else ""
-    if text and not added and not existing.endswith(("\n", "\r")):
-        text = text[: -len(newline)]  # the file had no final newline and we added nothing: keep it so
+    text = "".join(line + ending for line, ending in zip(kept, kept_endings, strict=True))
+    text += "".join(line + newline for line in added)
+    if text and not added and kept and not existing.endswith(("\n", "\r")):
+        text = text[: -len(kept_endings[-1])]  # the file had no final newline and we added nothing: keep it so
     return IndexRender(text, shown, cut)
+
+
+def _own_entry(line: str, known: set[str]) -> str | None:
+    """The memory file an entry line of memtui's or Claude Code's names, else None: the link points
+    at a file in this directory (no folder part but `./`) that is one of the store's memories."""
+    match = _ENTRY.match(line)
+    if not match:
+        return None
+    target = match.group(1).removeprefix("./")
+    return target if "/" not in target and target in known else None
 
 
 def _join(lines: list[str]) -> str:

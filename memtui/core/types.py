@@ -84,6 +84,21 @@ class TypeRegistry:
     def names(self) -> list[str]:
         return list(self._policies)
 
+    def unknown(self, name: str, in_use: Iterable[str] = ()) -> str | None:
+        """Why `name` cannot be a new memory's type (None when it can): a type is one of the
+        registry's (config.toml declares custom ones) or one the store already uses, so a typo
+        (`decison`) never starts a type of its own."""
+        if name in self._policies or name in set(in_use):
+            return None
+        import difflib
+
+        close = difflib.get_close_matches(name, self.names(), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        return (
+            f"unknown type {name!r}; {hint}the types are {', '.join(self.names())} "
+            f"(declare a new one as [types.{name}] in .memory/config.toml)"
+        )
+
     def order(self, names: Iterable[str]) -> list[str]:
         """Known types in registry order, then unknown ones alphabetically."""
         known = [n for n in self._policies if n in set(names)]

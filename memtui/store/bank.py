@@ -20,7 +20,7 @@ from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
 from memtui.store import rendering
 from memtui.store.journal import Change, Entry, Journal
-from memtui.store.locations import Project, find_project, markdown_dirs
+from memtui.store.locations import MarkdownDir, Project, find_project, markdown_dirs
 from memtui.store.lock import ProjectLock
 from memtui.store.markdown import MarkdownStore
 from memtui.store.rendering import BLOCK_SCOPES, RenderPlan  # noqa: F401  (re-exported)
@@ -69,6 +69,8 @@ class Bank:
         self.state = StateStore(project.path("state.json"), project.name)
         self.markdown = [MarkdownStore(d, self.registry) for d in markdown_dirs(project, env)]
         self._stores: dict[str, Store] = {self.state.key: self.state, **{s.key: s for s in self.markdown}}
+        #: Why the CLAUDE.md block could not follow the last change (the change itself was saved).
+        self.render_problem: str | None = None
 
     @classmethod
     def open(cls, cwd: Path | None = None, env: Mapping[str, str] | None = None, **kwargs: Any) -> Bank:
@@ -80,13 +82,24 @@ class Bank:
     def stores(self) -> dict[str, Store]:
         return dict(self._stores)
 
-    def store(self, key: str) -> Store:
+    def store(self, key: str, *, create: bool = False) -> Store:
+        """The store named `key` (`state`, `local`, `project`, `user`, `agent:<name>` or its `md:`
+        key). `create`: a subagent's memory folder that does not exist yet is made, as Claude Code
+        makes it on the subagent's first write."""
         aliases = {"state.json": "state", "local": "md:local", "project": "md:project", "user": "md:user"}
         key = aliases.get(key, key)
         if key.startswith("agent:"):
             key = "md:" + key
+        if key not in self._stores and create and key.startswith("md:agent:"):
+            name = key.removeprefix("md:agent:")
+            if not name or name.startswith(".") or not all(c.isalnum() or c in "-_." for c in name):
+                raise UsageError(f"{name!r} is not a subagent name: use letters, digits, '-', '_' and '.'")
+            directory = self.project.root / ".claude" / "agent-memory" / name  # made on the first write
+            store = MarkdownStore(MarkdownDir(f"agent:{name}", directory), self.registry)
+            self.markdown.append(store)
+            self._stores[key] = store
         if key not in self._stores:
-            raise UsageError(f"no store {key!r}; stores here: {', '.join(self._stores)}")
+            raise UsageError(f"no store {key!r}; stores here: {', '.join(self._stores)}, or agent:<name>")
         return self._stores[key]
 
     def memories(self, *, include_inactive: bool = True) -> list[Memory]:
@@ -158,9 +171,21 @@ class Bank:
         self._auto_render()
         return entry
 
-    def _mutate(self, op: str, refs: Sequence[str], fn: Callable[[Memory, datetime], Memory]) -> list[Memory]:
+    def _mutate(
+        self,
+        op: str,
+        refs: Sequence[str],
+        fn: Callable[[Memory, datetime], Memory],
+        already: Callable[[Memory], bool] = lambda _m: False,
+    ) -> list[Memory]:
+        """Apply `fn` to each memory `refs` name, as one undoable change. Memories `already` in the
+        state the operation leads to are left alone: a no-op writes nothing and no journal entry (an
+        undo must undo something the person did). Returns the memories changed."""
         with self.lock:
-            targets = [self.resolve(ref) for ref in refs]
+            targets = list({m.id: m for m in (self.resolve(ref) for ref in refs)}.values())
+            targets = [m for m in targets if not already(m)]
+            if not targets:
+                return []
             now = self.clock()
             changes: dict[str, dict[str, Memory | None]] = {}
             results = []
@@ -196,9 +221,12 @@ class Bank:
             raise UsageError(f"a memory needs a type, e.g. {', '.join(self.registry.names()[:6])}")
         tags = clean_tags(tags)
         with self.lock:
-            target = self.store(store)
+            target = self.store(store, create=True)
             target.load()
             active = target.active()
+            problem = self.registry.unknown(type_, (m.type for m in target.load().values()))
+            if problem:
+                raise UsageError(problem)
             shortlist = target.dedup_shortlist() if isinstance(target, StateStore) else None
             decision = dedup.decide(type_, content, active, shortlist, supersedes)
             now = self.clock()
@@ -242,7 +270,7 @@ class Bank:
         return self._mutate("touch", refs, ops.touch)
 
     def drop(self, *refs: str) -> list[Memory]:
-        return self._mutate("drop", refs, ops.drop)
+        return self._mutate("drop", refs, ops.drop, lambda m: m.status is Status.ARCHIVED)
 
     def settle(self, keep: str, drop: str) -> list[Memory]:
         """A git merge conflict settled by keeping one version; the other goes to the trash. One undoable change."""
@@ -256,10 +284,10 @@ class Bank:
             return [self._fresh(m) for m in (changes[kept.store][kept.id], changes[dropped.store][dropped.id]) if m]
 
     def restore(self, *refs: str) -> list[Memory]:
-        return self._mutate("restore", refs, ops.restore)
+        return self._mutate("restore", refs, ops.restore, lambda m: m.active)
 
     def review(self, *refs: str) -> list[Memory]:
-        return self._mutate("review", refs, lambda m, _now: ops.review(m))
+        return self._mutate("review", refs, lambda m, _now: ops.review(m), lambda m: m.reviewed and not m.conflict)
 
     def update(
         self,
@@ -287,6 +315,10 @@ class Bank:
                 changes["content"] = text
             if type_ is not None:
                 changes["type"] = type_.strip().lower()
+                in_use = (m.type for m in self._stores[current.store].load().values())
+                problem = self.registry.unknown(changes["type"], in_use) if changes["type"] != current.type else None
+                if problem:
+                    raise UsageError(problem)
             if tags is not None:
                 changes["tags"] = clean_tags(tags)
             if name is not None:
@@ -295,8 +327,9 @@ class Bank:
                 changes["description"] = redact.redact(description).strip()
             if reviewed is not None:
                 changes["reviewed"] = reviewed
+            changes = {k: v for k, v in changes.items() if getattr(current, k) != v}
             if not changes:
-                return current
+                return current  # the same text, type and tags: nothing to write, nothing to undo
             updated = current.evolve(updated=self.clock(), **changes)
             self.commit("edit", f"edit {current.id}: {', '.join(changes)}", {current.store: {current.id: updated}})
             return self._fresh(updated)
@@ -313,7 +346,9 @@ class Bank:
         if len(refs) < 2:
             raise UsageError("merge needs at least two memories")
         with self.lock:
-            sources = [self.resolve(ref) for ref in refs]
+            sources = list({m.id: m for m in (self.resolve(ref) for ref in refs)}.values())
+            if len(sources) < 2:
+                raise UsageError(f"{sources[0].id} is named twice; merge needs two different memories")
             stores = {m.store for m in sources}
             if len(stores) > 1:
                 raise UsageError("these memories live in different stores; promote them into one store first")
@@ -339,7 +374,7 @@ class Bank:
         """Move a memory to another store (state.json ⇄ a Markdown scope), keeping its fields."""
         with self.lock:
             memory = self.resolve(ref)
-            target = self.store(store)
+            target = self.store(store, create=True)
             if target.key == memory.store:
                 raise UsageError(f"{memory.id} is already in {target.key}")
             target.load()
@@ -443,7 +478,7 @@ class Bank:
             return rendering.write(self, plan or rendering.plan(self))
 
     def _auto_render(self) -> None:
-        rendering.auto(self)
+        self.render_problem = rendering.auto(self)
 
 
 def _comparable(memory: Memory) -> tuple[Any, ...]:

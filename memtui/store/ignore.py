@@ -25,6 +25,12 @@ IGNORED = (
     "service.lock",
     "captured.txt",
     "backups/",
+    # This clone's verification (its HEAD, its verdicts, what its person affirmed) and its capture
+    # queue lock: two clones that both had sessions would otherwise conflict on them at every pull.
+    "verified.json",
+    "affirmed.json",
+    "capture.lock",
+    "state.json.before-repair",
 )
 
 

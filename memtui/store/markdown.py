@@ -9,6 +9,7 @@ read are reported in `problems` and never rewritten.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -66,6 +67,8 @@ class MarkdownStore:
         memories: dict[str, Memory] = {}
         files: dict[str, Path] = {}
         if not self.exists:
+            if self.path.exists():  # a file where Claude Code keeps its memory folder
+                self.problems.append(f"{self.path} is a file where a memory folder belongs; move it aside")
             self._memories, self._files = memories, files
             return memories
         candidates = sorted(p for p in self.path.glob("*.md") if p.name != INDEX)
@@ -259,7 +262,13 @@ class MarkdownStore:
         except UnicodeDecodeError:
             return render_index.render(self._memories.values(), now, self.registry)  # not ours to rewrite
         rendered = render_index.render(self._memories.values(), now, self.registry, existing=current, previous=previous)
-        if current != rendered.text and (current is not None or rendered.text):
+        if not rendered.text and current is not None and current.strip():
+            # Every line was an entry of a memory that left (a person's line would have stayed):
+            # the index memtui wrote goes with them, and the folder too when that leaves it empty.
+            index.unlink()
+            with contextlib.suppress(OSError):
+                self.path.rmdir()
+        elif current != rendered.text and (current is not None or rendered.text):
             atomic_write(index, rendered.text)
         return rendered
 

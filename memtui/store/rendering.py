@@ -12,7 +12,7 @@ from memtui.core import render_block, render_index
 from memtui.core.memory import Memory
 from memtui.core.render_block import Block
 from memtui.core.types import TypeRegistry
-from memtui.errors import UsageError
+from memtui.errors import MemtuiError, UsageError
 from memtui.store import verified
 from memtui.store.atomic import atomic_write
 from memtui.store.locations import Project
@@ -114,19 +114,27 @@ def write(bank: Bank, plan: RenderPlan) -> RenderPlan:
     return plan
 
 
-def auto(bank: Bank) -> None:
-    """Keep an installed CLAUDE.md block current after every change (never installs one by itself)."""
+def auto(bank: Bank) -> str | None:
+    """Keep an installed CLAUDE.md block current after every change (never installs one by itself).
+    Returns what kept it from doing so, if anything: the change itself is saved either way, and an
+    automatic write never guesses nor turns a saved change into a reported failure."""
     if not bank.config.get("claude_md.auto", True):
-        return
-    text = read_text(claude_path(bank))
-    if text is None or render_block.START not in text:
-        return
+        return None
+    path = claude_path(bank)
     try:
+        text = read_text(path)
+        if text is None or render_block.START not in text:
+            return None if text is not None or not path.is_dir() else f"{path} is a directory, not a file"
         current = plan(bank)
-    except render_block.MarkerError:
-        return  # reported by `memtui render` and `memtui status`; an automatic write never guesses
-    if current.claude_changed:
-        atomic_write(current.claude_path, current.claude_new)
+        if current.claude_changed:
+            atomic_write(current.claude_path, current.claude_new)
+    except render_block.MarkerError as exc:
+        return str(exc)
+    except MemtuiError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"{exc.filename or path}: {exc.strerror or exc}"
+    return None
 
 
 def read_text(path: Path) -> str | None:
@@ -134,5 +142,7 @@ def read_text(path: Path) -> str | None:
         return path.read_bytes().decode("utf-8")  # keep CRLF: text outside the markers stays byte for byte
     except FileNotFoundError:
         return None
+    except IsADirectoryError as exc:
+        raise UsageError(f"{path} is a directory, not a file; move it aside and run again") from exc
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path} is not UTF-8 text; re-save it as UTF-8 and run again") from exc

@@ -36,8 +36,21 @@ def test_init(cli, tmp_path, home):
     again = cli("init", cwd=repo, env=env)
     assert again.returncode == 0 and again.stdout.decode().startswith("Already initialised")
     other = tmp_path / "explicit"
-    assert cli("init", str(other), cwd=tmp_path, env=env).returncode == 0
+    made = cli("init", str(other), cwd=tmp_path, env=env)
+    assert made.returncode == 0 and made.stdout.decode().startswith(f"Created {other}\n")
     assert (other / ".memory" / "state.json").exists()
+    deep = tmp_path / "typo" / "deeper" / "project"
+    refused = cli("init", str(deep), cwd=tmp_path, env=env)
+    assert refused.returncode == 1 and "create it first" in refused.stderr.decode()
+    assert not (tmp_path / "typo").exists()
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine\n")
+    refused = cli("init", str(a_file), cwd=tmp_path, env=env)
+    assert (
+        refused.returncode == 1
+        and "is a file" in refused.stderr.decode()
+        and "Traceback" not in refused.stderr.decode()
+    )
 
 
 def test_add_from_arguments_and_stdin(run, project):
@@ -94,7 +107,6 @@ def test_list_filters_and_json(run):
     assert listed("--type", "gotcha") == [b["id"]]
     assert listed("--status", "archived") == [c["id"]]
     assert set(listed("--status", "all")) == {a["id"], b["id"], c["id"]}
-    assert listed("--type", "nosuchtype") == []
     code, out, _ = run("list", "--json")
     item = json.loads(out)[0]
     assert set(item) == {
@@ -123,7 +135,9 @@ def test_list_filters_and_json(run):
     assert code == 0 and a["id"] in out and "decision" in out and c["id"] not in out
     code, out, _ = run("list", "--status", "archived")
     assert "[archived]" in out
-    code, out, _ = run("list", "--type", "nosuchtype")
+    code, out, err = run("list", "--type", "decison")
+    assert code == 1 and out == "" and "unknown type 'decison'; did you mean 'decision'?" in err
+    code, out, _ = run("list", "--type", "pattern")
     assert out.strip() == "no memories match"
 
 

@@ -114,8 +114,9 @@ def test_an_existing_index_is_edited_not_regenerated(make, now):
 
 
 def test_a_new_memory_is_appended_and_a_dropped_one_leaves(make, now):
+    gone = _listed(make, now)[2]
     memories = [*_listed(make, now)[:2], make("Postgres 16", "project", name="db", path="/m/project_db.md")]
-    text = render(memories, now, existing=HAND_WRITTEN).text
+    text = render(memories, now, existing=HAND_WRITTEN, previous=[gone]).text
     assert "reference_grafana.md" not in text  # its memory is gone
     assert text.startswith(HAND_WRITTEN.split("## References")[0])  # headings, free text, titles untouched
     assert "## References\n" in text  # a heading stays even when its entries go
@@ -136,3 +137,25 @@ def test_appended_entries_respect_the_load_limits(make, now):
     assert lines[0] == "# Index" and len(lines) <= MAX_LINES and "more memories not listed" in lines[-1]
     again = render(memories, now, existing=text).text
     assert again == text  # the hint is recomputed, not duplicated
+
+
+def test_lines_linking_elsewhere_are_a_persons_and_each_keeps_its_ending(make, now):
+    """A link to another Markdown file (not a memory of this folder) is never taken for an entry,
+    and a file with mixed line endings keeps each line's own."""
+    memories = _listed(make, now)
+    existing = (
+        "# Memory\r\n"
+        "- [CONTRIBUTING](../../CONTRIBUTING.md) — how we work\n"
+        "- [Notes](notes.md)\r\n"
+        "- [uv](feedback_uv.md)\n"
+        "- [Deploys](project_deploy.md)\r\n"
+        "- [Grafana board](reference_grafana.md) — dashboards\n"
+    )
+    text = render(memories[:2], now, existing=existing, previous=[memories[2]]).text
+    assert text == (
+        "# Memory\r\n"
+        "- [CONTRIBUTING](../../CONTRIBUTING.md) — how we work\n"
+        "- [Notes](notes.md)\r\n"
+        "- [uv](feedback_uv.md)\n"
+        "- [Deploys](project_deploy.md)\r\n"
+    )
