@@ -31,7 +31,7 @@ def test_no_ops_write_nothing_and_undo_undoes_the_last_real_change(run, project)
         code, out, err = run(*args)
         assert (code, out.strip(), err) == (0, said, "")
     assert project.path("state.json").read_bytes() == state and _journal(project) == journal
-    code, out, err = run("merge", first, first)
+    code, _, err = run("merge", first, first)
     assert code == 1 and "merge needs two different memories" in err
     assert project.path("state.json").read_bytes() == state and _journal(project) == journal
     code, out, _ = run("undo")
@@ -49,16 +49,16 @@ def test_a_mixed_request_changes_only_what_needs_it(run, project):
 
 
 def test_unknown_type_scope_and_flags_are_refused_with_the_fix(run, project, home):
-    code, out, err = run("add", "--type", "decison", "Deploys use make ship")
+    code, _, err = run("add", "--type", "decison", "Deploys use make ship")
     assert code == 1 and "unknown type 'decison'; did you mean 'decision'?" in err and "[types.decison]" in err
     assert json.loads(run("list", "--json")[1]) == []
-    code, out, err = run("search", "--scope", "nope", "deploy")
+    code, _, err = run("search", "--scope", "nope", "deploy")
     assert code == 1 and "unknown scope 'nope'" in err
-    code, out, err = run("search", "--type", "nope", "deploy")
+    code, _, err = run("search", "--type", "nope", "deploy")
     assert code == 1 and "unknown type 'nope'" in err
-    code, out, err = run("daemon", "--idle", "-5")
+    code, _, err = run("daemon", "--idle", "-5")
     assert code == 2 and "must be a number of seconds above 0" in err
-    code, out, err = run("setup", "--team", "--global")
+    code, _out, err = run("setup", "--team", "--global")
     assert code == 1 and "choose one" in err and len(err.strip().splitlines()) == 1
 
 
@@ -75,5 +75,5 @@ def test_promote_to_a_new_subagent_store_creates_its_folder(run, project):
     assert "md:agent:reviewer" in out
     assert list((project.root / ".claude" / "agent-memory" / "reviewer").glob("*.md"))
     second = _add(run, "--type", "gotcha", "Postgres listens on 5433")
-    code, out, err = run("promote", second, "agent:../x")
+    code, _, err = run("promote", second, "agent:../x")
     assert code == 1 and "not a subagent name" in err
