@@ -300,6 +300,23 @@ def _kinds() -> list[tuple[str, list[str], callable]]:
     ]
 
 
+def _short_passwords() -> list[dict]:
+    """Passwords a person chose: short, plain, low-entropy, and secret only because of their name."""
+    out = []
+    for n, (template, value) in enumerate(
+        (
+            ("PASSWORD={s} in the staging .env.", "hunter" + "2"),
+            ("The service config has password: {s}", "tr0ub4" + "dor"),
+            ("DB_PASSWORD={s} for the reporting replica.", "letm" + "ein9"),
+            ("Run export PGPASSWORD={s} before psql.", "pg" + "pass7"),
+            ("The admin password is {s} until the rotation.", "Sum" + "mer24!"),
+            ("Connect with postgres://admin:{s}@db:5432/app locally.", "hun" + "ter2"),
+        )
+    ):
+        out.append({"kind": "short-password", "text": template.format(s=value), "secret": value, "n": n})
+    return out
+
+
 def secrets() -> list[dict]:
     """[{kind, text, secret}] — every secret embedded in a realistic memory sentence."""
     out = []
@@ -307,7 +324,7 @@ def secrets() -> list[dict]:
         for k, template in enumerate(templates):
             value = make(k)
             out.append({"kind": kind, "text": template.format(s=value), "secret": value})
-    return out
+    return out + [{k: v for k, v in item.items() if k != "n"} for item in _short_passwords()]
 
 
 #: Ordinary coding sentences a redactor must leave exactly as they are.
@@ -362,6 +379,15 @@ ORDINARY = [
     "Webhook secrets rotate every quarter; the owner is the platform team.",
     "AKIA-prefixed keys are forbidden in the repo; pre-commit checks for them.",
     "ghp_ tokens must never be pasted in issues; use the secrets store.",
+    # public identifiers of keys and prose about passwords: not secrets
+    "The GPG key fingerprint for releases is 38F3C104110642E517747BF6E5CFA58D9C092D9F.",
+    "Signing key id 9C092D9F5E6A7B8C is published on the keyserver.",
+    "The SSH host key fingerprint is SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8.",
+    "Set the password to <password> in your local .env.",
+    "DB_PASSWORD=$DB_PASSWORD is read from the environment.",
+    "The example config says password: changeme; replace it.",
+    "The password is stored in Vault under secret/db.",
+    "Password rotation happens every 90 days.",
 ]
 ORDINARY += [
     f"Service {name} listens on port {8000 + n} behind the gateway."

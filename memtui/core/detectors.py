@@ -37,6 +37,10 @@ class Rule:
     #: text (gitleaks' "keywords": a substring test is ~100x cheaper than a regex pass). None: always run.
     needles: tuple[str, ...] | None = None
     flags: int = 0
+    #: The shortest text that counts: a key is long, a password a person chose may be short.
+    min_length: int = 8
+    #: A filter that sees where the secret stands: (text, start, end) → False for "not a secret".
+    around: Callable[[str, int, int], bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +77,73 @@ def _literal(value: str) -> bool:
         or ("." in value and value.replace(".", "").isalpha())
         or _PLACEHOLDER.search(value)
     )
+
+
+#: Example values in documentation and prose: not anybody's password.
+_EXAMPLES = frozenset(
+    [
+        "changeme",
+        "change-me",
+        "changeit",
+        "password",
+        "passw0rd",
+        "secret",
+        "mysecret",
+        "mypassword",
+        "yourpassword",
+        "hunter",
+        "hunter1",
+        "example",
+        "sample",
+        "dummy",
+        "placeholder",
+        "redacted",
+        "required",
+        "optional",
+        "none",
+        "null",
+        "empty",
+        "unset",
+        "todo",
+        "tbd",
+        "foo",
+        "bar",
+        "foobar",
+        "test",
+        "testing",
+    ]
+)
+
+
+def _plain_literal(value: str) -> bool:
+    """A value given for a password-like name: any literal that is not code, a variable, a
+    placeholder, an example word, a number or a path (short and low-entropy values count)."""
+    bare = value.strip("\"'`")
+    return (
+        _literal(bare)
+        and bare.lower().rstrip(".") not in _EXAMPLES
+        and not bare.startswith(("%", "{{", "${", "$"))
+        and not re.fullmatch(r"[A-Z][A-Z0-9_]*", bare)  # another variable's name: PASSWORD=DB_PASSWORD
+    )
+
+
+_CLAUSE_END = re.compile(r"\s*(?:$|\n|[,;)\]}]|\.(?:\s|$))")
+
+
+def _whole(text: str, start: int, end: int) -> bool:
+    """An assigned plain word is a value only as the whole value: `PASSWORD=swordfish` at the end
+    of its line or clause, not `token = await getToken()` nor "password: see the vault"."""
+    value = text[start:end]
+    if not value.isalpha():
+        return True
+    after = end + 1 if end < len(text) and text[end] in "\"'`" else end
+    return bool(_CLAUSE_END.match(text, after))
+
+
+def _stated(text: str, start: int, end: int) -> bool:
+    """A password stated in prose is quoted, or not a plain word: "the password is stored in
+    Vault" says where it is, not what it is."""
+    return (start > 0 and text[start - 1] in "\"'`") or not text[start:end].rstrip(".").isalpha()
 
 
 def _entropy(value: str) -> float:
@@ -113,6 +184,18 @@ _SECRET_NAME = (
     r"AUTH[_-]?TOKEN|SECRET[_-]?KEY|CREDENTIALS?|DSN|KEY)"
 )
 _SECRET_NEEDLES = ("secret", "pass", "pwd", "token", "key", "credential", "dsn", "auth", "identity", "pat")
+#: Names whose value is a secret whatever it looks like (a name ending in one: PGPASSWORD, API_TOKEN).
+_PASSWORD_NAME = r"(?:PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN)"
+_PASSWORD_NEEDLES = ("pass", "pwd", "secret", "token")
+#: `NAME=value`, `name: "value"`: a name ending in a password-like word (PGPASSWORD, db_password:
+#: whatever stands before the word is the name's), then its value.
+_ASSIGNED = (
+    _PASSWORD_NAME + r"\"?\s*(?::=|=>|[:=])\s*(?P<q>[\"'`]?)"
+    r"(?P<secret>[^\s\"'`,;]{4,})(?P=q)"
+)
+_VALUE = r"(?P<q>[\"'`]?)(?P<secret>[^\s\"'`,;]{4,})(?P=q)"
+#: "the (admin) password (for staging) is …": a password named in prose, then the verb that states it.
+_PROSE = r"\b(?:password|passphrase|passwd)s?\b[^\n.:=]{0,40}?\b(?:is|was|are|were|reads|equals)\s+"
 #: Words after which a random-looking value is a credential ("the Datadog key for staging is 0a1b…").
 _SECRET_WORD = (
     r"\b(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|passwd|passphrase|credentials?|"
@@ -255,6 +338,7 @@ CONTEXT: tuple[Rule, ...] = (
         "secret",
         lambda v: not v.startswith("[REDACTED") and not _NOT_A_LITERAL.search(v),
         needles=("://",),
+        min_length=3,
     ),
     # SECRET_NAME=value, secret_name: "value" — the name says what it is; the value must be a literal.
     Rule(
@@ -269,13 +353,53 @@ CONTEXT: tuple[Rule, ...] = (
         _literal,
         needles=_SECRET_NEEDLES,
     ),
-    # "the Datadog key for staging is 0a1b…": a random-looking value shortly after a secret word.
+    # "the Datadog key for staging is 0a1b…": a random-looking value shortly after a secret word;
+    # not a public key, a key's fingerprint or its id (public identifiers of a key, not the key).
     Rule(
         "secret",
-        _r(_SECRET_WORD + r"[^\n]{0,40}?(?<![A-Za-z0-9+/_.=~-])(?P<secret>[A-Za-z0-9+/_.=~-]{16,})", re.IGNORECASE),
+        _r(
+            r"(?<!public )"
+            + _SECRET_WORD
+            + r"(?![ _-]*(?:fingerprints?|ids?|servers?)\b)[^\n]{0,40}?(?<![A-Za-z0-9+/_.=~-])(?P<secret>[A-Za-z0-9+/_.=~-]{16,})",
+            re.IGNORECASE,
+        ),
         "secret",
         _random,
         needles=_SECRET_NEEDLES,
+    ),
+    # A value assigned to a password, passphrase, secret or token name is one, however short or
+    # plain (`PASSWORD=hunter2`, `export PGPASSWORD=hunter2`, `db_password: hunter2`): the name says
+    # what it is. Placeholders, variables and code (`<password>`, `$DB_PASSWORD`, `changeme`) stay.
+    # A plain word counts only as the whole value (the line or clause ends there): in
+    # `token = await getToken()` or "password: see the vault" it is code or prose.
+    Rule(
+        "password",
+        _r(_ASSIGNED, re.IGNORECASE),
+        "secret",
+        _plain_literal,
+        _PASSWORD_NEEDLES,
+        min_length=4,
+        around=_whole,
+    ),
+    # "The admin password is hunter2": stated in prose, a value that is quoted or not a plain word
+    # ("the password is stored in Vault" says where it is, not what).
+    Rule(
+        "password",
+        _r(_PROSE + _VALUE, re.IGNORECASE),
+        "secret",
+        _plain_literal,
+        ("pass",),
+        min_length=4,
+        around=_stated,
+    ),
+    # A passphrase is words: everything after `passphrase:` to the end of the line.
+    Rule(
+        "password",
+        _r(r"\bpassphrase\s*[:=]\s*(?P<q>[\"'`]?)(?P<secret>[^\n\"'`]{4,}?)(?P=q)\s*$", re.IGNORECASE | re.MULTILINE),
+        "secret",
+        lambda v: _plain_literal(v.split()[0]) if v.split() else False,
+        needles=("passphrase",),
+        min_length=4,
     ),
 )
 
@@ -315,11 +439,13 @@ def _span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
         text[end - 1] in _DELIMITERS or text[end - 1] == "."
     ):  # a full stop ends the sentence, not the key
         end -= 1
-    if end - start < 8 or text[start:end].startswith("[REDACTED"):
+    if end - start < rule.min_length or text[start:end].startswith("[REDACTED"):
         return None
     if rule.kind != "private-key" and _PLACEHOLDER.search(text, start, end):
         return None
     if rule.accept is not None and not rule.accept(text[start:end]):
+        return None
+    if rule.around is not None and not rule.around(text, start, end):
         return None
     return start, end
 

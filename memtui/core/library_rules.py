@@ -66,7 +66,9 @@ NEEDLES = {
     "SoftLayer Credentials": ("sl", "softlayer"),
 }
 #: Detectors whose findings are not credentials in a memory: a public IP address names a host.
-EXCLUDED = frozenset({"Public IP (ipv4)"})
+#: Its basic-auth detector matches `//user:password@` whole: memtui's own URL rule redacts only the
+#: password, so the scheme, the user, the `@` and the host stay readable.
+EXCLUDED = frozenset({"Public IP (ipv4)", "Basic Auth Credentials"})
 
 
 def kind(secret_type: str) -> str:

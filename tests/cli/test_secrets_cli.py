@@ -70,3 +70,18 @@ def test_cli_paths_keep_every_secret_out_and_scan_fixes_what_was_stored_before(r
     assert code == 0, err
     assert leaked(*places(project, home)) == []  # undo restores the memories, not their secrets
     assert "[REDACTED:sendgrid-key]" in state.read_text(encoding="utf-8")
+
+
+def test_short_passwords_never_reach_the_store_or_the_claude_md_block_and_scan_finds_old_ones(run, project):
+    assert run("render")[0] == 0  # the committed CLAUDE.md block
+    for text in ("PASSWORD=hunter2", "DB_PASSWORD=hunter2 on the reporting replica", "The admin password is hunter2"):
+        code, _, err = run("add", "-t", "context", text)
+        assert code == 0, err
+    for path in (project.path("state.json"), project.root / "CLAUDE.md", project.path("journal.jsonl")):
+        assert "hunter2" not in path.read_text(encoding="utf-8"), path
+    state = project.path("state.json")
+    data = json.loads(state.read_text(encoding="utf-8"))
+    data["memories"][0]["content"] = "export PGPASSWORD=hunter2"  # stored in clear by an older version
+    state.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    code, out, _ = run("scan")
+    assert code == 1 and "password" in out and "hunter2" not in out

@@ -55,6 +55,16 @@ GOOGLE = "AIza" + "SyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1v"
         ('"auth_token": "a1b2c3d4e5f6g7h8"', "a1b2c3d4e5f6g7h8", "secret"),
         ("password=correcthorsebattery", "correcthorsebattery", "secret"),
         ("curl -H 'Authorization: Bearer abcdef1234567890abcdef12'", "abcdef1234567890abcdef12", "bearer-token"),
+        # A value given for a password-like name is a secret whatever its length or entropy.
+        ("PASSWORD=hunter2", "hunter2", "password"),
+        ("password: hunter2", "hunter2", "password"),
+        ("DB_PASSWORD=hunter2", "hunter2", "password"),
+        ("export PGPASSWORD=hunter2", "hunter2", "password"),
+        ("The admin password is hunter2", "hunter2", "password"),
+        ("The staging password is `swordfish` for now", "swordfish", "password"),
+        ("SESSION_SECRET=abc1", "abc1", "password"),
+        ("passphrase: correct horse battery staple", "correct horse battery staple", "password"),
+        ("postgres://admin:hunter2@db:5432/app", "hunter2", "password"),
     ],
 )
 def test_secrets_are_redacted(text, secret, kind):
@@ -71,6 +81,8 @@ def test_surrounding_text_survives():
     assert result.text == "Deploy with ANTHROPIC_API_KEY=[REDACTED:anthropic-key] then run make check."
     url = scan("postgres://app:hunter2secret@db.internal:5432/app")
     assert url.text == "postgres://app:[REDACTED:password]@db.internal:5432/app"
+    short = scan("The app connects to postgres://admin:hunter2@db:5432/app in staging.")
+    assert short.text == "The app connects to postgres://admin:[REDACTED:password]@db:5432/app in staging."
 
 
 @pytest.mark.parametrize(
@@ -110,6 +122,18 @@ def test_surrounding_text_survives():
         "Use the AKIA prefix to spot AWS access keys",
         "Stripe keys start with sk_live_ or sk_test_",
         "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+        # public identifiers of keys, placeholders and prose about passwords
+        "The GPG key fingerprint for releases is 38F3C104110642E517747BF6E5CFA58D9C092D9F.",
+        "Signing key id 9C092D9F5E6A7B8C is on the keyserver.",
+        "The SSH host key fingerprints are listed in docs/hosts.md.",
+        "Set the password to <password> in your local .env",
+        "DB_PASSWORD=$DB_PASSWORD",
+        "password: changeme",
+        "The password is stored in Vault under secret/db.",
+        "password: see the team vault",
+        "Use a strong password for the admin account.",
+        "The password reset link expires after 30 minutes.",
+        "PASSWORD=DB_PASSWORD_FROM_VAULT",
     ],
 )
 def test_ordinary_code_is_not_redacted(text):
