@@ -34,7 +34,13 @@ except Exception:  # the in-process hook below still answers (and always exits 0
     pass
 
 version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
-sys.path.append(os.path.join(sys.prefix, "Lib" if os.name == "nt" else f"lib/{version}", "site-packages"))
+packages = "Lib" if os.name == "nt" else f"lib/{version}"
+# Under -S a virtual environment's own prefix is not applied (`site` reads pyvenv.cfg), so sys.prefix
+# is the base interpreter's: the venv is the folder above the interpreter we were started as.
+venv = os.path.dirname(os.path.dirname(sys.executable))
+if os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
+    sys.path.append(os.path.join(venv, packages, "site-packages"))
+sys.path.append(os.path.join(sys.prefix, packages, "site-packages"))
 
 from memtui.hooks.entry import main  # noqa: E402
 

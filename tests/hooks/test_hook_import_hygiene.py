@@ -11,6 +11,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hookkit import hook_env, payload
@@ -105,3 +106,30 @@ def test_capture_hooks_import_nothing_heavy(style, project, home, fast_worker):
     modules, _ = imported(COMMANDS[style], "Stop", payload("Stop", project.root), project.root, home)
     assert "memtui.hooks.capture" in modules
     assert foreign(modules) == []
+
+
+def test_the_launcher_in_a_venv_reaches_the_venvs_packages_when_the_service_is_off(project, home):
+    """`python -S` in a venv leaves sys.prefix at the base interpreter: the launcher must still find
+    the venv's site-packages, or a prompt that needs typo correction (rapidfuzz) gets no recall."""
+    if sys.prefix == sys.base_prefix:
+        pytest.skip("the tests run outside a virtual environment")
+    base = subprocess.run(
+        [str(Path(sys.base_prefix) / "bin" / "python3"), "-S", "-c", "import rapidfuzz"], capture_output=True
+    )
+    assert base.returncode != 0, "the base interpreter has rapidfuzz: the case below would not show the defect"
+    from memtui.store.bank import Bank
+
+    Bank(project).add("decision", "We deploy with make ship from the main branch")
+    data = payload("UserPromptSubmit", project.root, prompt="how do we deplyo with make ship")
+    proc = subprocess.run(
+        [sys.executable, "-S", str(launch_path()), "UserPromptSubmit"],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        env={**hook_env(project.root, home), "MEMTUI_SERVICE": "off"},
+        cwd=project.root,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+    log = project.memory_dir / "logs" / "hooks.log"
+    assert "ModuleNotFoundError" not in (log.read_text() if log.exists() else "")
+    assert "make ship" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
