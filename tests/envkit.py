@@ -14,6 +14,7 @@ from pathlib import Path
 def isolated_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
     env["HOME"] = str(home)
+    env["XDG_CACHE_HOME"] = str(home / ".cache")  # memtui's caches (the MCP answers) stay in this test's home
     env["MEMTUI_SERVICE"] = "off"
     if root is not None:
         env["CLAUDE_PROJECT_DIR"] = str(root)

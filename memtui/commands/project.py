@@ -76,6 +76,10 @@ def _status(bank) -> dict:
     from memtui.errors import MemtuiError, os_error_line
 
     problems = list(bank.problems)
+    from memtui.store import gitdriver
+
+    if gitdriver.missing(bank.project.root):
+        problems.append(f"this clone's git does not know memtui's merge driver; {gitdriver.HOW}")
     try:
         plan = bank.render_plan()
         claude = {
@@ -180,6 +184,20 @@ def cmd_repair(args: argparse.Namespace) -> int:
         payload = path.read_bytes() if path.exists() else b""
         if payload and parse(payload)[1] is None:
             print(f"{path} is readable; nothing to repair")
+            return 0
+        from memtui.store import gitmerge
+
+        merged = gitmerge.unconflict(payload) if payload else None
+        if merged is not None and parse(merged.data)[1] is None:
+            backup = path.with_name(path.name + ".before-repair")
+            backup.write_bytes(payload)
+            atomic_write(path, merged.data)
+            bank.update_header()
+            pairs = "".join(f"\n  review: {a} ⇄ {b} (both sides changed it)" for a, b in merged.conflicts)
+            print(
+                f"Merged the git conflict in {path}: {len(merged.after)} memories, both sides kept; "
+                f"the file as git left it is kept as {backup.name}{pairs}"
+            )
             return 0
         recovered = {str(m["id"]): m for m in salvage(payload)}
         from_journal = 0

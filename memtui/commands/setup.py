@@ -382,6 +382,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
         for line in teamgit.apply(root, command, team=args.team, uninstall=args.uninstall):
             print(line)
     if not args.uninstall:
+        _learn_handshake(root)
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
         if args.team:
             print(
@@ -398,3 +399,19 @@ def cmd_setup(args: argparse.Namespace) -> int:
                 "and captured when a turn ends. `memtui status` shows what is stored."
             )
     return 0
+
+
+def _learn_handshake(root: Path | None) -> None:
+    """Let the MCP server learn the SDK's answers to the handshakes Claude Code opens with (its newest
+    protocol and the newest one with `initialize`), so even the first session does not wait for the
+    SDK to load. Best effort: a server that did not learn them learns them at its first start."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from memtui.mcp import prelude
+
+    try:
+        wanted = prelude.sessions()[-2:]
+        with ThreadPoolExecutor(len(wanted)) as pool:
+            list(pool.map(lambda session: prelude.ask(session[1], cwd=root), wanted))
+    except Exception:
+        return

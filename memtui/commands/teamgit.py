@@ -3,9 +3,10 @@ that runs it, and keeping this machine's Claude Code settings out of git."""
 
 from __future__ import annotations
 
-import shlex
 import subprocess
 from pathlib import Path
+
+from memtui.store.gitdriver import NAME, driver_command, wants_driver
 
 #: Files git hands to `memtui merge-driver` (committed in .gitattributes by `memtui setup --team`).
 ATTRIBUTES = (
@@ -35,18 +36,6 @@ def attributes_missing(root: Path) -> list[str]:
     except FileNotFoundError:
         present = set()
     return [line for line in ATTRIBUTES if line not in present]
-
-
-def wants_driver(root: Path) -> bool:
-    """The project's .gitattributes sends files to our driver (a teammate's clone after `setup --team`)."""
-    try:
-        return "merge=memtui" in (root / ".gitattributes").read_text(encoding="utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
-        return False
-
-
-def driver_command(command: list[str]) -> str:
-    return " ".join(shlex.quote(part) for part in command) + " merge-driver %O %A %B %P"
 
 
 def plan(root: Path, *, team: bool, uninstall: bool) -> list[str]:
@@ -87,7 +76,7 @@ def apply(root: Path, command: list[str], *, team: bool, uninstall: bool) -> lis
         wanted = driver_command(command)
         current = _git(root, "config", "--get", "merge.memtui.driver").stdout.strip()
         if current != wanted:
-            _git(root, "config", "merge.memtui.name", "memtui: memories by id and field")
+            _git(root, "config", "merge.memtui.name", NAME)
             _git(root, "config", "merge.memtui.driver", wanted)
             said.append("git config (this clone): merge.memtui.driver runs memtui merge-driver")
     if (

@@ -166,7 +166,7 @@ def dispatch(context: HookContext) -> dict[str, Any] | None:
 
         answer = briefing(context)
         _verify_later(context, "after_session_start")
-        return answer
+        return _with_note(answer, _merge_driver(context))
     if event == "PostToolUse":
         from memtui.hooks.capture import memory_file_changed
 
@@ -177,6 +177,37 @@ def dispatch(context: HookContext) -> dict[str, Any] | None:
 
     enqueue(context)
     return None
+
+
+def _merge_driver(context: HookContext) -> str | None:
+    """A clone the project's .gitattributes sends to memtui's merge driver, whose git config does
+    not name it (a teammate who never ran setup): register it, as `git lfs install` would; if that
+    cannot be done, the session is told what to run. Returns that note, if any."""
+    root = Path(context.project.root)
+    if not (root / ".gitattributes").is_file():
+        return None
+    try:
+        from memtui.store import gitdriver
+
+        if not gitdriver.missing(root):
+            return None
+        if gitdriver.register(root):
+            context.log("registered memtui's git merge driver for this clone")
+            return None
+        return f"memtui: {gitdriver.HOW}."
+    except Exception as exc:  # fail open: the session goes on; the note says what to do
+        context.log(f"could not register the merge driver: {exc.__class__.__name__}: {exc}")
+        return None
+
+
+def _with_note(answer: dict[str, Any] | None, note: str | None) -> dict[str, Any] | None:
+    if not note:
+        return answer
+    if not answer:
+        return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": note}}
+    output = answer["hookSpecificOutput"]
+    output["additionalContext"] = f"{output.get('additionalContext', '')}\n\n{note}".strip()
+    return answer
 
 
 def _verify_later(context: HookContext, step: str) -> None:

@@ -305,8 +305,12 @@ def _diff_fragments(conn: sqlite3.Connection, data: bytes, report: SyncReport) -
 def _diff_full(conn: sqlite3.Connection, data: bytes, report: SyncReport) -> None:
     """Parse the whole file. One that cannot be parsed leaves the rows as they were: searches keep
     answering from the last good copy while `memtui doctor` reports the damage."""
+    from memtui.store import gitmerge
     from memtui.store.statefile import from_raw
 
+    merged = gitmerge.unconflict(data) if gitmerge.has_markers(data) else None
+    if merged is not None:  # git's conflict markers: both sides, as the store reads them
+        data = merged.data
     try:
         raws = json.loads(data.decode("utf-8")).get("memories", [])
         memories = [from_raw(raw) for raw in raws if isinstance(raw, dict) and "id" in raw]

@@ -1,8 +1,8 @@
 """The server object: name, instructions for the model, and the tools.
 
 `build()` imports the SDK (the expensive part, about half a second) and registers the tools; the
-project itself is opened by the first tool call (see `workspace`). `run()` answers `initialize`
-and `tools/list` from a record while the SDK loads (`prelude`).
+project itself is opened by the first tool call (see `workspace`). `run()` answers the handshake
+and `tools/list` with the SDK's own answers, learned earlier, while the SDK loads (`prelude`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def build(cwd: Path | None = None, env: Any = None, *, tools: bool = True) -> An
 
 
 def run(cwd: Path | None = None, *, tools: bool = True) -> None:
-    """Serve on stdio; the handshake is answered before the SDK has loaded (`prelude`)."""
+    """Serve on stdio; a handshake answered before is answered again before the SDK has loaded (`prelude`)."""
     from memtui.mcp.prelude import serve
 
     serve(lambda: build(cwd, tools=tools), tools=tools, cwd=cwd)

@@ -111,7 +111,8 @@ class Bank:
 
     @property
     def problems(self) -> list[str]:
-        return [p for s in self.markdown for p in s.problems]
+        salvaged = [f"{self.state.salvaged}; `memtui repair` writes the merge and lists what to review"]
+        return (salvaged if self.state.salvaged else []) + [p for s in self.markdown for p in s.problems]
 
     def get(self, memory_id: str) -> Memory:
         for memory in self.memories():

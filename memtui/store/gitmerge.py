@@ -33,8 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memtui.core.clock import parse_ts
-from memtui.store.statefile import layout, parse, salvage
-from memtui.store.stateraw import fragment, split
+from memtui.store.stateraw import fragment, layout, parse, salvage, split
 
 CONFLICT = "mergeConflict"
 #: Fields where a clash is not worth a review: ours is kept (any other clashing field, the text
@@ -207,6 +206,43 @@ def merge_state(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     fragments = _fragments(ours, o_mem, memories)
     result.data = b"".join(layout(header, fragments))
     return result
+
+
+MARKERS = (b"<<<<<<< ", b"=======", b">>>>>>> ", b"||||||| ")
+
+
+def has_markers(payload: bytes) -> bool:
+    """Whether git left conflict markers in the file (a clone without memtui's merge driver)."""
+    return any(line.startswith(b"<<<<<<< ") for line in payload.splitlines()) and b"\n>>>>>>> " in payload
+
+
+def sides(payload: bytes) -> tuple[bytes, bytes, bytes]:
+    """The base, ours and theirs a file with conflict markers was made of: each hunk's lines go to
+    its side, the lines outside hunks to all three (the base is empty in a hunk without diff3's
+    `|||||||` part: the merge then takes both sides' versions as new)."""
+    out: dict[str, list[bytes]] = {"base": [], "ours": [], "theirs": []}
+    where: tuple[str, ...] = ("base", "ours", "theirs")
+    for line in payload.splitlines(keepends=True):
+        if line.startswith(b"<<<<<<< "):
+            where = ("ours",)
+        elif line.startswith(b"||||||| ") and where == ("ours",):
+            where = ("base",)
+        elif line.rstrip(b"\r\n") == b"=======" and where in (("ours",), ("base",)):
+            where = ("theirs",)
+        elif line.startswith(b">>>>>>> ") and where == ("theirs",):
+            where = ("base", "ours", "theirs")
+        else:
+            for side in where:
+                out[side].append(line)
+    return b"".join(out["base"]), b"".join(out["ours"]), b"".join(out["theirs"])
+
+
+def unconflict(payload: bytes) -> Merged | None:
+    """A state.json git left with conflict markers, merged as the driver would have merged it (both
+    sides kept; a memory both changed becomes a pair for review); None without markers."""
+    if not has_markers(payload):
+        return None
+    return merge_state(*sides(payload))
 
 
 def _merge_header(base: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:

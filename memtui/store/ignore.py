@@ -31,6 +31,7 @@ IGNORED = (
     "affirmed.json",
     "capture.lock",
     "state.json.before-repair",
+    "state.json.conflicted",
 )
 
 

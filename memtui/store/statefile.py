@@ -31,7 +31,18 @@ from memtui.core.memory import Memory
 from memtui.core.similarity import Shortlist, tokenize
 from memtui.errors import CorruptStore
 from memtui.store.atomic import atomic_write, sweep
-from memtui.store.stateraw import KEY, SCOPE, STATUS_TAGS, fragment, from_raw, split, to_raw  # noqa: F401 (re-exported)
+from memtui.store.stateraw import (  # noqa: F401 (re-exported)
+    KEY,
+    SCOPE,
+    STATUS_TAGS,
+    fragment,
+    from_raw,
+    layout,
+    parse,
+    salvage,
+    split,
+    to_raw,
+)
 from memtui.store.statevalues import ValueReader, kept
 
 _ID = attrgetter("id")
@@ -52,6 +63,8 @@ class StateStore:
     def __init__(self, path: Path, project_name: str = "", *, lean: bool = False) -> None:
         self.path = path
         self.lean = lean
+        #: Set when the file was read past git's conflict markers (both sides kept): status says so.
+        self.salvaged: str | None = None
         self._values = ValueReader()
         self.project_name = project_name or path.parent.parent.name
         self._signature: tuple[int, int, int] | None = None
@@ -103,7 +116,26 @@ class StateStore:
     def _parse(self, payload: bytes) -> dict[str, Any]:
         data, problem = parse(payload)
         if data is None:
+            data = self._unconflicted(payload)
+        if data is None:
             raise self._corrupt(problem or "could not be read", payload)
+        return data
+
+    def _unconflicted(self, payload: bytes) -> dict[str, Any] | None:
+        """A file git left with conflict markers (a clone without the merge driver): both sides,
+        merged by id and field as the driver would have; the next write stores the merge, and a
+        memory both sides changed waits in the review queue. The file as git left it is kept."""
+        from memtui.store import gitmerge  # only for a conflicted file: the merge is not on the read path
+
+        merged = gitmerge.unconflict(payload)
+        if merged is None:
+            return None
+        data, _ = parse(merged.data)
+        if data is not None:
+            self.salvaged = f"{self.path.name} had git conflict markers; both sides were kept"
+            backup = self.path.with_name(f"{self.path.name}.conflicted")
+            if not backup.exists():
+                backup.write_bytes(payload)
         return data
 
     def prime(self) -> None:
@@ -287,61 +319,6 @@ class StateStore:
         self._signature = _signature(self.path)
         if self.lean:  # the Memory values are current; the objects and texts are read again for the next write
             self._raws, self._fragments = None, {}
-
-
-def layout(header: Mapping[str, Any], fragments: list[bytes]) -> list[bytes]:
-    """The file's bytes in chunks: the header's keys in their order (`memories` third when absent),
-    the memories' own texts (`stateraw.fragment`) as they are, not copied into one string."""
-    keys = list(header)
-    if "memories" not in keys:
-        keys.insert(min(3, len(keys)), "memories")
-    chunks = [b"{\n"]
-    for n, key in enumerate(keys):
-        chunks.append(b"  " + json.dumps(key, ensure_ascii=False).encode("utf-8") + b": ")
-        if key != "memories":
-            chunks.append(json.dumps(header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ").encode("utf-8"))
-        elif fragments:
-            chunks += (b"[\n", b",\n".join(fragments), b"\n  ]")
-        else:
-            chunks.append(b"[]")
-        chunks.append(b",\n" if n < len(keys) - 1 else b"\n}")
-    return chunks
-
-
-def parse(payload: bytes) -> tuple[dict[str, Any] | None, str | None]:
-    """The state object, or None and what is wrong with it (a sentence fragment after the path)."""
-    try:
-        data = json.loads(payload.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        return None, f"is not UTF-8 text (byte {exc.start})"
-    except json.JSONDecodeError as exc:
-        return None, f"is not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
-    if not isinstance(data, dict) or not isinstance(data.get("memories", []), list):
-        return None, "does not hold an object with a `memories` list"
-    for i, raw in enumerate(data.get("memories", [])):
-        if not isinstance(raw, dict) or "id" not in raw:
-            return None, f"has a memory without an id (entry {i + 1})"
-    return data, None
-
-
-def salvage(payload: bytes) -> list[dict[str, Any]]:
-    """Memory objects that can still be decoded from a damaged state.json (for `memtui repair`)."""
-    text = payload.decode("utf-8", errors="replace")
-    decoder = json.JSONDecoder()
-    found: dict[str, dict[str, Any]] = {}
-    i = text.find("{", 1)
-    while i != -1:
-        try:
-            obj, end = decoder.raw_decode(text, i)
-        except json.JSONDecodeError:
-            i = text.find("{", i + 1)
-            continue
-        if isinstance(obj, dict) and "id" in obj and "content" in obj:
-            found[str(obj["id"])] = obj
-            i = text.find("{", end)
-        else:
-            i = text.find("{", i + 1)
-    return list(found.values())
 
 
 def is_state_file(path: str | os.PathLike[str]) -> bool:

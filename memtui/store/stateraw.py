@@ -232,3 +232,58 @@ def split(payload: bytes, ids: list[str]) -> list[bytes] | None:
             return None
         chunks.append(payload[start - len(_BRACE_OPEN) : end + len(_BRACE_CLOSE)])
     return chunks
+
+
+def layout(header: Mapping[str, Any], fragments: list[bytes]) -> list[bytes]:
+    """The file's bytes in chunks: the header's keys in their order (`memories` third when absent),
+    the memories' own texts (`stateraw.fragment`) as they are, not copied into one string."""
+    keys = list(header)
+    if "memories" not in keys:
+        keys.insert(min(3, len(keys)), "memories")
+    chunks = [b"{\n"]
+    for n, key in enumerate(keys):
+        chunks.append(b"  " + json.dumps(key, ensure_ascii=False).encode("utf-8") + b": ")
+        if key != "memories":
+            chunks.append(json.dumps(header[key], indent=2, ensure_ascii=False).replace("\n", "\n  ").encode("utf-8"))
+        elif fragments:
+            chunks += (b"[\n", b",\n".join(fragments), b"\n  ]")
+        else:
+            chunks.append(b"[]")
+        chunks.append(b",\n" if n < len(keys) - 1 else b"\n}")
+    return chunks
+
+
+def parse(payload: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """The state object, or None and what is wrong with it (a sentence fragment after the path)."""
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return None, f"is not UTF-8 text (byte {exc.start})"
+    except json.JSONDecodeError as exc:
+        return None, f"is not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+    if not isinstance(data, dict) or not isinstance(data.get("memories", []), list):
+        return None, "does not hold an object with a `memories` list"
+    for i, raw in enumerate(data.get("memories", [])):
+        if not isinstance(raw, dict) or "id" not in raw:
+            return None, f"has a memory without an id (entry {i + 1})"
+    return data, None
+
+
+def salvage(payload: bytes) -> list[dict[str, Any]]:
+    """Memory objects that can still be decoded from a damaged state.json (for `memtui repair`)."""
+    text = payload.decode("utf-8", errors="replace")
+    decoder = json.JSONDecoder()
+    found: dict[str, dict[str, Any]] = {}
+    i = text.find("{", 1)
+    while i != -1:
+        try:
+            obj, end = decoder.raw_decode(text, i)
+        except json.JSONDecodeError:
+            i = text.find("{", i + 1)
+            continue
+        if isinstance(obj, dict) and "id" in obj and "content" in obj:
+            found[str(obj["id"])] = obj
+            i = text.find("{", end)
+        else:
+            i = text.find("{", i + 1)
+    return list(found.values())

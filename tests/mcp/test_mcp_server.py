@@ -202,83 +202,105 @@ def test_search_counts_recalls(project, home, seeded, cli):
     assert max(m.get("accessCount", 0) for m in state["memories"]) == 1
 
 
-def test_the_recorded_handshake_is_what_the_sdk_answers():
-    """The prelude answers `initialize` and `tools/list` from memtui/mcp/handshake.json before the
-    SDK has loaded (issue 14.6); the record must be exactly what the installed SDK answers."""
-    import subprocess
+def _fresh(answer: dict) -> dict:
+    return {k: v for k, v in answer.items() if k != "id"}
 
+
+@pytest.mark.parametrize("tools", [True, False], ids=["full", "quiet"])
+def test_every_protocol_version_is_answered_from_the_cache_as_the_sdk_answers_it(project, home, tools):
+    """For every protocol version the installed SDK supports (initialize, server/discover), the
+    first server learns the SDK's answers and a second answers them from its cache, identically."""
     from memtui.mcp import prelude
 
-    recorded = json.loads(prelude.RECORD.read_text(encoding="utf-8"))
-    if recorded["mcp"] != prelude._sdk_version():
-        # Another SDK release than the record's: the prelude hands over at once (slower, never wrong).
-        pytest.skip(
-            f"handshake.json records mcp {recorded['mcp']}, mcp {prelude._sdk_version()} is installed: "
-            "run `python -m memtui.mcp.prelude --write`"
-        )
-    out = subprocess.run([sys.executable, "-m", "memtui.mcp.prelude"], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+    env = server_env(project.root, home)
+    for version, requests in prelude.sessions():
+        sdk = prelude.ask(requests, tools=tools, cwd=project.root, env=env)
+        cached = prelude.ask(requests, tools=tools, cwd=project.root, env=env)
+        assert {k: _fresh(v) for k, v in cached.items()} == {k: _fresh(v) for k, v in sdk.items()}, version
+    learned = json.loads((home / ".cache" / "memtui" / "mcp-answers.json").read_text())
+    methods = {key.split()[0] for key in learned["answers"]}
+    assert methods == {"initialize", "server/discover", "tools/list"}
+    assert {key.split()[1] for key in learned["answers"]} >= {"2025-11-25", "2026-07-28"}
 
 
-def test_initialize_is_answered_before_the_sdk_is_loaded(project, home):
-    """Spawn the server, ask `initialize` and `tools/list`, then call a tool: the first two come from
-    the record (fast), the call from the SDK after the hand-over, in one stream with no extra answer."""
+def _spawn(project, home, *flags: str):
     import subprocess
 
-    env = server_env(project.root, home)
-    proc = subprocess.Popen(
-        [sys.executable, "-X", "importtime", "-m", "memtui", "mcp"],
+    return subprocess.Popen(
+        [sys.executable, *flags, "-m", "memtui", "mcp"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=project.root,
-        env=env,
+        env=server_env(project.root, home),
     )
-    init = {
-        "jsonrpc": "2.0",
-        "id": 7,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-    }
+
+
+def test_the_handshake_is_answered_before_the_sdk_is_loaded(project, home):
+    """With the answers learned, `server/discover` (Claude Code 2.1.332) and `tools/list` come from
+    the cache; a tool call is then answered by the SDK, in one stream with no extra answer."""
+    from memtui.mcp import prelude
+
+    requests = dict(prelude.sessions())["2026-07-28"]
+    prelude.ask(requests, cwd=project.root, env=server_env(project.root, home))  # learns them
+    proc = _spawn(project, home)
+    meta = requests[0]["params"]
     try:
-        proc.stdin.write(json.dumps(init).encode() + b"\n")
+        proc.stdin.write(json.dumps({**requests[0], "id": "probe"}).encode() + b"\n")
         proc.stdin.flush()
         first = json.loads(proc.stdout.readline())
         proc.stdin.write(
-            b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
-            b'{"jsonrpc":"2.0","id":8,"method":"tools/list"}\n'
-            b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}\n'
+            json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/list", "params": meta}).encode()
+            + b"\n"
+            + json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 9,
+                    "method": "tools/call",
+                    "params": {**meta, "name": "memory_status", "arguments": {}},
+                }
+            ).encode()
+            + b"\n"
         )
         proc.stdin.flush()
         answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
     finally:
         proc.kill()
         proc.wait()
-    assert first["id"] == 7 and first["result"]["protocolVersion"] == "2025-06-18"
-    assert first["result"]["serverInfo"]["name"] == "memtui"
-    assert [a["id"] for a in answers] == [8, 9]  # the SDK's own answer to the replayed initialize was dropped
+    assert first["id"] == "probe" and "capabilities" in first["result"]
+    assert [a["id"] for a in answers] == [8, 9]  # the SDK's own answer to the replayed discover was dropped
     assert {t["name"] for t in answers[0]["result"]["tools"]} == TOOLS
     assert not answers[1]["result"].get("isError")
 
 
-def test_a_record_of_another_version_hands_over_at_once(project, home, tmp_path):
-    """A handshake record that does not match the installed versions is not used: the SDK answers."""
-    import shutil
+def test_answers_of_another_sdk_release_are_not_used(project, home):
+    """A cache written for another SDK version is ignored: the SDK answers, and the cache is relearned."""
+    cache = home / ".cache" / "memtui" / "mcp-answers.json"
+    cache.parent.mkdir(parents=True)
+    from memtui import __version__
 
-    site = tmp_path / "site"
-    shutil.copytree(
-        Path(__file__).resolve().parents[2] / "memtui", site / "memtui", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    record = site / "memtui" / "mcp" / "handshake.json"
-    data = json.loads(record.read_text(encoding="utf-8"))
-    data["mcp"] = "0.0.1"
-    data["tools"]["full"]["tools"] = []  # a stale record would list no tools; the SDK lists six
-    record.write_text(json.dumps(data), encoding="utf-8")
+    stale = {"memtui": __version__, "mcp": "0.0.1", "answers": {}}
+    cache.write_text(json.dumps(stale))
 
     async def calls(client):
         return {t.name for t in (await client.list_tools()).tools}
 
-    assert session(project.root, home, calls, PYTHONPATH=str(site)) == TOOLS
+    assert session(project.root, home, calls) == TOOLS
+    assert json.loads(cache.read_text())["mcp"] != "0.0.1"
+
+
+def test_the_server_leaves_at_once_on_sigint(project, home):
+    import signal
+
+    proc = _spawn(project, home)
+    try:
+        time.sleep(1.0)  # past start-up, into the SDK's loop
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=5) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def test_no_secret_is_saved_or_answered(project, home):
