@@ -154,6 +154,7 @@ class Bank:
         For callers composing several changes (consolidation): hold `bank.lock` and load the affected
         stores first, so the changes are computed from what is on disk now.
         """
+        self._writable({*changes, *([self.state.key] if header else [])})
         now = self.clock()
         journal: list[Change] = []
         encoded: dict[str, dict[str, dict[str, Any] | None]] = {}
@@ -171,6 +172,23 @@ class Bank:
             self.state.apply({}, now, header)
         self._auto_render()
         return entry
+
+    def _writable(self, keys: Iterable[str]) -> None:
+        """Refuse a change, before its first write, when a file or folder it must write is the
+        wrong kind of thing (a folder named state.json, a file where a memory folder belongs): a
+        change is carried out whole or not at all."""
+        for key in keys:
+            store = self._stores[key]
+            paths = [store.path] if isinstance(store, StateStore) else [store.path / "MEMORY.md"]
+            if isinstance(store, MarkdownStore) and store.path.exists() and not store.path.is_dir():
+                raise UsageError(f"{store.path} is a file where a memory folder belongs; move it aside and run again")
+            for path in paths:
+                if path.is_dir():
+                    raise UsageError(f"{path} is a directory where memtui expects a file; move it aside and run again")
+        if self.journal.path.is_dir():
+            raise UsageError(
+                f"{self.journal.path} is a directory where memtui expects a file; move it aside and run again"
+            )
 
     def _mutate(
         self,
@@ -429,9 +447,14 @@ class Bank:
         with self.lock:
             entry = self.journal.undoable()
             if entry is None:
-                raise NotFound("nothing to undo")
+                damaged = self.journal.unreadable
+                raise NotFound(
+                    "nothing to undo"
+                    + (f"; {self.journal.path} has {damaged} unreadable line(s), kept as they are" if damaged else "")
+                )
             for key in {c.store for c in entry.changes}:
                 self._stores[key].load()
+            self._writable({c.store for c in entry.changes})
             for change in entry.changes:
                 current = self._stores[change.store].snapshot(change.id)
                 if _stable(current) != _stable(change.after):

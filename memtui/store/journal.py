@@ -66,14 +66,18 @@ class Entry:
 class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
+        #: Lines the last full read could not decode (torn, foreign or damaged): kept, never rewritten.
+        self.unreadable = 0
 
     def __iter__(self) -> Iterator[Entry]:
+        self.unreadable = 0
         try:
             with self.path.open(encoding="utf-8", errors="replace") as fh:
                 for line in fh:
                     try:
                         yield Entry.from_json(line)
                     except (ValueError, KeyError, TypeError):
+                        self.unreadable += bool(line.strip())
                         continue  # a torn or foreign line; the rest of the journal still counts
         except FileNotFoundError:
             return

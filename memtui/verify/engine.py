@@ -347,8 +347,16 @@ def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str], at: 
 
 def undo(bank: Any) -> Any:
     """`bank.undo()`, with the verification state following the memories it brings back."""
+    import contextlib
+    import sqlite3
+
+    from memtui.errors import MemtuiError
+
     entry = bank.undo()
-    undone(bank, [change.id for change in entry.changes])
+    # The undo itself is done. Where the index cannot be opened, nothing is judged now (the next
+    # verify does it); a restored memory's affirmation was still dropped if it no longer held.
+    with contextlib.suppress(OSError, sqlite3.Error, MemtuiError):
+        undone(bank, [change.id for change in entry.changes])
     return entry
 
 
