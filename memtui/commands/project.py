@@ -80,6 +80,14 @@ def _status(bank) -> dict:
 
     if gitdriver.missing(bank.project.root):
         problems.append(f"this clone's git does not know memtui's merge driver; {gitdriver.HOW}")
+    from memtui.store.ignore import tracked_by_mistake
+
+    stray = tracked_by_mistake(bank.project)
+    if stray:
+        problems.append(
+            f"git tracks {', '.join(stray)}, which belong to this clone and conflict between clones: "
+            f"`git rm --cached {' '.join(stray)}` and commit"
+        )
     try:
         plan = bank.render_plan()
         claude = {

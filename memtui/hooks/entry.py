@@ -184,6 +184,12 @@ def _merge_driver(context: HookContext) -> str | None:
     not name it (a teammate who never ran setup): register it, as `git lfs install` would; if that
     cannot be done, the session is told what to run. Returns that note, if any."""
     root = Path(context.project.root)
+    try:
+        from memtui.store.ignore import ensure_ignored
+
+        ensure_ignored(context.project)  # a project from before a per-clone file was ignored
+    except Exception as exc:  # fail open: a missing ignore line costs a stray file, never the session
+        context.log(f"could not update .memory/.gitignore: {exc.__class__.__name__}: {exc}")
     if not (root / ".gitattributes").is_file():
         return None
     try:

@@ -51,3 +51,23 @@ def ensure_ignored(project: Project) -> bool:
         return False
     atomic_write(ignore, text + ("" if text.endswith("\n") or not text else "\n") + "".join(f"{m}\n" for m in missing))
     return True
+
+
+def tracked_by_mistake(project: Project) -> list[str]:
+    """Per-clone files git already tracks (committed before they were ignored): ignoring them does
+    not untrack them, and two clones would conflict on them at every pull."""
+    import fnmatch
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(project.root), "ls-files", "--", ".memory"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    found = []
+    for line in done.stdout.splitlines():
+        name = line.removeprefix(".memory/")
+        if any(fnmatch.fnmatch(name, p.rstrip("/") + ("*" if p.endswith("/") else "")) for p in IGNORED):
+            found.append(line)
+    return found

@@ -106,3 +106,15 @@ def test_a_clone_without_the_driver_salvages_both_sides_and_its_session_register
     hook = memtui(b, "hook", "SessionStart", home=home, stdin=json.dumps(payload))
     assert hook.returncode == 0
     assert "merge-driver" in git(b, "config", "--get", "merge.memtui.driver")
+
+
+def test_status_names_per_clone_files_a_team_committed_before_they_were_ignored(tmp_path):
+    _remote, a, _b = team(tmp_path, drivers=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    verified = a / ".memory" / "verified.json"
+    verified.write_text('{"head": "abc", "drifted": {}}\n')
+    git(a, "add", "-f", ".memory/verified.json")
+    git(a, "commit", "-q", "-m", "an older memtui's file")
+    status = memtui(a, "status", home=home)
+    assert "git rm --cached .memory/verified.json" in status.stdout

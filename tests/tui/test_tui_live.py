@@ -100,3 +100,18 @@ def demo_env_of(bank: Bank) -> dict[str, str]:
 
 def test_memory_by_text_helper_is_exact(demo):
     assert memory_by_text(demo, "WeasyPrint needs libpango").type == "gotcha"
+
+
+async def test_a_store_unreadable_from_the_start_shows_why_and_the_fix(project, home):
+    """Opened on a damaged state.json: the list says so and the detail pane shows the error in full,
+    not "No memories yet"."""
+    from memtui.tui.widgets.detail import MemoryDetail
+
+    project.path("state.json").write_text("{ not json", encoding="utf-8")
+    app = make_app(Bank.open(project.root))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        status = str(app.screen.query_one("#list-status").render())
+        assert "Store unreadable: run `memtui repair`" in status and "No memories yet" not in status
+        empty = str(app.screen.query_one(MemoryDetail).query_one("#detail-empty").render())
+        assert "state.json is not valid JSON" in empty and "memtui repair" in empty

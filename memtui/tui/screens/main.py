@@ -194,8 +194,12 @@ or a store.
         if memory_list.marked:
             parts.append(f"{len(memory_list.marked)} marked")
         status = " · ".join(parts)
-        if not model.counts().total:
+        error = app_of(self).load_error
+        if error:
+            status = "Store unreadable: run `memtui repair` (see details)."
+        elif not model.counts().total:
             status = "No memories yet: n writes one; the Claude Code hooks capture them as you work (memtui setup)."
+        self.query_one(MemoryDetail).empty_text = error or "Nothing selected."
         self.query_one("#list-status", Static).update(status, layout=False)  # one line, fixed height
         if self._detail_timer is not None:
             self._detail_timer.stop()

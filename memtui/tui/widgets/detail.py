@@ -107,6 +107,8 @@ says it still holds, `d` drops it).
         self.stores = stores
         self.lineage = lineage
         self.memory: Memory | None = None
+        #: What the pane says with no memory selected (why, when the store cannot be read).
+        self.empty_text = "Nothing selected."
         self._shown: tuple[Memory | None, str | None, Verdict | None] | None = None
 
     def compose(self) -> ComposeResult:
@@ -120,12 +122,13 @@ says it still holds, `d` drops it).
 
     def show(self, memory: Memory | None) -> None:
         """Render a memory; a no-op when it is the one already shown (a reload that changed nothing)."""
-        key = (memory, memory.path if memory else None, self.verdict(memory.id) if memory else None)
+        key = (memory, memory.path if memory else self.empty_text, self.verdict(memory.id) if memory else None)
         if key == self._shown:
             return
         self._shown = key
         self.memory = memory
         empty = memory is None
+        self.query_one("#detail-empty", Static).update(self.empty_text)
         self.query_one("#detail-empty").display = empty
         for selector in ("#detail-title", "#detail-meta", "#detail-body", "#detail-facts"):
             self.query_one(selector).display = not empty

@@ -32,7 +32,7 @@ class TopBar(Static):
             self.label = label
         app = app_of(self)
         counts = app.model.counts()
-        note = "store unreadable: see notification" if app.load_error else ""
+        note = "store unreadable" if app.load_error else ""
         self.show(app.project_name, self.label, counts.total, counts.unreviewed, app.watching, note)
 
     def show(self, project: str, screen: str, active: int, unreviewed: int, live: bool | None, note: str = "") -> None:
