@@ -26,6 +26,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
     monkeypatch.setenv("MEMTUI_SERVICE", "off")  # no test starts a recall service it did not ask for (envkit.py)
+    # No test uses a `claude` it finds on this machine: the claude-code backend is chosen on purpose (claudekit.py).
+    monkeypatch.setenv("MEMTUI_CLAUDE", str(home / ".no-claude-here"))
     return home
 
 

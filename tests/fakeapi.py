@@ -119,9 +119,13 @@ class Request:
 
     @property
     def tool_name(self) -> str | None:
-        """The tool the request forces with `tool_choice`, if any."""
+        """The tool the request forces with `tool_choice`, else its only tool (Claude Code's
+        `--json-schema` offers one `StructuredOutput` tool without forcing it), if any."""
         choice = self.body.get("tool_choice") or {}
-        return choice.get("name") if choice.get("type") == "tool" else None
+        if choice.get("type") == "tool":
+            return choice.get("name")
+        tools = self.body.get("tools") or []
+        return tools[0].get("name") if len(tools) == 1 and not choice else None
 
     @property
     def system_text(self) -> str:

@@ -110,9 +110,9 @@ def ask(
         return Answer("Ask a question about the project.", (), (), error="empty")
     try:
         if client is None:
-            from memtui.llm.client import Client
+            from memtui.llm.backend import open_client
 
-            client = Client.for_project(bank.project.memory_dir, bank.config.section("llm"))
+            client = open_client(bank.project.memory_dir, bank.config.section("llm"))
         if not matches:
             return Answer(
                 "No memory matches that question, so there is nothing to answer from.", (), matches, error="no-matches"

@@ -138,9 +138,9 @@ def plan(
 
     `max_calls` bounds the model calls (groups over BATCH memories take one call per batch)."""
     from memtui.llm import prompts, schema
-    from memtui.llm.client import Client
+    from memtui.llm.backend import open_client
 
-    client = client or Client.for_project(bank.project.memory_dir, bank.config.section("llm"))
+    client = client or open_client(bank.project.memory_dir, bank.config.section("llm"))
     # An explicit --type is a person asking: any group of two or more is worth a look.
     found = groups(bank, type_, 2 if type_ else MIN_GROUP)
     items: list[Item] = []

@@ -83,7 +83,8 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
     """
     from memtui.config import Config
     from memtui.errors import ConfigError
-    from memtui.llm import keys, usage
+    from memtui.llm import backend, usage
+    from memtui.llm.errors import BudgetExceeded
     from memtui.llm.settings import LLMSettings
 
     project = getattr(project, "project", project)
@@ -94,19 +95,29 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
     except ConfigError as exc:
         settings, problem = LLMSettings(), str(exc)
     totals = usage.today(project.path("usage.jsonl"))
-    key = keys.resolve(env)
+    choice = backend.choose(settings, env)
+    key = choice.key
     last_error = data.get("lastError")
     last_success = data.get("lastSuccess")
     resolved = bool(last_error and last_success and parse_ts(last_success) >= parse_ts(last_error.get("at")))
-    over_budget = totals.cost_usd >= settings.daily_budget_usd
+    paused_reason = None
+    try:
+        usage.check_budget(project.path("usage.jsonl"), settings, backend=choice.name)
+    except BudgetExceeded as exc:
+        paused_reason = exc.message
+    over_budget = choice.on and paused_reason is not None
     behind = pending(data)
     fix = None
     if problem:
         fix = problem
-    elif key is None:
-        fix = keys.NO_KEY_FIX
+    elif not choice.on:
+        fix = choice.fix
     elif over_budget:
-        fix = "capture resumes tomorrow, or raise [llm] daily_budget_usd in .memory/config.toml"
+        fix = (
+            "capture resumes tomorrow, or raise [llm] daily_calls / daily_tokens in .memory/config.toml"
+            if choice.name == "claude-code"
+            else "capture resumes tomorrow, or raise [llm] daily_budget_usd in .memory/config.toml"
+        )
     elif last_error and not resolved:
         fix = last_error.get("fix") or None
     return {
@@ -116,11 +127,7 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
         "error_resolved": resolved,
         "fix": fix,
         "paused": over_budget,
-        "paused_reason": (
-            f"daily budget reached (${totals.cost_usd:.2f} of ${settings.daily_budget_usd:.2f})"
-            if over_budget
-            else None
-        ),
+        "paused_reason": paused_reason if over_budget else None,
         "pending_bytes": sum(p["bytes"] for p in behind),
         "pending_sessions": len(behind),
         "pending": behind,
@@ -128,6 +135,11 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
         "budget_usd": settings.daily_budget_usd,
         "model": settings.model,
         "api_key": key.source if key else None,
+        "backend": choice.name,
+        "backend_why": choice.why,
+        "backend_off": backend.SWITCH_OFF if choice.on else None,
+        "daily_calls": settings.daily_calls,
+        "daily_tokens": settings.daily_tokens,
         "consolidation": data.get("consolidation"),
         "waiting": data.get("waiting"),
     }
@@ -158,11 +170,23 @@ def lines(health: dict[str, Any]) -> list[str]:
     if error and not health.get("error_resolved"):
         out.append(f"  error      {error.get('at', '?')}: {error.get('error')}")
     today = health["today"]
-    out.append(
-        f"  llm        {health['model']}; key: {health['api_key'] or 'none'}; today {today['calls']} calls, "
-        f"{today['input_tokens'] + today['output_tokens']} tokens, ${today['cost_usd']:.4f} of ${health['budget_usd']:.2f}"
-        + (" (PAUSED)" if health["paused"] else "")
-    )
+    tokens = today["input_tokens"] + today["output_tokens"]
+    name = health.get("backend", "api")
+    if name == "claude-code":
+        cap = f"{today['calls']} of {health['daily_calls']} calls, {tokens} of {health['daily_tokens']} tokens"
+        cost = f" (${today['cost_usd']:.4f} at list prices; your plan's limits apply)"
+    else:
+        cap = f"{today['calls']} calls, {tokens} tokens"
+        cost = f", ${today['cost_usd']:.4f} of ${health['budget_usd']:.2f}"
+    if name == "off":
+        out.append(f"  model      none: {health.get('backend_why')}")
+    else:
+        out.append(
+            f"  model      {health['model']} via {health.get('backend_why')}; today {cap}{cost}"
+            + (" (PAUSED)" if health["paused"] else "")
+        )
+        if health.get("backend_off"):
+            out.append(f"             to switch it off: {health['backend_off']}")
     if health["pending_bytes"]:
         out.append(
             f"  pending    {health['pending_bytes']} transcript bytes in {health['pending_sessions']} session(s); "

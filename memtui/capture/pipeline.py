@@ -260,10 +260,10 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
         return run.record(run.result(skipped="no conversation in the new lines"))
 
     if client is None:
-        from memtui.llm.client import Client
+        from memtui.llm.backend import open_client
 
         try:
-            client = Client.for_project(run.project.memory_dir, run.bank.config.section("llm"))
+            client = open_client(run.project.memory_dir, run.bank.config.section("llm"))
         except NoApiKey as exc:
             # No model, nothing consumed: the cursor stays, the lines wait for a model (explicit
             # memories were saved above: they need none).

@@ -1,7 +1,7 @@
 """What can go wrong at the model boundary, each with the fix a person can apply.
 
     LLMError (MemtuiError)
-    ├── NoApiKey          no key in any of the places we look
+    ├── NoApiKey          no model: no key in any of the places we look, and no usable Claude Code
     ├── AuthFailed        the key was rejected (401/403) or billing is off (402)
     ├── ModelNotFound     404 for the configured model id
     ├── Unavailable       429 / 5xx / 529 overloaded / timeout / connection, after bounded retries
@@ -56,10 +56,11 @@ class BadOutput(LLMError):
 class BudgetExceeded(LLMError):
     kind = "budget"
 
-    def __init__(self, spent: float, budget: float) -> None:
+    def __init__(self, spent: float, budget: float, *, what: str = "", setting: str = "") -> None:
         super().__init__(
-            f"daily LLM budget reached (${spent:.2f} of ${budget:.2f} spent today); capture is paused",
-            fix="it resumes tomorrow, or raise [llm] daily_budget_usd in .memory/config.toml (or MEMTUI_DAILY_BUDGET)",
+            f"daily LLM budget reached ({what or f'${spent:.2f} of ${budget:.2f} spent'} today); capture is paused",
+            fix=f"it resumes tomorrow, or raise {setting or '[llm] daily_budget_usd'} in .memory/config.toml"
+            + ("" if setting else " (or MEMTUI_DAILY_BUDGET)"),
         )
         self.spent = spent
         self.budget = budget

@@ -1,6 +1,7 @@
 """The `[llm]` table of `.memory/config.toml`, with environment overrides (env wins: it is per run).
 
 [llm]
+backend = "auto"             # auto | api | claude-code | off; MEMTUI_LLM_BACKEND (see llm/backend.py)
 model = "claude-haiku-4-5"   # MEMTUI_MODEL
 daily_budget_usd = 1.0       # MEMTUI_DAILY_BUDGET; 0 turns capture by the model off
 timeout = 60                 # seconds per request; MEMTUI_LLM_TIMEOUT
@@ -10,6 +11,9 @@ max_tokens = 4096            # output cap per call
 strict = false               # strict tool schemas (models and gateways that support them)
 price_input = 1.0            # USD per million input tokens, when the built-in table does not know the model
 price_output = 5.0
+daily_calls = 200            # the claude-code backend's daily cap (a subscription pays in plan limits,
+daily_tokens = 2000000       # not dollars): calls and tokens per day; 0 turns it off
+claude = "/path/to/claude"   # the Claude Code CLI, when it is not on PATH; MEMTUI_CLAUDE
 """
 
 from __future__ import annotations
@@ -31,7 +35,10 @@ _ENV = {
     "timeout": "MEMTUI_LLM_TIMEOUT",
     "max_retries": "MEMTUI_LLM_RETRIES",
     "retry_delay": "MEMTUI_LLM_RETRY_DELAY",
+    "backend": "MEMTUI_LLM_BACKEND",
+    "claude": "MEMTUI_CLAUDE",
 }
+BACKENDS = ("auto", "api", "claude-code", "off")
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,14 @@ class LLMSettings:
     strict: bool = False
     price_input: float | None = None
     price_output: float | None = None
+    #: Which model backend: "auto" (a key → api; else a working `claude` → claude-code; else off).
+    backend: str = "auto"
+    #: Where the backend setting came from, for status and error lines.
+    backend_source: str = "the default"
+    daily_calls: int = 200
+    daily_tokens: int = 2_000_000
+    #: The Claude Code CLI to run, when it is not found on PATH or in its usual places.
+    claude: str | None = None
 
     @classmethod
     def load(cls, section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> LLMSettings:
@@ -72,6 +87,8 @@ class LLMSettings:
             "max_tokens": int,
             "price_input": float,
             "price_output": float,
+            "daily_calls": int,
+            "daily_tokens": int,
         }
         for key, kind in numbers.items():
             if key in section:
@@ -92,4 +109,19 @@ class LLMSettings:
             values["model"] = model
         if "strict" in section:
             values["strict"] = section["strict"] in (True, "1", "true", "yes")
+        if "backend" in section:
+            backend = str(section["backend"]).strip().lower()
+            if backend not in BACKENDS:
+                raise ConfigError(
+                    f"[llm] backend must be one of {', '.join(BACKENDS)} (got {section['backend']!r}); "
+                    "fix .memory/config.toml or MEMTUI_LLM_BACKEND"
+                )
+            values["backend"] = backend
+            values["backend_source"] = (
+                "the MEMTUI_LLM_BACKEND environment variable"
+                if env.get("MEMTUI_LLM_BACKEND")
+                else "[llm] backend in .memory/config.toml"
+            )
+        if section.get("claude"):
+            values["claude"] = str(section["claude"])
         return cls(model_source=source, **values)

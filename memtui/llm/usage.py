@@ -1,6 +1,8 @@
 """`.memory/usage.jsonl`: one line per model call with its tokens and estimated cost, and the daily budget.
 
-A line: `{"ts", "day", "model", "purpose", "input", "output", "cacheWrite", "cacheRead", "costUsd"}`.
+A line: `{"ts", "day", "model", "purpose", "input", "output", "cacheWrite", "cacheRead", "costUsd", "backend"}`
+(`backend` is absent for the API backend's lines, as before it existed; "claude-code" for calls through
+the Claude Code CLI, whose `costUsd` is what the CLI reports: list prices, not what a subscription pays).
 `day` is the local calendar day, so "resumes tomorrow" means what the person at the keyboard
 expects. Lines are appended with one write each (concurrent workers never interleave) and the
 file is read from its end, so a year of history does not slow the budget check down.
@@ -92,26 +94,25 @@ def record(
     cache_read: int = 0,
     settings: LLMSettings | None = None,
     now: datetime | None = None,
+    backend: str = "api",
+    cost_usd: float | None = None,
 ) -> float:
     now = now or utcnow()
-    usd = cost(model, input_tokens, output_tokens, cache_write, cache_read, settings)
-    append_line(
-        path,
-        json.dumps(
-            {
-                "ts": format_ts(now),
-                "day": local_day(now),
-                "model": model,
-                "purpose": purpose,
-                "input": input_tokens,
-                "output": output_tokens,
-                "cacheWrite": cache_write,
-                "cacheRead": cache_read,
-                "costUsd": usd,
-            },
-            separators=(",", ":"),
-        ),
-    )
+    usd = cost(model, input_tokens, output_tokens, cache_write, cache_read, settings) if cost_usd is None else cost_usd
+    line = {
+        "ts": format_ts(now),
+        "day": local_day(now),
+        "model": model,
+        "purpose": purpose,
+        "input": input_tokens,
+        "output": output_tokens,
+        "cacheWrite": cache_write,
+        "cacheRead": cache_read,
+        "costUsd": round(usd, 6),
+    }
+    if backend != "api":
+        line["backend"] = backend
+    append_line(path, json.dumps(line, separators=(",", ":")))
     return usd
 
 
@@ -139,7 +140,8 @@ def _reversed_lines(path: Path, block: int = 65536):
             yield rest
 
 
-def today(path: Path, day: str | None = None) -> Totals:
+def today(path: Path, day: str | None = None, backend: str | None = None) -> Totals:
+    """Today's calls, tokens and cost (of one backend's calls, when `backend` is given)."""
     day = day or local_day()
     calls = tokens_in = tokens_out = 0
     spent = 0.0
@@ -155,6 +157,8 @@ def today(path: Path, day: str | None = None) -> Totals:
             if older > 20:
                 break
             continue
+        if backend is not None and entry.get("backend", "api") != backend:
+            continue
         calls += 1
         tokens_in += int(entry.get("input", 0)) + int(entry.get("cacheWrite", 0)) + int(entry.get("cacheRead", 0))
         tokens_out += int(entry.get("output", 0))
@@ -162,9 +166,27 @@ def today(path: Path, day: str | None = None) -> Totals:
     return Totals(day, calls, tokens_in, tokens_out, spent)
 
 
-def check_budget(path: Path, settings: LLMSettings) -> Totals:
-    """Raise BudgetExceeded when today's spend has reached the budget; else today's totals."""
-    totals = today(path)
+def check_budget(path: Path, settings: LLMSettings, backend: str = "api") -> Totals:
+    """Raise BudgetExceeded when today's use has reached the cap; else today's totals.
+
+    The API backend's cap is dollars (`daily_budget_usd`); the claude-code backend's is calls and
+    tokens (`daily_calls`, `daily_tokens`), since a subscription pays in plan limits, not dollars."""
+    if backend == "claude-code":
+        totals = today(path, backend=backend)
+        tokens = totals.input_tokens + totals.output_tokens
+        if settings.daily_calls and totals.calls >= settings.daily_calls:
+            raise BudgetExceeded(
+                totals.cost_usd,
+                0.0,
+                what=f"{totals.calls} of {settings.daily_calls} calls",
+                setting="[llm] daily_calls",
+            )
+        if settings.daily_tokens and tokens >= settings.daily_tokens:
+            raise BudgetExceeded(
+                totals.cost_usd, 0.0, what=f"{tokens} of {settings.daily_tokens} tokens", setting="[llm] daily_tokens"
+            )
+        return totals
+    totals = today(path, backend="api")
     if totals.cost_usd >= settings.daily_budget_usd:
         raise BudgetExceeded(totals.cost_usd, settings.daily_budget_usd)
     return totals

@@ -99,3 +99,11 @@ def conversation(path: Path, turns: int, words: int = 60, tag: str = "") -> Path
         records.append(user(f"Turn {tag}{i}: please look at module{tag}{i}.py {filler}"))
         records.append(assistant(text(f"Answer {tag}{i}: module{tag}{i}.py handles case {i}. {filler}")))
     return write_lines(path, *records)
+
+
+def asked(api, request, tool: str) -> bool:
+    """The request asks for `tool`'s JSON: the API client forces that tool; Claude Code's print mode
+    offers its one `StructuredOutput` tool, with the same schema."""
+    if getattr(api, "backend", "api") == "claude-code":
+        return request.tool_name == "StructuredOutput" and request.body["tools"][0]["input_schema"]["type"] == "object"
+    return request.tool_name == tool

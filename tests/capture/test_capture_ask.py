@@ -46,9 +46,9 @@ def test_without_a_key_the_matches_come_back_with_a_clear_message(home, bank):
     assert answer.matches[0].memory.id == ids["db"] and answer.cited_ids == ()
 
 
-def test_a_model_failure_is_an_answer_with_the_error_not_an_exception(llm, bank):
+def test_a_model_failure_is_an_answer_with_the_error_not_an_exception(api_llm, bank):
     _seed(bank)
-    llm.script(error(401, message="invalid x-api-key"))
+    api_llm.script(error(401, message="invalid x-api-key"))
     answer = ask(bank, "what database?")
     assert answer.error == "auth" and "rejected" in answer.text and answer.matches
 

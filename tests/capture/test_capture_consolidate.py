@@ -6,6 +6,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from capture_helpers import asked
 from fakeapi import tool
 
 from memtui.capture import consolidate
@@ -60,7 +61,7 @@ def test_plan_lists_selectable_items_and_a_dry_run_changes_nothing(llm, bank, de
     assert "[merge-1] merge (decision): same fact" in text and "→ The main database is PostgreSQL 16 (JSONB" in text
     assert "Old: deploy by hand with scp." in text
     request = llm.messages()[0]
-    assert request.tool_name == "consolidation_plan" and decisions[0] in request.prompt_text
+    assert asked(llm, request, "consolidation_plan") and decisions[0] in request.prompt_text
     assert bank.project.path("state.json").read_text() == before
 
 
@@ -111,14 +112,14 @@ def test_invented_ids_double_use_and_mass_drops_are_rejected_item_by_item(llm, b
     assert wild.empty and "too many" in wild.problems[0]
 
 
-def test_malformed_plans_are_errors_and_nothing_changes(llm, bank, decisions):
+def test_malformed_plans_are_errors_and_nothing_changes(api_llm, bank, decisions):
     before = bank.project.path("state.json").read_text()
-    llm.script(
+    api_llm.script(
         tool({"keep": decisions, "merge": [{"sources": decisions[:2], "content": "   ", "tags": []}], "drop": []})
     )
     with pytest.raises(BadOutput, match="empty"):
         consolidate.plan(bank)
-    llm.script(tool({"keep": decisions}))
+    api_llm.script(tool({"keep": decisions}))
     with pytest.raises(BadOutput, match="merge is missing"):
         consolidate.plan(bank)
     assert bank.project.path("state.json").read_text() == before

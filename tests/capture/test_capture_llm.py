@@ -83,11 +83,11 @@ def test_schema_validation_names_the_problem():
         validate({"keep": []}, CONSOLIDATION, "plan")
 
 
-def test_a_retired_model_is_a_clear_health_error(llm, bank, tmp_path):
+def test_a_retired_model_is_a_clear_health_error(api_llm, bank, tmp_path):
     from memtui.capture import health
     from memtui.capture.pipeline import extract
 
-    llm.script(error(404, message="model: claude-3-5-haiku-20241022"))
+    api_llm.script(error(404, message="model: claude-3-5-haiku-20241022"))
     path = write_lines(tmp_path / "s.jsonl", user("a"), user("b"), user("c"))
     result = extract(bank, path, session_id="s", event="Stop")
     assert result.kind == ModelNotFound.kind and "'claude-haiku-4-5' was not found" in result.error
@@ -104,32 +104,32 @@ def test_fast_paths_never_import_the_sdk():
     assert out.stdout.strip() == "False"
 
 
-def test_extract_command_and_status_show_what_happened(llm, project, cli, tmp_path):
+def test_extract_command_and_status_show_what_happened(api_llm, project, cli, tmp_path):
     path = write_lines(
         tmp_path / "s.jsonl",
         user("We pinned numpy below 2 because of the C extension."),
         assistant(text("Pinned.")),
         user("thanks"),
     )
-    llm.script(tool(memories(("decision", "numpy is pinned below 2 because the C extension breaks on 2.x."))))
+    api_llm.script(tool(memories(("decision", "numpy is pinned below 2 because the C extension breaks on 2.x."))))
     out = cli("extract", "--transcript", str(path), "--event", "Stop", cwd=project.root)
     assert out.returncode == 0, out.stderr
     assert b"Captured 1 new memory from 3 new line(s)" in out.stdout and b"numpy is pinned" in out.stdout
     status = cli("status", cwd=project.root)
     assert b"capture      last run" in status.stdout and b"saved 1" in status.stdout
-    assert b"claude-haiku-4-5; key: ANTHROPIC_API_KEY; today 1 calls" in status.stdout
+    assert b"claude-haiku-4-5 via the Anthropic API, key from ANTHROPIC_API_KEY; today 1 calls" in status.stdout
     report = json.loads(cli("status", "--json", cwd=project.root).stdout)["capture"]
     assert report["last_run"]["ok"] and report["today"]["calls"] == 1 and report["budget_usd"] == 1.0
 
     write_lines(path, user("a"), user("b"), user("c"))
-    llm.script(error(529), error(529), error(529))
+    api_llm.script(error(529), error(529), error(529))
     failed = cli("extract", "--transcript", str(path), "--event", "Stop", cwd=project.root)
     assert failed.returncode == 1 and b"overloaded" in failed.stderr and b"retried on the next run" in failed.stderr
     status = cli("status", cwd=project.root).stdout
     assert b"error" in status and b"fix" in status and b"pending" in status
 
 
-def test_consolidate_command_dry_run_then_apply_then_undo(llm, project, cli, bank):
+def test_consolidate_command_dry_run_then_apply_then_undo(api_llm, project, cli, bank):
     ids = [bank.add("pattern", f"Pattern {i}: module{i} uses style{i} naming{i}").memory.id for i in range(5)]
     answer = tool(
         {
@@ -138,7 +138,7 @@ def test_consolidate_command_dry_run_then_apply_then_undo(llm, project, cli, ban
             "drop": [],
         }
     )
-    llm.script(answer, answer)
+    api_llm.script(answer, answer)
     dry = cli("consolidate", "--dry-run", cwd=project.root)
     assert dry.returncode == 0 and b"[merge-1] merge (pattern)" in dry.stdout and b"Dry run: 1 merge(s)" in dry.stdout
     applied = cli("consolidate", cwd=project.root)
@@ -176,15 +176,15 @@ def test_the_fake_api_runs_as_a_program_for_other_clients(tmp_path):
         proc.wait(timeout=10)
 
 
-def test_strict_mode_sends_a_schema_strict_tools_accept_and_still_validates(llm, bank, tmp_path):
+def test_strict_mode_sends_a_schema_strict_tools_accept_and_still_validates(api_llm, bank, tmp_path):
     from memtui.capture.pipeline import extract
     from memtui.store.bank import Bank
 
     bank.project.path("config.toml").write_text("[llm]\nstrict = true\n")
     bank = Bank.open(bank.project.root)
-    llm.script(tool({"memories": [{"type": "decision", "content": " ", "tags": []}]}))
+    api_llm.script(tool({"memories": [{"type": "decision", "content": " ", "tags": []}]}))
     path = write_lines(tmp_path / "s.jsonl", user("a"), user("b"), user("c"))
     result = extract(bank, path, session_id="s", event="Stop")
-    [sent] = llm.messages()[0].body["tools"]
+    [sent] = api_llm.messages()[0].body["tools"]
     assert sent["strict"] is True and "minLength" not in json.dumps(sent["input_schema"])
     assert result.kind == "bad-output" and "content is empty" in result.error and bank.memories() == []

@@ -8,7 +8,7 @@ import sys
 import time
 
 import pytest
-from capture_helpers import assistant, conversation, memories, text, user, write_lines
+from capture_helpers import asked, assistant, conversation, memories, text, user, write_lines
 from conftest import fast_env
 from fakeapi import delay, error, raw, tool
 from fakeapi import text as text_reply
@@ -51,7 +51,7 @@ def test_extracts_the_spotter_sample_into_unreviewed_memories_with_their_source(
     assert gotcha.tags == ("beads", "workflow")
     assert _cursor(bank) == {"sess-a": 19}
     [request] = llm.messages()
-    assert request.tool_name == "record_memories" and request.model == "claude-haiku-4-5"
+    assert asked(llm, request, "record_memories") and request.model == "claude-haiku-4-5"
     assert "USER: Work on bead spotter-4te" in request.prompt_text and "TOOL [Bash]: bd ready" in request.prompt_text
     # relative dates are resolved against the day the conversation happened, not the day of the run
     assert "2026-02-12 (Thursday)" in request.system_text and "YYYY-MM-DD" in request.system_text
@@ -106,7 +106,7 @@ FAILURES = {
 
 
 @pytest.mark.parametrize("name", list(FAILURES))
-def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_it_once(llm, bank, tmp_path, name):
+def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_it_once(api_llm, bank, tmp_path, name):
     replies, kind, words = FAILURES[name]
     if name == "model-404":
         bank.project.path("config.toml").write_text('[llm]\nmodel = "claude-retired-1"\n')
@@ -117,7 +117,7 @@ def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_i
         assistant(text("Understood.")),
         user("and retries idempotently"),
     )
-    llm.script(*replies)
+    api_llm.script(*replies)
     failed = extract(bank, path, session_id="s", event="Stop")
     assert not failed.ok and failed.kind == kind and words in failed.error and failed.fix
     assert [m for m in bank.memories()] == [] and _cursor(bank) == {}
@@ -129,34 +129,34 @@ def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_i
     assert report["pending_bytes"] == path.stat().st_size
     assert report["pending"] == [{"session": "s", "transcript": str(path), "bytes": path.stat().st_size}]
     if name == "model-404":
-        assert "MEMTUI_MODEL" in failed.fix and "[llm] model" in failed.fix and len(llm.messages()) == 1
+        assert "MEMTUI_MODEL" in failed.fix and "[llm] model" in failed.fix and len(api_llm.messages()) == 1
 
     bank.project.path("config.toml").write_text("")
     bank = Bank.open(bank.project.root)
-    llm.clear()
-    llm.script(
+    api_llm.clear()
+    api_llm.script(
         tool(memories(("architecture", "Billing talks to Stripe via src/billing/gateway.py with idempotent retries.")))
     )
     later = extract(bank, path, session_id="s", event="Stop")
     assert later.ok and [m.content for m in later.saved] == [
         "Billing talks to Stripe via src/billing/gateway.py with idempotent retries."
     ]
-    assert "src/billing/gateway.py" in llm.messages()[0].prompt_text
+    assert "src/billing/gateway.py" in api_llm.messages()[0].prompt_text
     assert _cursor(bank) == {"s": 3}
     assert len(Bank.open(bank.project.root).memories()) == 1
     assert extract(bank, path, session_id="s", event="Stop").skipped  # nothing new: no second capture
-    assert len(llm.messages()) == 1
+    assert len(api_llm.messages()) == 1
     report = health.read(bank)
     assert report["error_resolved"] and report["fix"] is None and report["pending_bytes"] == 0
 
 
-def test_transient_errors_are_retried_within_the_run(llm, bank, sample):
-    llm.script(
+def test_transient_errors_are_retried_within_the_run(api_llm, bank, sample):
+    api_llm.script(
         error(529), error(500, headers={"retry-after": "0"}), tool(memories(("pattern", "Use uv for every script.")))
     )
     result = extract(bank, sample(), session_id="s", event="Stop")
     assert (
-        result.ok and len(llm.messages()) == 3 and [m.content for m in result.saved][-1] == "Use uv for every script."
+        result.ok and len(api_llm.messages()) == 3 and [m.content for m in result.saved][-1] == "Use uv for every script."
     )
 
 
@@ -234,12 +234,12 @@ def test_without_a_key_nothing_is_consumed_and_the_lines_are_extracted_once_a_ke
     assert "waiting" not in json.loads(bank.project.path("status.json").read_text())
 
 
-def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomorrow(llm, bank, tmp_path, monkeypatch):
+def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomorrow(api_llm, bank, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMTUI_DAILY_BUDGET", "0.01")
     path = write_lines(
         tmp_path / "s.jsonl", user("first fact about the cache layer"), assistant(text("ok")), user("go")
     )
-    llm.script(
+    api_llm.script(
         tool(
             memories(("architecture", "The cache layer is Redis.")), usage={"input_tokens": 20000, "output_tokens": 10}
         )
@@ -253,15 +253,15 @@ def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomo
         and "daily LLM budget reached" in paused.skipped
         and "daily_budget_usd" in paused.fix
     )
-    assert len(llm.messages()) == 1 and _cursor(bank) == {"s": 3}
+    assert len(api_llm.messages()) == 1 and _cursor(bank) == {"s": 3}
     report = health.read(bank)
     assert report["paused"] and report["today"]["cost_usd"] == pytest.approx(0.02005) and report["budget_usd"] == 0.01
     assert "daily_budget_usd" in report["fix"]
     assert _status(bank)["paused"]["reason"] == paused.skipped
 
     monkeypatch.setenv("MEMTUI_DAILY_BUDGET", "1")  # raised
-    llm.script(tool(memories(("architecture", "The queue is RabbitMQ."))))
-    assert extract(bank, path, session_id="s", event="Stop").ok and "second fact" in llm.messages()[1].prompt_text
+    api_llm.script(tool(memories(("architecture", "The queue is RabbitMQ."))))
+    assert extract(bank, path, session_id="s", event="Stop").ok and "second fact" in api_llm.messages()[1].prompt_text
     assert not health.read(bank)["paused"] and "paused" not in _status(bank)
 
     monkeypatch.setenv("MEMTUI_DAILY_BUDGET", "0.01")
@@ -269,7 +269,7 @@ def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomo
     assert extract(bank, path, session_id="s", event="Stop").paused
     usage = bank.project.path("usage.jsonl")
     usage.write_text(usage.read_text().replace('"day":"', '"day":"1999-01-01","was":"'))  # it is tomorrow now
-    llm.script(tool(memories()))
+    api_llm.script(tool(memories()))
     assert not extract(bank, path, session_id="s", event="Stop").paused and _cursor(bank) == {"s": 9}
 
 
@@ -290,7 +290,8 @@ def test_a_session_end_extraction_triggers_consolidation(llm, bank, tmp_path):
     )
     result = extract(bank, path, session_id="s", event="SessionEnd")
     assert result.ok and result.consolidation["ok"] and result.consolidation["merged"] == 1
-    assert [r.tool_name for r in llm.messages()] == ["record_memories", "consolidation_plan"]
+    first, second = llm.messages()
+    assert asked(llm, first, "record_memories") and asked(llm, second, "consolidation_plan")
     active = [m for m in Bank.open(bank.project.root).memories() if m.active]
     assert any(m.merged_from == tuple(ids[:2]) for m in active) and len(active) == 4
     assert _status(bank)["consolidation"]["merged"] == 1

@@ -18,7 +18,12 @@ from memtui.capture.pipeline import extract
 def sent(api) -> list[str]:
     """Kinds of secret found in any request the fake API received."""
     wanted = {kind: pieces(secret) for kind, secret in SECRETS.items()}
-    bodies = [json.dumps(request.body, ensure_ascii=False).lower() for request in api.requests]
+    # What memtui sent: the system prompt and the user turns (a client that keeps a conversation, as
+    # Claude Code does, also sends back the model's own earlier answer, which is not memtui's to redact).
+    bodies = [
+        json.dumps([request.body.get("system"), [m for m in request.body.get("messages", []) if m.get("role") == "user"]], ensure_ascii=False).lower()
+        for request in api.requests
+    ]
     # JSON escapes the private key's newlines; its pieces come from one line of it, so they still match.
     return sorted({kind for kind, parts in wanted.items() for body in bodies if any(p in body for p in parts)})
 

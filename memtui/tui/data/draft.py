@@ -49,15 +49,14 @@ def merge_prompt(memories: Sequence[Memory]) -> str:
 
 def model_drafter() -> Callable[[Any, Sequence[Memory]], str] | services.Missing:
     """A function (bank, memories) -> merged text written by the model, when a key and the llm layer exist."""
-    client_cls = services._lookup("memtui.llm.client", "Client", "Model-written merges")
-    if isinstance(client_cls, services.Missing):
-        return client_cls
-    if not services.has_api_key():
-        return services.Missing("Model-written merges", "no API key is set")
+    open_client = services._lookup("memtui.llm.backend", "open_client", "Model-written merges")
+    if isinstance(open_client, services.Missing):
+        return open_client
+    if not services.has_model():
+        return services.Missing("Model-written merges", "no model is available (no API key, no Claude Code login)")
 
     def draft(bank: Any, memories: Sequence[Memory]) -> str:
-        # The Client class, looked up by name (services._lookup types it as a plain callable).
-        client = client_cls.for_project(bank.project.memory_dir, bank.config.section("llm"))  # type: ignore[attr-defined]
+        client = open_client(bank.project.memory_dir, bank.config.section("llm"))
         text = client.stream_text(system=MERGE_SYSTEM, prompt=merge_prompt(memories), purpose="merge", max_tokens=1024)
         return str(text).strip()
 

@@ -8,10 +8,8 @@ shows a clear "not available yet" state instead of crashing. Imports happen on f
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 
@@ -66,27 +64,21 @@ def health() -> Callable[..., Any] | Missing:
     return _lookup("memtui.capture.health", "read", "Health")
 
 
-#: Where an Anthropic API key is looked for, in order (as memory-mcp did).
-KEY_FILES = ("~/.memory-mcp/config.json", "~/.config/anthropic/api_key", "~/.anthropic/api_key")
-
-
-def has_api_key(env: Mapping[str, str] | None = None) -> bool:
-    """True when a model can be called: the llm layer's key lookup when present, else the usual places."""
-    resolve = _lookup("memtui.llm.keys", "resolve", "LLM")
-    if not isinstance(resolve, Missing):
-        try:
-            return resolve(env) is not None
-        except Exception:
-            pass
-    env = os.environ if env is None else env
-    if env.get("ANTHROPIC_API_KEY"):
-        return True
-    return any(Path(p).expanduser().is_file() for p in KEY_FILES)
+def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
+    """True when a model can be called: an API key, or the person's Claude Code login (llm/backend.py)."""
+    choose = _lookup("memtui.llm.backend", "choose", "LLM")
+    settings = _lookup("memtui.llm.settings", "LLMSettings", "LLM")
+    if isinstance(choose, Missing) or isinstance(settings, Missing):
+        return False
+    try:
+        return bool(choose(settings.load(section, env), env).on)  # type: ignore[attr-defined]
+    except Exception:  # a broken [llm] table: no model until it is fixed (the health screen says why)
+        return False
 
 
 HOW_TO_SET_KEY = (
-    "No Anthropic API key is set, so answers cannot be generated.\n\n"
-    "Set one in the shell that starts memtui:\n\n"
+    "No model is available, so answers cannot be generated.\n\n"
+    "Sign in to Claude Code (run `claude` once), or set an API key in the shell that starts memtui:\n\n"
     "    export ANTHROPIC_API_KEY=sk-ant-…\n\n"
-    "or put the key in `~/.config/anthropic/api_key`. Search (`f`) works without a key."
+    "Search (`f`) works without either."
 )

@@ -44,7 +44,7 @@ key (`ANTHROPIC_API_KEY`).
         note = self.query_one("#ask-note", Static)
         if isinstance(self.engine, services.Missing):
             note.update(self.engine.message)
-        elif not (self.keyed or services.has_api_key()):
+        elif not (self.keyed or services.has_model()):
             self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
         else:
             note.update("enter asks; the answer streams below with the memories it cites.")
@@ -57,7 +57,7 @@ key (`ANTHROPIC_API_KEY`).
         if isinstance(self.engine, services.Missing):
             self.notify(self.engine.message, severity="warning", timeout=5)
             return
-        if not (self.keyed or services.has_api_key()):
+        if not (self.keyed or services.has_model()):
             self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
             return
         self.query_one("#ask-answer", Markdown).update("")

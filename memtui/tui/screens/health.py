@@ -106,22 +106,31 @@ def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
         out += row("fix", h["fix"], "$warning")
     out += ["\n", ("Model\n", "bold $accent")]
     out += row("model", h.get("model", "?"))
+    backend = h.get("backend", "api" if h.get("api_key") else "off")
     out += row(
-        "API key",
-        h.get("api_key") or "none — export ANTHROPIC_API_KEY=… to enable capture and ask",
-        "" if h.get("api_key") else "$warning",
+        "backend",
+        h.get("backend_why") or backend if backend != "off" else f"none: {h.get('backend_why') or 'no model'}",
+        "" if backend != "off" else "$warning",
     )
+    if h.get("backend_off"):
+        out += row("switch off", h["backend_off"], "$text-muted")
     today = h.get("today") or {}
     budget = float(h.get("budget_usd") or 0)
     cost = float(today.get("cost_usd") or 0)
     out += ["\n", ("Today\n", "bold $accent")]
     out += row("calls", today.get("calls", 0))
     out += row("tokens", f"{today.get('input_tokens', 0)} in · {today.get('output_tokens', 0)} out")
-    ratio = cost / budget if budget else 0.0
+    if backend == "claude-code":  # a subscription: the cap is calls and tokens, the cost is for reference
+        calls, most = int(today.get("calls", 0)), int(h.get("daily_calls") or 0)
+        ratio = calls / most if most else 0.0
+        tail = f" {calls} of {most} calls today (${cost:.4f} at list prices)\n"
+    else:
+        ratio = cost / budget if budget else 0.0
+        tail = f" ${cost:.4f} of ${budget:.2f} daily budget\n"
     out += [
-        (f"  {'cost':<14}", "$text-muted"),
+        (f"  {'cap':<14}", "$text-muted"),
         (bar(min(ratio, 1.0), 20), "$error" if ratio >= 1 else "$warning" if ratio > 0.8 else "$success"),
-        f" ${cost:.4f} of ${budget:.2f} daily budget\n",
+        tail,
     ]
     known = {
         "last_run",
@@ -137,6 +146,12 @@ def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
         "budget_usd",
         "model",
         "api_key",
+        "backend",
+        "backend_why",
+        "backend_off",
+        "daily_calls",
+        "daily_tokens",
+        "waiting",
     }
     rest = {k: v for k, v in h.items() if k not in known and v not in (None, {}, [])}
     if rest:
