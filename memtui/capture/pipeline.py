@@ -301,6 +301,11 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
             )
         except BudgetExceeded as exc:
             return run.record(run.result(skipped=exc.message, fix=exc.fix, paused=True))
+        except NoApiKey as exc:  # Claude Code found but not signed in: no model after all, the span waits
+            rest = span.new_lines - (run.cursor - start)
+            return run.record(
+                run.result(skipped=f"{exc.message}: {rest} new line(s) wait for a model", fix=exc.fix, waiting=True)
+            )
         except LLMError as exc:
             return run.record(run.result(error=exc.message, kind=exc.kind, fix=exc.fix))
         try:

@@ -395,8 +395,9 @@ def cmd_setup(args: argparse.Namespace) -> int:
             print("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
         else:
             print(
-                "Start `claude` here: memories are recalled at session start and on each prompt, "
-                "and captured when a turn ends. `memtui status` shows what is stored."
+                "Start `claude` here: memories are recalled at session start and on each prompt. "
+                + _capture_line(root)
+                + " `memtui status` shows what is stored."
             )
     return 0
 
@@ -415,3 +416,20 @@ def _learn_handshake(root: Path | None) -> None:
             list(pool.map(lambda session: prelude.ask(session[1], cwd=root), wanted))
     except Exception:
         return
+
+
+def _capture_line(root: Path | None) -> str:
+    """What capture will use, said plainly: the backend and how to switch it off, or why it waits."""
+    from memtui.config import Config
+    from memtui.errors import ConfigError
+    from memtui.llm import backend
+    from memtui.llm.settings import LLMSettings
+
+    try:
+        section = Config.load(root / ".memory" / "config.toml").section("llm") if root else {}
+        choice = backend.choose(LLMSettings.load(section))
+    except ConfigError as exc:
+        return f"Capture by the model waits: {exc}."
+    if choice.on:
+        return f"Memories are captured when a turn ends, through {choice.why} (to switch that off: {choice.fix})."
+    return f"Capture by the model waits ({choice.why}): {choice.fix}; transcripts wait in the queue until then."

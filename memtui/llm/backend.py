@@ -58,14 +58,14 @@ def choose(settings: LLMSettings, env: Mapping[str, str] | None = None) -> Choic
         return Choice("off", f"the model backend is off ({settings.backend_source})", 'set [llm] backend = "auto"')
     key = keys.resolve(env) if wanted in ("auto", "api") else None
     if key is not None:
-        return Choice("api", f"the Anthropic API, key from {key.source}", SWITCH_OFF, key=key)
+        return Choice("api", f"the Anthropic API (key from {key.source})", SWITCH_OFF, key=key)
     if wanted == "api":
         return Choice(
             "off", f"no Anthropic API key found ({settings.backend_source} asks for the API)", keys.NO_KEY_FIX
         )
     cli = find_cli(settings, env)
     if cli is not None:
-        return Choice("claude-code", f"your Claude Code login, through {cli}", SWITCH_OFF, cli=cli)
+        return Choice("claude-code", f"your Claude Code login ({cli})", SWITCH_OFF, cli=cli)
     if wanted == "claude-code":
         return Choice("off", f"Claude Code was not found ({settings.backend_source} asks for it)", INSTALL_FIX)
     return Choice("off", "no Anthropic API key and no Claude Code found", GET_ONE)

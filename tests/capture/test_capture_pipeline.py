@@ -156,7 +156,9 @@ def test_transient_errors_are_retried_within_the_run(api_llm, bank, sample):
     )
     result = extract(bank, sample(), session_id="s", event="Stop")
     assert (
-        result.ok and len(api_llm.messages()) == 3 and [m.content for m in result.saved][-1] == "Use uv for every script."
+        result.ok
+        and len(api_llm.messages()) == 3
+        and [m.content for m in result.saved][-1] == "Use uv for every script."
     )
 
 
@@ -234,7 +236,9 @@ def test_without_a_key_nothing_is_consumed_and_the_lines_are_extracted_once_a_ke
     assert "waiting" not in json.loads(bank.project.path("status.json").read_text())
 
 
-def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomorrow(api_llm, bank, tmp_path, monkeypatch):
+def test_the_daily_budget_pauses_capture_visibly_and_resumes_when_raised_or_tomorrow(
+    api_llm, bank, tmp_path, monkeypatch
+):
     monkeypatch.setenv("MEMTUI_DAILY_BUDGET", "0.01")
     path = write_lines(
         tmp_path / "s.jsonl", user("first fact about the cache layer"), assistant(text("ok")), user("go")

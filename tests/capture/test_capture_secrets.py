@@ -21,7 +21,10 @@ def sent(api) -> list[str]:
     # What memtui sent: the system prompt and the user turns (a client that keeps a conversation, as
     # Claude Code does, also sends back the model's own earlier answer, which is not memtui's to redact).
     bodies = [
-        json.dumps([request.body.get("system"), [m for m in request.body.get("messages", []) if m.get("role") == "user"]], ensure_ascii=False).lower()
+        json.dumps(
+            [request.body.get("system"), [m for m in request.body.get("messages", []) if m.get("role") == "user"]],
+            ensure_ascii=False,
+        ).lower()
         for request in api.requests
     ]
     # JSON escapes the private key's newlines; its pieces come from one line of it, so they still match.

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from e2ekit import wait_for_capture
 from factkit import FACTS
 
 fakeapi = pytest.importorskip("fakeapi", reason="tests/fakeapi.py (the fake Messages API) is not in this checkout")
@@ -100,16 +101,6 @@ def trust(home: Path, repo: Path) -> None:
     data = json.loads(path.read_text()) if path.exists() else {}
     data.setdefault("projects", {}).setdefault(str(repo), {})["hasTrustDialogAccepted"] = True
     path.write_text(json.dumps(data, indent=2))
-
-
-def wait_for_capture(repo: Path, timeout: float = 30) -> None:
-    from memtui.hooks import spool
-
-    memory_dir = repo / ".memory"
-    deadline = time.monotonic() + timeout
-    while spool.pending(memory_dir) or spool.worker_running(memory_dir):
-        assert time.monotonic() < deadline, "capture did not finish"
-        time.sleep(0.1)
 
 
 def conversation(request) -> str:
