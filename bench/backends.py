@@ -1,0 +1,94 @@
+"""Model backends: one extraction of a 6,000-character chunk through each, against the fake API.
+
+    python bench/backends.py [--runs 7]
+
+The same chunk, prompt, schema and canned answer go through the `api` backend (the Anthropic SDK,
+in process) and the `claude-code` backend (the real Claude Code CLI that claude-agent-sdk bundles,
+run once per call in print mode and signed in through an apiKeyHelper, as a subscriber's is). The
+fake Messages API on 127.0.0.1 answers at once, so the figures are each backend's own overhead:
+for `api` the SDK's request, for `claude-code` mostly the CLI's start-up. Reported: the median
+wall time per call of each and their ratio: the difference is the CLI starting up for each call
+(reading settings, running the login helper, building its session), not the model.
+
+The Stop hook's return time does not change with the backend (the model call runs in the detached
+worker): `python bench/hook_latency.py` measures it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args(argv)
+    import fakeapi
+    from claudekit import bundled_claude, sign_in
+
+    from memtui.llm import prompts, schema
+    from memtui.llm.claudecode import ClaudeCodeClient
+    from memtui.llm.client import Client
+    from memtui.llm.keys import ApiKey
+    from memtui.llm.settings import LLMSettings
+
+    api = fakeapi.start_fake_api()
+    scratch = Path(tempfile.mkdtemp(prefix="memtui-backends-"))
+    home = scratch / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE_", "MEMTUI_"))}
+    env.update(sign_in(home, api.url), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+    sentence = "We moved the invoice worker to Celery 5.4 with Redis as the broker and pinned numpy below 2. "
+    chunk = (sentence * (6000 // len(sentence) + 1))[:6000]
+    types = ["architecture", "decision", "pattern", "gotcha", "progress", "context"]
+    answer = {"memories": [{"type": "decision", "content": "Invoices run on Celery 5.4 with Redis.", "tags": []}]}
+    settings = LLMSettings(max_retries=0, timeout=60)
+    request = {
+        "system": prompts.extract_system(types, date.today()),
+        "prompt": prompts.extract_prompt([], chunk, part=1, parts=1, today=date.today()),
+        "tool_name": prompts.EXTRACT_TOOL,
+        "description": "Record the new or changed memories found in the transcript.",
+        "schema": schema.extraction(types),
+        "purpose": "extraction",
+        "enforce_budget": False,
+    }
+    clients = {
+        "api (SDK in process)": Client(settings, ApiKey("bench-key", "bench"), base_url=api.url),
+        "claude-code (CLI per call)": ClaudeCodeClient(settings, bundled_claude(), env=env),
+    }
+    times: dict[str, list[float]] = {name: [] for name in clients}
+    for _ in range(args.runs):
+        for name, client in clients.items():
+            api.script(fakeapi.tool(answer, name=None if name.startswith("api") else "StructuredOutput"))
+            started = time.perf_counter()
+            got = client.structured(**request)  # type: ignore[attr-defined]
+            times[name].append((time.perf_counter() - started) * 1000)
+            assert got == answer, got
+    api.close()
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    load = os.getloadavg()[0]
+    print(
+        f"one extraction of a 6,000-character chunk, {args.runs} runs, median ms (load {load:.2f}; {os.cpu_count()} CPUs)"
+    )
+    for name, value in medians.items():
+        print(f"  {name:<28} {value:>8.0f} ms")
+    first, second = medians.values()
+    print(f"  claude-code / api: {second / first:.1f}× ({second - first:.0f} ms more per call)")
+    print(json.dumps({"medians_ms": medians}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
