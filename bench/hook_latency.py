@@ -3,7 +3,7 @@
     python bench/hook_latency.py                 # 1k and 10k memories, 40 runs each
     python bench/hook_latency.py --sizes 1000 --runs 20 --json out.json
 
-For each bank size it builds a project (memories from the shared development data, repeated with
+For each bank size it builds a project (memories from the development data in tests/data, repeated with
 variations up to the size), then times, each in a fresh process fed a real payload on stdin,
 through the command `memtui setup` installs (`python -S …/memtui/hooks/launch.py <Event>`):
 
@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+DATA = ROOT / "tests" / "data"
 TRANSCRIPT = DATA / "transcripts" / "captured-2.1.330.jsonl"
 #: Targets as multiples of the import floor (ratio), or in milliseconds.
 RATIO_TARGETS = {"UserPromptSubmit, service warm": 1.0, "UserPromptSubmit, no service": 1.5}

@@ -2,7 +2,7 @@
 
     python bench/retrieval.py [DATA_DIR] [--json OUT] [--no-semantic] [--stand-in]
 
-DATA_DIR holds `coding-dev/` and `locomo-dev/` (default: /work/shared/data, else ../shared/data
+DATA_DIR holds `coding-dev/` and `locomo-dev/` (default: tests/data, the sets the repository carries
 beside the repository). Every project (coding) and conversation (LoCoMo) becomes its own real
 memtui project in a temp dir (state.json written by the store code, index built by the index
 code), and every query runs through `memtui.index.search.search` as a hook would call it.
@@ -42,10 +42,8 @@ BASE = datetime(2026, 4, 20, tzinfo=UTC)
 
 
 def default_data_dir() -> Path:
-    for candidate in (Path("/work/shared/data"), REPO.parent / "shared" / "data"):
-        if (candidate / "coding-dev").is_dir():
-            return candidate
-    return Path("/work/shared/data")
+    """The development sets the repository carries (tests/data/README.md says where each comes from)."""
+    return REPO / "tests" / "data"
 
 
 def load(path: Path) -> list[dict]:

@@ -56,9 +56,7 @@ BASE = datetime(2026, 11, 1, tzinfo=UTC)
 def vocabulary(rng: random.Random) -> list[str]:
     """Words of real coding memories, then made-up identifiers (modules, tables, flags) a big project has."""
     words: dict[str, None] = {}
-    data = Path("/work/shared/data/coding-dev/memories.jsonl")
-    if not data.exists():
-        data = REPO.parent / "shared" / "data" / "coding-dev" / "memories.jsonl"
+    data = REPO / "tests" / "data" / "coding-dev" / "memories.jsonl"
     if data.exists():
         for line in data.read_text(encoding="utf-8").splitlines():
             for word in re.findall(r"[A-Za-z][A-Za-z0-9_./-]{1,24}", json.loads(line)["content"]):

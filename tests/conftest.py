@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-DATA = SHARED / "data"
+#: Every fixture, transcript and development set the tests read (tests/data/README.md): nothing outside the checkout.
+DATA = REPO / "tests" / "data"
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import json
 import uuid
 from pathlib import Path
 
-TRANSCRIPTS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "transcripts"
+TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
 
 def memories(*items: tuple[str, str] | dict) -> dict:

@@ -13,7 +13,7 @@ from memtui.core.render_block import END, START, MarkerError, allot, current_blo
 from memtui.core.types import DEFAULT_REGISTRY
 from memtui.store.statefile import from_raw
 
-FIXTURE = Path(__file__).resolve().parents[3] / "shared" / "data" / "memory-mcp"
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "memory-mcp"
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,7 @@ from typing import Any
 
 from envkit import isolated_env
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-TRANSCRIPT = SHARED / "data" / "transcripts" / "captured-2.1.330.jsonl"
+TRANSCRIPT = Path(__file__).resolve().parents[1] / "data" / "transcripts" / "captured-2.1.330.jsonl"
 SESSION = "83173cbb-9f0e-4a51-8a34-0c1d2e3f4a5b"
 
 

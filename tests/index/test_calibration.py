@@ -12,10 +12,9 @@ from memtui.index import calibration
 from memtui.index.hit import Hit
 
 REPO = Path(__file__).resolve().parents[2]
-DATA = REPO.parent / "shared" / "data"
+DATA = REPO / "tests" / "data"
 
 
-@pytest.mark.skipif(not (DATA / "coding-dev").is_dir(), reason="needs ../shared/data (present in CI)")
 def test_shipped_constants_reproduce_from_the_development_sets():
     out = subprocess.run(
         [sys.executable, str(REPO / "bench" / "calibrate.py"), "--check", str(DATA)],

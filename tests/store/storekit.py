@@ -6,7 +6,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "data" / "memory-mcp"
+FIXTURES = Path(__file__).resolve().parents[1] / "data" / "memory-mcp"
 STATE_FIXTURE = FIXTURES / "state.json"
 #: An mtime well in the past, so a touch is visible.
 OLD = datetime(2026, 11, 1, 12, 0, tzinfo=UTC).timestamp()

@@ -9,7 +9,7 @@ import pytest
 
 from memtui.store.gitmerge import CONFLICT, merge_lines, merge_state
 
-FIXTURE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "memory-mcp" / "state.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "memory-mcp" / "state.json"
 
 
 def base() -> dict:
