@@ -6,8 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from memtui.index import calibration
 from memtui.index.hit import Hit
 
