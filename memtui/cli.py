@@ -14,6 +14,13 @@ from collections.abc import Sequence
 
 from memtui import __version__
 
+HOOK_USAGE = """usage: memtui hook EVENT [--plugin] < payload.json
+
+Handle one Claude Code hook event: the JSON payload on standard input, the answer (if any) as one
+JSON object on standard output; always exits 0. Claude Code runs it (`memtui setup` installs it);
+EVENT is one of SessionStart, UserPromptSubmit, PostToolUse, Stop, SubagentStop, PreCompact,
+SessionEnd."""
+
 #: Each module defines `register(subparsers)`; keep imports inside command functions lazy.
 COMMAND_MODULES = (
     "memtui.commands.project",
@@ -52,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["hook"] and (len(argv) == 1 or argv[1] in ("-h", "--help")):
+        print(HOOK_USAGE, file=sys.stdout if len(argv) > 1 else sys.stderr)
+        return 0 if len(argv) > 1 else 2
     if argv[:1] == ["hook"]:
         try:
             from memtui.hooks.entry import main as hook_main
@@ -75,17 +85,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"memtui: {note}", file=sys.stderr)
         return code
     except MemtuiError as exc:
-        print(f"memtui: {exc}", file=sys.stderr)
-        return 1
+        return _failed(args, str(exc), getattr(exc, "message", None), getattr(exc, "fix", None))
     except OSError as exc:  # a path of the wrong kind, unreadable, a full disk: one line, never a traceback
         if isinstance(exc, BrokenPipeError):
             return 0
         from memtui.errors import os_error_line
 
-        print(f"memtui: {os_error_line(exc)}", file=sys.stderr)
-        return 1
+        return _failed(args, os_error_line(exc))
     except KeyboardInterrupt:
         return 130
+
+
+def _failed(args: argparse.Namespace, line: str, message: str | None = None, fix: str | None = None) -> int:
+    """One line on stderr; with --json, also `{"error", "fix"}` on stdout, for the script that asked."""
+    print(f"memtui: {line}", file=sys.stderr)
+    if getattr(args, "json", False):
+        import json
+
+        if message is None:  # "what is wrong; what to do", as every message here is written
+            message, _, fix = line.partition("; ")
+        print(json.dumps({"error": message, "fix": fix or None}, ensure_ascii=False))
+    return 1
 
 
 if __name__ == "__main__":

@@ -351,3 +351,45 @@ def test_a_reversed_decision_supersedes_the_old_one(run):
     active = json.loads(run("list", "--json")[1])
     assert [m["content"] for m in active] == ["Use spaces, not tabs, for indentation"]
     assert active[0]["supersedes"] == old
+
+
+def test_hook_without_an_event_prints_usage_at_once(cli, project):
+    import subprocess
+    import sys
+
+    started = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "hook"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        out, err = started.communicate(timeout=4)  # stdin left open, as at a terminal: it must not wait on it
+    finally:
+        started.kill()
+    assert started.returncode == 2 and out == b"" and err.startswith(b"usage: memtui hook EVENT")
+    helped = cli("hook", "--help")
+    assert helped.returncode == 0 and b"SessionStart" in helped.stdout
+
+
+def test_ask_without_a_question_at_a_terminal_prints_usage(project):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "memtui", "ask"], stdin=follower, capture_output=True, timeout=30, env=os.environ
+        )
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 2 and done.stderr.startswith(b"usage: memtui ask")
+
+
+def test_a_json_command_that_cannot_run_answers_with_a_json_error(run):
+    code, out, err = run("consolidate", "--json")
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    answer = json.loads(out)
+    assert answer["error"].startswith("no model") and "ANTHROPIC_API_KEY" in answer["fix"]
+    code, out, _ = run("show", "mem_nosuchid", "--json")
+    assert code == 1 and "mem_nosuchid" in json.loads(out)["error"]

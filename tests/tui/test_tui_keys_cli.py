@@ -64,3 +64,16 @@ async def test_an_unreadable_markdown_memory_is_reported(small):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert any("broken.md" in str(n.message) for n in app._notifications)
+
+
+async def test_q_quits_from_the_main_screen_and_the_footer_says_so(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = {
+            key: active.binding.description for key, active in app.screen.active_bindings.items() if active.binding.show
+        }
+        assert shown.get("q") == "Quit"
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running

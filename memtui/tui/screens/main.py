@@ -101,7 +101,12 @@ or a store.
         Binding("v", "group", "Group", show=False, id="main.group", tooltip="Group by type on/off"),
         Binding("R", "go('review')", "Review", id="main.review", tooltip="Step through unreviewed memories"),
         Binding(
-            "b", "go('budget')", "Budget", id="main.budget", tooltip="Preview the CLAUDE.md block and MEMORY.md budgets"
+            "b",
+            "go('budget')",
+            "Budget",
+            show=False,  # the footer keeps room for Quit at 80 columns; f1 and ctrl+p list it
+            id="main.budget",
+            tooltip="Preview the CLAUDE.md block and MEMORY.md budgets",
         ),
         Binding("x", "go('trash')", "Trash", show=False, id="main.trash", tooltip="Archived and superseded memories"),
         Binding("c", "go('consolidate')", "Consolidate", show=False, id="main.consolidate"),
@@ -109,6 +114,7 @@ or a store.
         Binding("a", "go('ask')", "Ask", id="main.ask", tooltip="Ask a question of the memories"),
         Binding("H", "go('health')", "Health", show=False, id="main.health"),
         Binding("escape", "back", "Clear filter", show=False, id="main.back"),
+        Binding("q", "app.quit", "Quit", id="main.quit", tooltip="Quit memtui (ctrl+q quits from any screen)"),
     ]
 
     def __init__(self) -> None:
