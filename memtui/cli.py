@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "memtui.commands.capture",
     "memtui.commands.hook",
     "memtui.commands.setup",
+    "memtui.commands.uninstall",
     "memtui.commands.mergedriver",
     "memtui.commands.mcp",
     "memtui.commands.tui",

@@ -372,7 +372,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
         return 0
     for target, old, new in changes:
         if new is None:
-            print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
+            if old is not None:  # a file that does not exist is neither clean nor up to date: nothing to say
+                print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
             continue
         backup = write(target.path, old, new, backup_dir(None if target.personal else root))
         print(f"{target.path}: {target.label}" + (f" (backup: {backup})" if backup else ""))

@@ -169,12 +169,31 @@ def splice(existing: str | None, block: str) -> str:
     block = block.replace("\n", nl)  # a CRLF file gets a CRLF block, not mixed line endings
     starts, ends = existing.count(START), existing.count(END)
     if starts == 0 and ends == 0:
-        return existing.rstrip("\r\n") + nl + nl + block + nl
+        # The person's last line keeps its own ending (a file may mix them); one blank line, then the block.
+        head = existing.rstrip("\r\n")
+        ending = existing[len(head) :]
+        own = ("\r\n" if ending.startswith("\r\n") else ending[:1]) or nl
+        return head + own + nl + block + nl
     if starts != 1 or ends != 1 or existing.index(START) > existing.index(END):
         raise MarkerError(
             f"CLAUDE.md has {starts} {START} and {ends} {END} markers; keep exactly one pair (or none) and run again"
         )
     return _BLOCK.sub(lambda _: block, existing, count=1)
+
+
+def remove(existing: str) -> str | None:
+    """`existing` without the marked block (and the blank line `splice` put before it when it
+    appended it), or None when there is no block: the text around it stays byte for byte."""
+    match = _BLOCK.search(existing)
+    if match is None:
+        return None
+    nl = "\r\n" if "\r\n" in existing else "\n"
+    before, after = existing[: match.start()], existing[match.end() :]
+    if after.startswith(nl):
+        after = after[len(nl) :]
+    if not after and before.endswith(nl) and before[: -len(nl)].endswith(("\n", "\r")):
+        before = before[: -len(nl)]  # the blank line splice put before an appended block
+    return before + after
 
 
 def current_block(text: str | None) -> str | None:

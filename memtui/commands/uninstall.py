@@ -1,0 +1,158 @@
+"""uninstall: take memtui out of a project and this machine, leaving everything a person wrote.
+
+What it removes, each said on its own line: the hooks and MCP entries in every scope `memtui setup`
+writes (the project's shared and local settings, `.mcp.json`, the user's settings and
+`~/.claude.json`), the tool permissions setup added, the CLAUDE.md memory block (the person's text
+around it stays byte for byte), memtui's `.gitattributes` lines and this clone's merge driver. A file
+that held only memtui's entries goes with them (no `{}` left behind), and so does an emptied
+`mcpServers` object. `.memory/` stays (your memories) unless `--purge`. A plugin install is the
+plugin manager's to remove: the command to run is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "uninstall",
+        help="remove memtui's hooks, MCP entries, permissions, CLAUDE.md block and git settings (keeps .memory/)",
+    )
+    p.add_argument("--purge", action="store_true", help="also delete .memory/ (every memory of this project)")
+    p.set_defaults(func=cmd_uninstall)
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    from memtui.commands.setup import cmd_setup
+    from memtui.hooks.plugin import enabled_plugin
+    from memtui.store.locations import find_project
+
+    root = find_project(Path(args.project).expanduser() if args.project else None).root
+    home_json = Path.home() / ".claude.json"
+    before = _json(home_json)
+    for global_ in (False, True):  # the project's scopes, then the user's
+        flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
+        cmd_setup(argparse.Namespace(**vars(args), **flags))
+    for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
+        _drop_if_empty(path)
+    for path in (Path.home() / ".claude" / "settings.json",):
+        _drop_if_empty(path)
+    _prune_servers(home_json, before, root)
+    _claude_md(root)
+    _attributes(root)
+    _empty_dir(root / ".claude")
+    _empty_dir(Path.home() / ".claude")
+    plugin = enabled_plugin(root)
+    if plugin is not None:
+        plugin_id, where = plugin
+        print(f"The memtui plugin is still enabled ({plugin_id}, in {where}): `claude plugin uninstall {plugin_id}`")
+    memory_dir = root / ".memory"
+    if args.purge and (memory_dir / "state.json").exists() and (memory_dir / "config.toml").exists():
+        shutil.rmtree(memory_dir)
+        print(f"{memory_dir}: deleted, with every memory of this project")
+    elif memory_dir.is_dir():
+        print(f"{memory_dir}: kept (your memories; `memtui uninstall --purge` deletes them)")
+    print("memtui is uninstalled here; `pip uninstall memtui` (or `pipx uninstall memtui`) removes the program.")
+    return 0
+
+
+def _json(path: Path) -> dict[str, Any] | None:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _drop_if_empty(path: Path) -> None:
+    """A settings file that held only memtui's entries is `{}` (or an empty `mcpServers`) now: it
+    goes, since nothing else was in it."""
+    if path.is_file() and _json(path) in ({}, {"mcpServers": {}}):
+        path.unlink()
+        print(f"{path}: removed (it held only memtui's entries)")
+
+
+def _prune_servers(path: Path, before: dict[str, Any] | None, root: Path) -> None:
+    """Empty `mcpServers` objects memtui's removal left in ~/.claude.json (only those it emptied)."""
+    after = _json(path)
+    if after is None or before is None:
+        return
+    changed = False
+    if after.get("mcpServers") == {} and before.get("mcpServers"):
+        del after["mcpServers"]
+        changed = True
+    for key in (str(root), str(root.resolve())):
+        entry = (after.get("projects") or {}).get(key)
+        if isinstance(entry, dict) and entry.get("mcpServers") == {}:
+            old = ((before.get("projects") or {}).get(key) or {}).get("mcpServers")
+            if old:
+                del entry["mcpServers"]
+                changed = True
+            if entry == {}:
+                del after["projects"][key]
+    if after.get("projects") == {} and before.get("projects"):
+        del after["projects"]
+    if not changed:
+        return
+    if after == {}:  # memtui's server was all it held: it goes, as setup's other files do
+        path.unlink()
+        print(f"{path}: removed (it held only memtui's MCP server)")
+        return
+    from memtui.store.atomic import atomic_write
+
+    atomic_write(path, json.dumps(after, indent=2, ensure_ascii=False) + "\n")
+    print(f"{path}: removed the empty mcpServers memtui's server had been in")
+
+
+def _claude_md(root: Path) -> None:
+    """Take the memory block out of CLAUDE.md; the person's text stays byte for byte."""
+    from memtui.core import render_block
+    from memtui.store.atomic import atomic_write
+
+    path = root / "CLAUDE.md"
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
+        return
+    left = render_block.remove(text)
+    if left is None:
+        return
+    if left.strip():
+        atomic_write(path, left)
+        print(f"{path}: removed the memory block (your text kept as it was)")
+    else:
+        path.unlink()
+        print(f"{path}: removed (it held only the memory block)")
+
+
+def _attributes(root: Path) -> None:
+    from memtui.commands.teamgit import ATTRIBUTES, HEADER
+    from memtui.store.atomic import atomic_write
+
+    path = root / ".gitattributes"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    except (FileNotFoundError, UnicodeDecodeError):
+        return
+    ours = {*ATTRIBUTES, HEADER}
+    kept = [line for line in lines if line.rstrip("\r\n") not in ours]
+    if kept == lines:
+        return
+    if "".join(kept).strip():
+        atomic_write(path, "".join(kept))
+        print(f"{path}: removed memtui's merge lines (commit the change so teammates' clones follow)")
+    else:
+        path.unlink()
+        print(f"{path}: removed (it held only memtui's merge lines; commit the change)")
+
+
+def _empty_dir(path: Path) -> None:
+    try:
+        path.rmdir()  # only when empty: a folder with anything of a person's in it stays
+    except OSError:
+        return

@@ -1,0 +1,89 @@
+"""`memtui uninstall` after each way of setting memtui up: per project, `--team`, `--global`, and as a
+plugin. What memtui wrote goes, files it leaves empty go too, and every byte a person wrote stays."""
+
+from __future__ import annotations
+
+import json
+
+from gitkit import git
+
+MINE = "# Team notes\r\n\r\nRun `make check` before pushing.\n"
+
+
+def files(root) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git/" not in str(p)
+    }
+
+
+def no_memtui(path) -> None:
+    """No memtui entry, no `{}` file, no empty `mcpServers` object."""
+    if not path.exists():
+        return
+    text = path.read_text()
+    assert "memtui" not in text, text
+    data = json.loads(text)
+    assert data != {}
+    assert data.get("mcpServers") != {}
+    for entry in (data.get("projects") or {}).values():
+        assert entry.get("mcpServers") != {}
+
+
+def test_per_project(run, project, home):
+    claude_md = project.root / "CLAUDE.md"
+    claude_md.write_bytes(MINE.encode())
+    assert run("render")[0] == 0
+    assert run("setup")[0] == 0
+    assert (project.root / ".claude" / "settings.local.json").exists()
+    code, out, err = run("uninstall")
+    assert code == 0, err
+    assert claude_md.read_bytes() == MINE.encode()  # the person's text, byte for byte
+    assert not (project.root / ".claude").exists()  # settings.local.json held only our hooks: gone, and the folder
+    no_memtui(home / ".claude.json")
+    assert project.memory_dir.is_dir() and "kept (your memories" in out
+    code, out, _ = run("uninstall", "--purge")
+    assert code == 0 and not project.memory_dir.exists()
+
+
+def test_team(run, project, home):
+    git(project.root, "init", "-q")
+    (project.root / ".gitattributes").write_text("*.png binary\n")
+    settings = project.root / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(make check)"]}}, indent=2))
+    assert run("setup", "--team")[0] == 0
+    assert "memtui" in git(project.root, "config", "--get", "merge.memtui.driver")
+    code, _, err = run("uninstall")
+    assert code == 0, err
+    assert (project.root / ".gitattributes").read_text() == "*.png binary\n"
+    assert json.loads(settings.read_text()) == {"permissions": {"allow": ["Bash(make check)"]}}
+    assert not (project.root / ".mcp.json").exists()
+    assert git(project.root, "config", "--get", "merge.memtui.driver", check=False) == ""
+    no_memtui(home / ".claude.json")
+
+
+def test_global(run, project, home):
+    user = home / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text(json.dumps({"theme": "dark"}))
+    code, _, err = run("setup", "--global")
+    assert code == 0, err
+    assert "memtui" in user.read_text()
+    code, _, err = run("uninstall")
+    assert code == 0, err
+    assert json.loads(user.read_text()) == {"theme": "dark"}
+    no_memtui(home / ".claude.json")
+
+
+def test_as_a_plugin_it_names_the_command_that_removes_it(run, project, home):
+    user = home / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text(json.dumps({"enabledPlugins": {"memtui@memtui": True}}))
+    before = files(project.root)
+    code, out, err = run("uninstall")
+    assert code == 0, err
+    assert "`claude plugin uninstall memtui@memtui`" in out
+    assert json.loads(user.read_text()) == {"enabledPlugins": {"memtui@memtui": True}}  # the plugin manager's
+    assert files(project.root) == before
