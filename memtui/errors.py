@@ -79,3 +79,14 @@ def os_error_line(exc: OSError) -> str:
     if exc.errno == errno.ENOSPC:
         return f"no space left on the device for {where}; free some space and run again (nothing was half-written)"
     return f"{exc.strerror or exc} ({where}); check that path and run again"
+
+
+def say(exc: BaseException) -> str:
+    """What a person is shown for an error a screen or command could not avoid: memtui's own errors
+    and file-system errors as their one line (with the fix), never an exception's class name."""
+    if isinstance(exc, MemtuiError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return os_error_line(exc)
+    detail = str(exc).strip() or "no detail"
+    return f"something unexpected went wrong ({detail}); `memtui status` checks the project, and the logs say more"

@@ -128,7 +128,7 @@ def ask(
         )
     except LLMError as exc:
         lead = (
-            "No API key, so no answer from the model"
+            "No model (no API key, no Claude Code login), so no answer"
             if exc.kind == "no-key"
             else f"The model could not answer: {exc.message}"
         )

@@ -68,7 +68,8 @@ def portable_command(event: str) -> str:
     if event == "SessionStart":
         return (
             'command -v memtui >/dev/null 2>&1 || { echo "memtui is not installed: this project shares its memory '
-            'through memtui (pipx install memtui, then memtui setup)" >&2; exit 1; }; exec memtui hook SessionStart'
+            'through memtui (install it from a clone of memtui: pipx install ./memtui; then memtui setup)" >&2; exit 1; }; '
+            "exec memtui hook SessionStart"
         )
     return f"command -v memtui >/dev/null 2>&1 && exec memtui hook {event} || true"
 

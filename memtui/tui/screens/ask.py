@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import services
 from memtui.tui.widgets.topbar import TopBar
@@ -57,9 +58,7 @@ key (`ANTHROPIC_API_KEY`).
         if isinstance(self.engine, services.Missing):
             self.notify(self.engine.message, severity="warning", timeout=5)
             return
-        if not (self.keyed or services.has_model()):
-            self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
-            return
+        # Without a model the engine still answers: with the closest memories and how to get a model.
         self.query_one("#ask-answer", Markdown).update("")
         self.query_one("#ask-cited").display = False
         self.query_one("#ask-note", Static).update("Thinking…")
@@ -75,7 +74,7 @@ key (`ANTHROPIC_API_KEY`).
                 on_text=lambda text: app.call_from_thread(self._chunk, text),  # type: ignore[arg-type]  # Textual awaits a coroutine function
             )
         except Exception as exc:  # a network or API error is an answer too: show it, keep the panel
-            app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
+            app.call_from_thread(self._failed, say(exc))
             return
         app.call_from_thread(self._done, answer)
 

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import plan as plan_rows
 from memtui.tui.data import services
@@ -87,6 +88,12 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
     def _idle(self, note: str) -> None:
         self.query_one("#consolidate-progress").display = False
         self.query_one("#consolidate-note", Static).update(note)
+        self.refresh_bindings()  # Apply is offered only when there is something to apply
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "apply":
+            return bool(self.items)  # no plan, or an empty one: nothing to apply, so no Apply in the footer
+        return True
 
     def action_replan(self) -> None:
         if isinstance(self.engine, services.Missing):
@@ -103,7 +110,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         try:
             result = plan_fn(app.bank)
         except Exception as exc:  # no key, API down, bad output: say so and stay
-            app.call_from_thread(self._idle, f"Planning failed: {type(exc).__name__}: {exc}")
+            app.call_from_thread(self._idle, f"No plan: {say(exc)}")
             return
         app.call_from_thread(self._planned, result)
 

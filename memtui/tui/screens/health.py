@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import services
 from memtui.tui.data.text import bar
@@ -48,7 +49,7 @@ def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
     try:
         report = leaks.scan(bank)
     except Exception as exc:
-        return [("\nSecrets\n", "bold $accent"), (f"  could not scan: {type(exc).__name__}: {exc}\n", "$warning")]
+        return [("\nSecrets\n", "bold $accent"), (f"  could not scan: {say(exc)}\n", "$warning")]
     out: list[tuple[str, str] | str] = [("\nSecrets\n", "bold $accent")]
     if report.clean:
         return [*out, ("  none stored\n", "$success")]
@@ -205,7 +206,7 @@ spent today against the daily budget. `r` reads it again.
             if not isinstance(data, dict):
                 raise TypeError(f"expected a dict, got {type(data).__name__}")
         except Exception as exc:
-            app.call_from_thread(self._show, None, f"Reading health failed: {type(exc).__name__}: {exc}", None, secrets)
+            app.call_from_thread(self._show, None, f"Reading health failed: {say(exc)}", None, secrets)
             return
         app.call_from_thread(self._show, data, None, None, secrets)
 

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
 from memtui.core.memory import Memory
+from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import draft, services
 from memtui.tui.data.text import split_tags
@@ -77,7 +78,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         try:
             text = drafter(app_of(self).bank, self.sources)
         except Exception as exc:  # the joined draft stays; say why the model's did not come
-            self.app.call_from_thread(self._drafted, None, f"{type(exc).__name__}: {exc}")
+            self.app.call_from_thread(self._drafted, None, say(exc))
             return
         self.app.call_from_thread(self._drafted, str(text), None)
 

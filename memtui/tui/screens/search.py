@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import find, services
 from memtui.tui.widgets.topbar import TopBar
@@ -94,7 +95,7 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
             else:
                 found = find.from_hits(engine(app.bank, query, k=K), query)
         except Exception as exc:  # the index may be rebuilding or broken: say so, keep the panel alive
-            app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
+            app.call_from_thread(self._failed, say(exc))
             return
         app.call_from_thread(self._show, query, found)
 
