@@ -48,6 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dry-run", action="store_true", help="print the changes as a diff and write nothing")
     p.add_argument("--uninstall", action="store_true", help="remove memtui's entries (and nothing else)")
     p.add_argument(
+        "--no-permissions",
+        action="store_true",
+        help="do not pre-approve memtui's MCP tools in permissions.allow (Claude Code then asks before each use)",
+    )
+    p.add_argument(
         "--plain-hooks",
         action="store_true",
         help="hook commands as `memtui hook <Event>` instead of the faster launcher (`python -S …/launch.py`)",
@@ -104,7 +109,7 @@ def _claude_home() -> tuple[Path, Path]:
 
 
 def _settings_change(
-    uninstall: bool, line: str, approve_server: bool
+    uninstall: bool, line: str, approve_server: bool, allow_tools: bool = True
 ) -> Callable[[dict[str, Any], str], dict[str, Any]]:
     from memtui.hooks import install
 
@@ -112,7 +117,10 @@ def _settings_change(
         if uninstall:
             return install.uninstall_approvals(install.uninstall_hooks(doc, where))
         return install.install_approvals(
-            install.install_hooks(doc, line, where), approve_server=approve_server, where=where
+            install.install_hooks(doc, line, where),
+            approve_server=approve_server,
+            where=where,
+            allow_tools=allow_tools,
         )
 
     return change
@@ -128,6 +136,7 @@ def _server_change(uninstall: bool, command: list[str]) -> Callable[[dict[str, A
 
 
 def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
+    allow = not getattr(args, "no_permissions", False)  # --no-permissions: the person declined them
     prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
     line = " ".join(shlex.quote(part) for part in prefix)
     servers = _server_change(args.uninstall, command)
@@ -138,7 +147,7 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
             Target(
                 settings_dir / "settings.json",
                 "removed memtui's hooks" if args.uninstall else "installed the hooks",
-                _settings_change(args.uninstall, line, False),
+                _settings_change(args.uninstall, line, False, allow),
             ),
             Target(
                 user_json,
@@ -183,7 +192,9 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
     if args.team:
 
         def team_hooks(doc: dict[str, Any], where: str) -> dict[str, Any]:
-            return install.install_approvals(install.install_hooks(doc, None, where), approve_server=True, where=where)
+            return install.install_approvals(
+                install.install_hooks(doc, None, where), approve_server=True, where=where, allow_tools=allow
+            )
 
         def team_server(doc: dict[str, Any], where: str) -> dict[str, Any]:
             return install.install_server(doc, install.PORTABLE_SERVER, where)
@@ -229,7 +240,7 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
             )
         )
     else:
-        out.append(Target(local, "installed the hooks (this machine)", _settings_change(False, line, False)))
+        out.append(Target(local, "installed the hooks (this machine)", _settings_change(False, line, False, allow)))
     if team_server_present:
         out.append(
             Target(
@@ -384,6 +395,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
             print(line)
     if not args.uninstall:
         _learn_handshake(root)
+        print(_permissions_line(args))
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
         if args.team:
             print(
@@ -434,3 +446,23 @@ def _capture_line(root: Path | None) -> str:
     if choice.on:
         return f"Memories are captured when a turn ends, through {choice.why} (to switch that off: {choice.fix})."
     return f"Capture by the model waits ({choice.why}): {choice.fix}; transcripts wait in the queue until then."
+
+
+def _permissions_line(args: argparse.Namespace) -> str:
+    """What setup put in permissions.allow, where, and how to decline it."""
+    from memtui.hooks.install import ALLOWED_TOOLS
+
+    if getattr(args, "no_permissions", False):
+        return "Permissions: none added (--no-permissions); Claude Code asks before each memtui tool."
+    tools = ", ".join(t.rsplit("__", 1)[-1] for t in ALLOWED_TOOLS)
+    where = (
+        ".claude/settings.json, which is committed: every teammate gets them"
+        if args.team
+        else "~/.claude/settings.json"
+        if args.global_
+        else ".claude/settings.local.json"
+    )
+    return (
+        f"Permissions: {tools} may run without asking (memory_save writes memories; memory_forget still asks), "
+        f"in permissions.allow of {where}; `memtui setup --no-permissions` adds none."
+    )

@@ -259,13 +259,17 @@ def _remove_items(doc: dict[str, Any], path: Sequence[str], items: Sequence[str]
         del parents[depth - 1][path[depth - 1]]
 
 
-def install_approvals(settings: Mapping[str, Any], *, approve_server: bool, where: str = "settings") -> dict[str, Any]:
-    """Pre-approve our project MCP server (unless a person disabled it) and allow our safe tools."""
+def install_approvals(
+    settings: Mapping[str, Any], *, approve_server: bool, where: str = "settings", allow_tools: bool = True
+) -> dict[str, Any]:
+    """Pre-approve our project MCP server (unless a person disabled it) and allow our safe tools
+    (unless the person declined: `memtui setup --no-permissions`)."""
     new = copy.deepcopy(dict(settings))
     disabled = new.get("disabledMcpjsonServers")
     if approve_server and not (isinstance(disabled, list) and SERVER in disabled):
         _add_items(new, ["enabledMcpjsonServers"], [SERVER], where)
-    _add_items(new, ["permissions", "allow"], ALLOWED_TOOLS, where)
+    if allow_tools:
+        _add_items(new, ["permissions", "allow"], ALLOWED_TOOLS, where)
     return new
 
 

@@ -318,3 +318,17 @@ def test_installed_commands_run(project, cli, home, plain):
     assert proc.returncode == 0, proc.stderr
     assert "make ship" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert os.path.isabs(command.split()[0])
+
+
+def test_setup_says_which_permissions_it_adds_and_can_add_none(project, home, cli):
+    said = cli("setup", cwd=project.root, env={"HOME": str(home)})
+    out = said.stdout.decode()
+    assert said.returncode == 0 and "Permissions: memory_search" in out and "memory_save writes memories" in out
+    assert "--no-permissions" in out
+    local = json.loads((project.root / ".claude" / "settings.local.json").read_text())
+    assert "mcp__memtui__memory_save" in local["permissions"]["allow"]
+    (project.root / ".claude" / "settings.local.json").unlink()
+    declined = cli("setup", "--no-permissions", cwd=project.root, env={"HOME": str(home)})
+    assert declined.returncode == 0 and "none added" in declined.stdout.decode()
+    local = json.loads((project.root / ".claude" / "settings.local.json").read_text())
+    assert "permissions" not in local and "hooks" in local
