@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from memtui.commands.common import open_bank, print_json, readable, text_argument
+from memtui.core.text import clip
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -99,7 +100,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             + (f"; {len(result.reaffirmed)} re-affirmed" if result.reaffirmed else "")
         )
         for memory in result.saved:
-            print(f"  + {memory.id} ({memory.type}) {' '.join(memory.content.split())[:90]}")
+            print(f"  + {memory.id} ({memory.type}) {clip(memory.content, 90)}")
         for memory in result.superseded:
             print(f"  ~ supersedes {memory.id}")
         if result.skipped:
@@ -192,9 +193,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         for memory_id in answer.cited_ids:
             memory = next(h.memory for h in answer.matches if h.memory.id == memory_id)
-            print(f"  [{memory_id}] ({memory.type}) {' '.join(memory.content.split())[:100]}")
+            print(f"  [{memory_id}] ({memory.type}) {clip(memory.content, 100)}")
         return 0
     print(answer.text + (f" ({answer.fix})" if answer.fix else ""), file=sys.stderr)
     for hit in answer.matches[:10]:
-        print(f"{hit.memory.id:<28} {hit.memory.type:<12} {' '.join(hit.memory.content.split())[:90]}")
+        print(f"{hit.memory.id:<28} {hit.memory.type:<12} {clip(hit.memory.content, 90)}")
     return 0 if answer.error in ("no-key", "no-matches") else 1

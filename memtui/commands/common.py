@@ -94,3 +94,10 @@ def positive_seconds(text: str) -> float:
     if not value > 0 or value != value or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text} must be a number of seconds above 0")
     return value
+
+
+def line_width() -> int | None:
+    """The terminal's width when printing to one; None when piped (a script gets whole lines)."""
+    import shutil
+
+    return shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else None

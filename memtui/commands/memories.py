@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from memtui.commands.common import check_filters, open_bank, print_json, text_argument
+from memtui.commands.common import check_filters, line_width, open_bank, print_json, text_argument
+from memtui.core.text import clip
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,18 +71,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_undo)
 
 
-def _line(memory, now, registry) -> str:
+def _row(memory, now, registry) -> list[str]:
+    """id, type, confidence bar, age, badges, title: the cells of one `list` line."""
     from memtui.core import decay
 
     conf = decay.confidence(memory, now, registry)
     bar = "█" * round(conf * 5) + "·" * (5 - round(conf * 5))
-    flags = "" if memory.reviewed else " [new]"
+    flags = [] if memory.reviewed else ["[new]"]
     if not memory.active:
-        flags += f" [{memory.status.value}]"
-    text = " ".join(memory.title.split())
-    if len(text) > 80:
-        text = text[:79] + "…"
-    return f"{memory.id:<28} {memory.type:<12} {bar} {decay.age_label(memory, now):>4}{flags}  {text}"
+        flags.append(f"[{memory.status.value}]")
+    return [memory.id, memory.type, bar, decay.age_label(memory, now).rjust(4), " ".join(flags), memory.title]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -106,8 +105,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print_json([to_dict(m, now, bank.registry) for m in memories])
         return 0
-    for memory in memories:
-        print(_line(memory, now, bank.registry))
+    from memtui.core.text import columns
+
+    for line in columns([_row(m, now, bank.registry) for m in memories], last_width=line_width()):
+        print(line)
     if not memories:
         print(
             "no memories"
@@ -182,7 +183,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     verb = "Re-affirmed" if result.reaffirmed else "Saved"
     print(f"{verb} {result.memory.id} ({result.memory.type})")
     for old in result.superseded:
-        print(f"  supersedes {old.id}: {old.title[:70]}")
+        print(f"  supersedes {old.id}: {clip(old.title, 70)}")
     if result.unmatched_supersede:
         print(f"  note: nothing matched --supersedes {result.unmatched_supersede!r}; saved as a new memory")
     if result.redacted:

@@ -6,7 +6,16 @@ import argparse
 import sys
 from typing import Any
 
-from memtui.commands.common import check_filters, open_bank, positive_seconds, print_json, readable, text_argument
+from memtui.commands.common import (
+    check_filters,
+    line_width,
+    open_bank,
+    positive_seconds,
+    print_json,
+    readable,
+    text_argument,
+)
+from memtui.core.text import clip
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -129,25 +138,29 @@ def cmd_search(args: argparse.Namespace) -> int:
     if not hits:
         print("no memories match" + ("" if text.strip() else "; give some words to look for"))
         return 0
-    for hit in hits:
-        _print_hit(hit)
+    from memtui.core.text import columns
+
+    width = line_width()
+    rows = [
+        [
+            f"{h.score:5.2f}",
+            h.memory.id,
+            h.memory.type,
+            "" if h.memory.active else f"[{h.memory.status.value}]",
+            h.memory.title,
+        ]
+        for h in hits
+    ]
+    for hit, line in zip(hits, columns(rows, last_width=width), strict=True):
+        print(line)
+        if hit.why:
+            print(f"       {clip(hit.why, width - 7) if width else hit.why}")
     if hits[0].via.startswith("bm25") and args.semantic is None:
         from memtui.index import embed
 
         if not embed.available():
             print("(words only: install memtui[semantic] to also match by meaning)", file=sys.stderr)
     return 0
-
-
-def _print_hit(hit) -> None:
-    memory = hit.memory
-    title = " ".join(memory.title.split())
-    if len(title) > 72:
-        title = title[:71] + "…"
-    flag = "" if memory.active else f" [{memory.status.value}]"
-    print(f"{hit.score:5.2f}  {memory.id:<28} {memory.type:<12} {title}{flag}")
-    if hit.why:
-        print(f"       {hit.why}")
 
 
 def cmd_related(args: argparse.Namespace) -> int:
@@ -178,8 +191,23 @@ def cmd_related(args: argparse.Namespace) -> int:
     if not hits:
         print("no memories carry " + ("that tag" if len(args.tags) == 1 else "any of those tags"))
         return 0
-    for hit in hits:
-        _print_hit(hit)
+    from memtui.core.text import columns
+
+    width = line_width()
+    rows = [
+        [
+            f"{h.score:5.2f}",
+            h.memory.id,
+            h.memory.type,
+            "" if h.memory.active else f"[{h.memory.status.value}]",
+            h.memory.title,
+        ]
+        for h in hits
+    ]
+    for hit, line in zip(hits, columns(rows, last_width=width), strict=True):
+        print(line)
+        if hit.why:
+            print(f"       {clip(hit.why, width - 7) if width else hit.why}")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import open_bank, print_json
+from memtui.core.text import clip
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +40,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for verdict in report.verdicts:
         if verdict.status != "drifted" and not args.all:
             continue
-        title = " ".join(titles.get(verdict.id, "").split())[:70]
+        title = clip(titles.get(verdict.id, ""), 70)
         print(f"  {verdict.status:<9} {verdict.id}  {title}")
         for ref in verdict.missing:
             new = verdict.suggested.get(ref)

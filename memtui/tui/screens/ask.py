@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import services
@@ -102,7 +103,7 @@ key (`ANTHROPIC_API_KEY`).
         options = []
         for mid in cited:
             entry = by_id.get(mid)
-            title = entry.memory.title[:90] if entry else "(not in the stores any more)"
+            title = clip(entry.memory.title, 90) if entry else "(not in the stores any more)"
             kind = entry.memory.type if entry else "?"
             options.append(Option(Content.assemble(("↪ ", "$accent"), (f"{kind:<12}", "$secondary"), title), id=mid))
         cited_list = self.query_one("#ask-cited", OptionList)

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
 from memtui.core.memory import Memory
+from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import draft, services
@@ -49,7 +50,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         with Vertical(id="edit-form"):
             lines: list[tuple[str, str] | str] = []
             for m in self.sources:
-                lines += [("  ◦ ", "$accent"), (f"{m.type:<12}", "$secondary"), f"{m.title[:90]}\n"]
+                lines += [("  ◦ ", "$accent"), (f"{m.type:<12} ", "$secondary"), f"{clip(m.title, 90)}\n"]
             yield Static(Content.assemble(*lines).rstrip(), id="merge-sources")
             yield Static("", id="merge-status")
             with Horizontal(classes="field"):

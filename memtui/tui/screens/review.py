@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static
 
 from memtui.core.memory import Memory
 from memtui.core.similarity import jaccard, tokenize
+from memtui.core.text import clip
 from memtui.tui.appref import app_of
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.screens import curate
@@ -212,7 +213,7 @@ A memory two people edited differently before a git merge comes first, with both
         from memtui.tui.screens.merge import MergeScreen
         from memtui.tui.screens.pick import PickScreen
 
-        choices = [(m.id, f"{m.type:<12} {m.title[:80]}") for m in candidates]
+        choices = [(m.id, f"{m.type:<12} {clip(m.title, 80)}") for m in candidates]
 
         def chosen(target_id: str | None) -> None:
             target = next((m for m in candidates if m.id == target_id), None)
