@@ -105,7 +105,7 @@ key (`ANTHROPIC_API_KEY`).
             entry = by_id.get(mid)
             title = clip(entry.memory.title, 90) if entry else "(not in the stores any more)"
             kind = entry.memory.type if entry else "?"
-            options.append(Option(Content.assemble(("↪ ", "$accent"), (f"{kind:<12}", "$secondary"), title), id=mid))
+            options.append(Option(Content.assemble(("↪ ", "$accent"), (f"{kind:<12} ", "$secondary"), title), id=mid))
         cited_list = self.query_one("#ask-cited", OptionList)
         cited_list.set_options(options)
         cited_list.display = bool(options)
@@ -113,8 +113,8 @@ key (`ANTHROPIC_API_KEY`).
         if error and error not in ("no-matches", "empty"):
             note.update(
                 Content.assemble(
-                    ("No answer from the model", "$warning bold"),
-                    f" ({error}). {fix or ''}".rstrip() + (" The closest memories are listed." if options else ""),
+                    ("No answer from the model." if error != "no-key" else "No model.", "$warning bold"),
+                    f" {fix or ''}".rstrip(". ") + "." + (" The closest memories are listed." if options else ""),
                 )
             )
         elif options:
