@@ -82,6 +82,10 @@ class Journal:
         except FileNotFoundError:
             return
 
+    def last_seq(self) -> int:
+        """The sequence number of the newest entry (0 for an empty journal)."""
+        return self._last_seq()
+
     def _last_seq(self) -> int:
         try:
             with self.path.open("rb") as fh:

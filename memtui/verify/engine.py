@@ -310,8 +310,9 @@ def _rerender(bank_or_project: Any) -> None:
 
 
 def _affirmations(memory_dir: Path) -> dict[str, dict[str, Any]]:
-    """id → {"refs": [...], "at": the memory's `updated` when a person affirmed them} (a bare list
-    is a file from before affirmations were stamped: it holds until the memory is next undone)."""
+    """id → {"refs": [...], "seq": the journal entry (the touch) after which a person affirmed them}
+    (a bare list is a file from before affirmations were stamped: it holds until the memory is next
+    undone)."""
     try:
         data = json.loads((Path(memory_dir) / AFFIRMED).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -319,9 +320,10 @@ def _affirmations(memory_dir: Path) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for key, value in data.items() if isinstance(data, dict) else ():
         if isinstance(value, list):
-            value = {"refs": value, "at": ""}
+            value = {"refs": value, "seq": 0}
         if isinstance(value, dict) and isinstance(value.get("refs"), list):
-            out[str(key)] = {"refs": [str(x) for x in value["refs"]], "at": str(value.get("at") or "")}
+            seq = value.get("seq")
+            out[str(key)] = {"refs": [str(x) for x in value["refs"]], "seq": seq if isinstance(seq, int) else 0}
     return out
 
 
@@ -333,15 +335,14 @@ def _write_affirmations(memory_dir: Path, data: dict[str, dict[str, Any]]) -> No
     atomic_write(Path(memory_dir) / AFFIRMED, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
-def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str], at: str = "") -> None:
+def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str], seq: int = 0) -> None:
     """A person says these references of the memory are fine as written (touch on a drifted one):
-    they stop counting as gone for it while the memory is at least as new as `at` (its `updated`
-    after the touch), so undoing the touch undoes the affirmation. Kept outside the index, which
-    is rebuilt at will."""
+    they stop counting as gone for it until the journal entry `seq` (the touch) is undone, so
+    undoing the touch undoes the affirmation. Kept outside the index, which is rebuilt at will."""
     memory_dir = Path(_project(bank_or_project).memory_dir)
     data = _affirmations(memory_dir)
-    old = data.get(memory_id, {"refs": [], "at": ""})
-    data[memory_id] = {"refs": sorted(set(old["refs"]) | set(references)), "at": max(at, old["at"])}
+    old = data.get(memory_id, {"refs": [], "seq": 0})
+    data[memory_id] = {"refs": sorted(set(old["refs"]) | set(references)), "seq": max(seq, old["seq"])}
     _write_affirmations(memory_dir, data)
 
 
@@ -356,37 +357,25 @@ def undo(bank: Any) -> Any:
     # The undo itself is done. Where the index cannot be opened, nothing is judged now (the next
     # verify does it); a restored memory's affirmation was still dropped if it no longer held.
     with contextlib.suppress(OSError, sqlite3.Error, MemtuiError):
-        undone(bank, [change.id for change in entry.changes])
+        undone(bank, [change.id for change in entry.changes], entry.seq)
     return entry
 
 
-def undone(bank: Any, memory_ids: Iterable[str]) -> list[Verdict]:
-    """After an undo: affirmations made after the restored version of each memory no longer hold,
-    and the memories are judged again as they now read. Returns their new verdicts (none before the
-    first verification)."""
-    from memtui.core.clock import format_ts
-    from memtui.errors import NotFound
-
+def undone(bank: Any, memory_ids: Iterable[str], seq: int) -> list[Verdict]:
+    """After the journal entry `seq` was undone: affirmations made by it or since (or unstamped)
+    no longer hold, and the memories are judged again as they now read. Returns their new verdicts
+    (none before the first verification)."""
     memory_dir = Path(bank.project.memory_dir)
     ids = list(dict.fromkeys(memory_ids))
     data = _affirmations(memory_dir)
-    changed = False
-    for memory_id in ids:
-        if memory_id not in data:
-            continue
-        try:
-            memory = bank.get(memory_id)
-        except NotFound:
-            memory = None
-        if (
-            memory is None
-            or not memory.active
-            or format_ts(memory.updated) < data[memory_id]["at"]
-            or not data[memory_id]["at"]
-        ):
-            del data[memory_id]
-            changed = True
-    if changed:
+    gone = [
+        memory_id
+        for memory_id in ids
+        if memory_id in data and (not data[memory_id]["seq"] or data[memory_id]["seq"] >= seq)
+    ]
+    for memory_id in gone:
+        del data[memory_id]
+    if gone:
         _write_affirmations(memory_dir, data)
     index = Index.open(bank)
     try:
@@ -411,14 +400,10 @@ def undone(bank: Any, memory_ids: Iterable[str]) -> list[Verdict]:
         index.close()
 
 
-def _updated(bank_or_project: Any, memory_id: str) -> str:
-    from memtui.core.clock import format_ts
-
-    get = getattr(bank_or_project, "get", None)
-    try:
-        return format_ts(get(memory_id).updated) if get is not None else ""
-    except Exception:  # a memory gone meanwhile: an unstamped affirmation, undone at the next undo
-        return ""
+def _last_change(bank_or_project: Any) -> int:
+    """The journal entry of the change the person just made (the touch that affirms)."""
+    journal = getattr(bank_or_project, "journal", None)
+    return journal.last_seq() if journal is not None else 0
 
 
 def reaffirm(bank_or_project: Any, *memory_ids: str) -> dict[str, tuple[str, ...]]:
@@ -431,7 +416,7 @@ def reaffirm(bank_or_project: Any, *memory_ids: str) -> dict[str, tuple[str, ...
         for verdict in stored.read(index.conn, memory_ids).values():
             if not verdict.drifted:
                 continue
-            affirm(project, verdict.id, verdict.missing, _updated(bank_or_project, verdict.id))
+            affirm(project, verdict.id, verdict.missing, _last_change(bank_or_project))
             index.conn.execute(
                 "UPDATE verdicts SET status = ?, missing = '[]', suggested = '{}' WHERE id = ?",
                 (stored.VERIFIED if verdict.refs else stored.UNCHECKED, verdict.id),

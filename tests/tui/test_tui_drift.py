@@ -92,6 +92,22 @@ async def test_r_puts_in_the_new_name_and_undo_takes_it_back(drifted):
         assert "verified against the code ✓" in meta(app)
         await pilot.press("u")
         await wait_for(pilot, lambda: "handle_webhook" in bank.get(memory.id).content)
+        # The restored text names what is gone again: judged again, it is drifted again.
+        await wait_for(pilot, lambda: "drift " in row_text(app, memory.id))
+        assert memory.id in verified.read(bank.project.memory_dir)["drifted"]
+
+
+async def test_undo_of_t_brings_the_drift_back(drifted):
+    bank, memory = drifted
+    app = make_app(bank)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(MemoryList).select_id(memory.id)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: "drift " not in row_text(app, memory.id))
+        await pilot.press("u")
+        await wait_for(pilot, lambda: "drift " in row_text(app, memory.id))
+        assert memory.id in verified.read(bank.project.memory_dir)["drifted"]
 
 
 async def test_t_reaffirms_a_drifted_memory(drifted):
