@@ -194,7 +194,8 @@ SHOTS: dict[str, Step] = {
 async def shoot(bank: Bank, name: str, step: Step, out: Path, size: tuple[int, int] = SIZE) -> Path:
     from memtui.tui.app import MemtuiApp
 
-    app = MemtuiApp(bank, watch=False, clock=bank.clock, blink=False, engines=sample_engines(bank))
+    # watch=True: the README shows what a person sees (● live); nothing changes the demo during a shot.
+    app = MemtuiApp(bank, watch=True, clock=bank.clock, blink=False, engines=sample_engines(bank))
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await step(pilot)

@@ -53,6 +53,7 @@ async def test_badge_view_and_detail(drifted):
     async with app.run_test(size=(120, 34)) as pilot:
         await settle(pilot)
         assert "drift " in row_text(app, memory.id)
+        assert "handle_webhook" in row_text(app, memory.id) and "`" not in row_text(app, memory.id)
         others = [m for m in bank.memories() if m.active and m.id != memory.id]
         assert all("drift " not in row_text(app, m.id) for m in others)
 

@@ -77,3 +77,22 @@ async def test_q_quits_from_the_main_screen_and_the_footer_says_so(demo):
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_shift_tab_back_into_the_search_query_keeps_it(demo):
+    from textual.widgets import Input
+
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        query = app.screen.query_one("#search-input", Input)
+        query.value = "stripe"
+        await pilot.press("tab")
+        await settle(pilot)
+        await pilot.press("shift+tab")
+        await settle(pilot)
+        assert query.has_focus
+        await pilot.press("s")
+        assert query.value.startswith("stripe") and len(query.value) == 7  # a key adds to it, never replaces it

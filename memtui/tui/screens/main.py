@@ -134,6 +134,7 @@ or a store.
                     placeholder="filter: words, #tag …  (enter: list, esc: clear)",
                     id="filter",
                     compact=True,
+                    select_on_focus=False,  # back into the field to add a word, not to replace what is there
                 )
                 yield Static("Loading memories…", id="list-status")
                 with Vertical(id="panes"):

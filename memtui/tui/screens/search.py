@@ -61,7 +61,8 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
 
     def compose(self) -> ComposeResult:
         yield TopBar("search")
-        yield Input(placeholder="search memories…", id="search-input")
+        # Shift+Tab back into the query edits it; selecting it all made the next key replace it.
+        yield Input(placeholder="search memories…", id="search-input", select_on_focus=False)
         yield Static("", id="search-note", classes="panel-note")
         yield OptionList(id="search-results")
         yield Footer(compact=True)

@@ -383,7 +383,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
             f"{word[: self.badge_width]:<{self.badge_width}} ",
             self._style({"new": "badge", "secret": "secret", "drift": "drifted"}.get(word, "dim")),
         )
-        text.append(first_line(memory.title))
+        text.append(first_line(memory.title).replace("`", ""))  # Markdown's code marks: the detail pane renders them
         if is_cursor:
             text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))
         return text
