@@ -138,23 +138,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if not hits:
         print("no memories match" + ("" if text.strip() else "; give some words to look for"))
         return 0
-    from memtui.core.text import columns
-
-    width = line_width()
-    rows = [
-        [
-            f"{h.score:5.2f}",
-            h.memory.id,
-            h.memory.type,
-            "" if h.memory.active else f"[{h.memory.status.value}]",
-            h.memory.title,
-        ]
-        for h in hits
-    ]
-    for hit, line in zip(hits, columns(rows, last_width=width), strict=True):
-        print(line)
-        if hit.why:
-            print(f"       {clip(hit.why, width - 7) if width else hit.why}")
+    _print_hits(hits)
     if hits[0].via.startswith("bm25") and args.semantic is None:
         from memtui.index import embed
 
@@ -191,23 +175,7 @@ def cmd_related(args: argparse.Namespace) -> int:
     if not hits:
         print("no memories carry " + ("that tag" if len(args.tags) == 1 else "any of those tags"))
         return 0
-    from memtui.core.text import columns
-
-    width = line_width()
-    rows = [
-        [
-            f"{h.score:5.2f}",
-            h.memory.id,
-            h.memory.type,
-            "" if h.memory.active else f"[{h.memory.status.value}]",
-            h.memory.title,
-        ]
-        for h in hits
-    ]
-    for hit, line in zip(hits, columns(rows, last_width=width), strict=True):
-        print(line)
-        if hit.why:
-            print(f"       {clip(hit.why, width - 7) if width else hit.why}")
+    _print_hits(hits)
     return 0
 
 
@@ -287,3 +255,24 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     from memtui.service.server import serve
 
     return serve(project, idle=idle, lock_fd=args.lock_fd, log=lambda line: print(line, file=sys.stderr, flush=True))
+
+
+def _print_hits(hits) -> None:
+    """Score, id, type, badge and title in aligned columns (the title clipped to a terminal), then why."""
+    from memtui.core.text import columns
+
+    width = line_width()
+    rows = [
+        [
+            f"{h.score:5.2f}",
+            h.memory.id,
+            h.memory.type,
+            "" if h.memory.active else f"[{h.memory.status.value}]",
+            h.memory.title,
+        ]
+        for h in hits
+    ]
+    for hit, line in zip(hits, columns(rows, last_width=width), strict=True):
+        print(line)
+        if hit.why:
+            print(f"       {clip(hit.why, width - 7) if width else hit.why}")
