@@ -31,11 +31,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from memtui.tui.app import run
 
         return run(root) or 0
-    from memtui.cli import main
+    from memtui.commands.memories import cmd_list
+    from memtui.commands.project import cmd_status
 
     print(f"Demo project: {root}\n")
-    main(["-C", str(root), "status"])
+    cmd_status(argparse.Namespace(project=str(root), json=False))
     print()
-    main(["-C", str(root), "list", "--status", "all"])
+    cmd_list(argparse.Namespace(project=str(root), json=False, type=None, status="all", store=None, unreviewed=False))
     print(f"\nThe CLAUDE.md block it generated: {root / 'CLAUDE.md'}")
     return 0
