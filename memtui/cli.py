@@ -61,8 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["hook"] and (len(argv) == 1 or argv[1] in ("-h", "--help")):
+        # Usage at once, not a wait on standard input; a hook exits 0 whatever it is given, and
+        # without an event its stdout stays empty (it answers nothing).
         print(HOOK_USAGE, file=sys.stdout if len(argv) > 1 else sys.stderr)
-        return 0 if len(argv) > 1 else 2
+        return 0
     if argv[:1] == ["hook"]:
         try:
             from memtui.hooks.entry import main as hook_main
