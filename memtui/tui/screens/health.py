@@ -72,7 +72,8 @@ def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
     """memtui.capture.health.read()'s dict, laid out for a person; unknown keys are listed at the end."""
 
     def row(label: str, value: Any, style: str = "") -> list[tuple[str, str] | str]:
-        return [(f"  {label:<14}", "$text-muted"), (f"{value}\n", style)]
+        text = str(value).replace("`", "")  # the CLI's code marks; here they would show as literal backticks
+        return [(f"  {label:<14}", "$text-muted"), (f"{text}\n", style)]
 
     out: list[tuple[str, str] | str] = [("Capture\n", "bold $accent")]
     run = h.get("last_run") or {}
