@@ -240,9 +240,11 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
         with run.bank.lock:
             # Lines that wait for a model are read again by every run until one exists: a "remember
             # that" already saved from them is not saved (nor re-affirmed, nor journalled) again.
-            kept = {" ".join(m.content.split()) for m in run.bank.memories() if "explicit" in m.tags}
+            kept: set[str] | None = None  # read once, and only when a prompt holds a "remember"
             for _, prompt in span.prompts:
                 for type_, text in explicit_memories(prompt):
+                    if kept is None:
+                        kept = {" ".join(m.content.split()) for m in run.bank.memories() if "explicit" in m.tags}
                     if " ".join(redact.scan(text).text.split()) in kept:
                         continue
                     run.keep(run.bank.add(type_, text, tags=("explicit",), source=run.source, reviewed=False))

@@ -65,17 +65,16 @@ def text_argument(parts: list[str] | None, what: str = "text") -> str:
 
 
 def readable(bank: Any) -> Any:
-    """The bank, once its stores read: a search answers from the index, which keeps the last good
+    """The bank, once state.json reads: a search answers from the index, which keeps the last good
     copy of a damaged state.json; a person asking on the command line is told of the damage instead."""
-    bank.memories()
+    bank.state.load()
     return bank
 
 
 def check_filters(bank: Any, types: list[str] | None = None, scopes: list[str] | None = None) -> None:
     """Refuse a --type or --scope that can match nothing here, rather than answer "no memories match"."""
-    in_use = {m.type for m in bank.memories()}
     for name in types or ():
-        problem = bank.registry.unknown(name, in_use)
+        problem = bank.registry.unknown(name, lambda: (m.type for m in bank.memories()))
         if problem:
             raise UsageError(problem)
     for scope in scopes or ():

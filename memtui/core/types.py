@@ -13,7 +13,7 @@ Unknown types are kept with a neutral policy, never rejected.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -84,11 +84,12 @@ class TypeRegistry:
     def names(self) -> list[str]:
         return list(self._policies)
 
-    def unknown(self, name: str, in_use: Iterable[str] = ()) -> str | None:
+    def unknown(self, name: str, in_use: Callable[[], Iterable[str]] = tuple) -> str | None:
         """Why `name` cannot be a new memory's type (None when it can): a type is one of the
         registry's (config.toml declares custom ones) or one the store already uses, so a typo
-        (`decison`) never starts a type of its own."""
-        if name in self._policies or name in set(in_use):
+        (`decison`) never starts a type of its own. `in_use` reads the store's types, only for a
+        name the registry does not know (the common case reads nothing)."""
+        if name in self._policies or name in set(in_use()):
             return None
         import difflib
 

@@ -166,6 +166,7 @@ def dispatch(context: HookContext) -> dict[str, Any] | None:
 
         answer = briefing(context)
         _verify_later(context, "after_session_start")
+        _ignore_per_clone_files(context)
         return _with_note(answer, _merge_driver(context))
     if event == "PostToolUse":
         from memtui.hooks.capture import memory_file_changed
@@ -184,12 +185,6 @@ def _merge_driver(context: HookContext) -> str | None:
     not name it (a teammate who never ran setup): register it, as `git lfs install` would; if that
     cannot be done, the session is told what to run. Returns that note, if any."""
     root = Path(context.project.root)
-    try:
-        from memtui.store.ignore import ensure_ignored
-
-        ensure_ignored(context.project)  # a project from before a per-clone file was ignored
-    except Exception as exc:  # fail open: a missing ignore line costs a stray file, never the session
-        context.log(f"could not update .memory/.gitignore: {exc.__class__.__name__}: {exc}")
     if not (root / ".gitattributes").is_file():
         return None
     try:
@@ -204,6 +199,16 @@ def _merge_driver(context: HookContext) -> str | None:
     except Exception as exc:  # fail open: the session goes on; the note says what to do
         context.log(f"could not register the merge driver: {exc.__class__.__name__}: {exc}")
         return None
+
+
+def _ignore_per_clone_files(context: HookContext) -> None:
+    """A project from before a per-clone file was ignored gets the line (a read of a small file)."""
+    try:
+        from memtui.store.ignore import ensure_ignored
+
+        ensure_ignored(context.project)
+    except Exception as exc:  # fail open: a missing ignore line costs a stray file, never the session
+        context.log(f"could not update .memory/.gitignore: {exc.__class__.__name__}: {exc}")
 
 
 def _with_note(answer: dict[str, Any] | None, note: str | None) -> dict[str, Any] | None:

@@ -243,7 +243,7 @@ class Bank:
             target = self.store(store, create=True)
             target.load()
             active = target.active()
-            problem = self.registry.unknown(type_, (m.type for m in target.load().values()))
+            problem = self.registry.unknown(type_, lambda: (m.type for m in target.load().values()))
             if problem:
                 raise UsageError(problem)
             shortlist = target.dedup_shortlist() if isinstance(target, StateStore) else None
@@ -334,8 +334,12 @@ class Bank:
                 changes["content"] = text
             if type_ is not None:
                 changes["type"] = type_.strip().lower()
-                in_use = (m.type for m in self._stores[current.store].load().values())
-                problem = self.registry.unknown(changes["type"], in_use) if changes["type"] != current.type else None
+                store = self._stores[current.store]
+                problem = (
+                    self.registry.unknown(changes["type"], lambda: (m.type for m in store.load().values()))
+                    if changes["type"] != current.type
+                    else None
+                )
                 if problem:
                     raise UsageError(problem)
             if tags is not None:
