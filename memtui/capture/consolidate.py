@@ -27,6 +27,7 @@ from typing import Any
 from memtui.core import ops, redact
 from memtui.core.clock import format_ts
 from memtui.core.memory import Memory
+from memtui.core.text import clip
 from memtui.store.bank import Bank, clean_tags
 from memtui.store.journal import Entry
 
@@ -114,8 +115,7 @@ class Plan:
 
 
 def _short(text: str, limit: int = 100) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 def groups(bank: Bank, type_: str | None = None, min_group: int = MIN_GROUP) -> dict[str, list[Memory]]:

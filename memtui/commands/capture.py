@@ -10,8 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from memtui.commands.common import open_bank, print_json, readable, text_argument
-from memtui.core.text import clip
+from memtui.commands.common import line_width, open_bank, print_json, readable, text_argument
+from memtui.core.text import clip, columns
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -191,11 +191,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if not streaming:
             sys.stdout.write(answer.text)
         sys.stdout.write("\n")
-        for memory_id in answer.cited_ids:
-            memory = next(h.memory for h in answer.matches if h.memory.id == memory_id)
-            print(f"  [{memory_id}] ({memory.type}) {clip(memory.content, 100)}")
+        by_id = {h.memory.id: h.memory for h in answer.matches}
+        cited = [by_id[i] for i in answer.cited_ids if i in by_id]
+        for line in columns([[f"  [{m.id}]", m.type, m.content] for m in cited], last_width=line_width()):
+            print(line)
         return 0
-    print(answer.text + (f" ({answer.fix})" if answer.fix else ""), file=sys.stderr)
-    for hit in answer.matches[:10]:
-        print(f"{hit.memory.id:<28} {hit.memory.type:<12} {clip(hit.memory.content, 90)}")
+    lead = "To get one:" if answer.error == "no-key" else "To fix:"
+    print(answer.text + (f" {lead} {answer.fix}" if answer.fix else ""), file=sys.stderr)
+    rows = [[h.memory.id, h.memory.type, h.memory.content] for h in answer.matches[:10]]
+    for line in columns(rows, last_width=line_width()):
+        print(line)
     return 0 if answer.error in ("no-key", "no-matches") else 1

@@ -95,6 +95,23 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+LABEL = 13  # `status`'s label column: "capture      ", "  model      "
+
+
+def print_labelled(line: str) -> None:
+    """A `label  value` line; at a terminal a long value wraps under itself (a hanging indent), piped it
+    stays one line for scripts."""
+    import textwrap
+
+    width = line_width()
+    head, rest = line[:LABEL], line[LABEL:]
+    if width is None or len(line) <= width or not head.endswith(" ") or not rest.strip():
+        print(line)
+        return
+    wrapped = textwrap.wrap(rest, max(20, width - LABEL), break_long_words=False, break_on_hyphens=False)
+    print(head + ("\n" + " " * LABEL).join(wrapped))
+
+
 def line_width() -> int | None:
     """The terminal's width when printing to one; None when piped (a script gets whole lines)."""
     import shutil

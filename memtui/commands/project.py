@@ -6,7 +6,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from memtui.commands.common import open_bank, print_json, project_dir
+from memtui.commands.common import open_bank, print_json, print_labelled, project_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -141,13 +141,17 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         print_json(status)
         return 0
-    print(f"project  {status['project']}")
+    out: list[str] = []
+    out.append(f"{'project':<12} {status['project']}")
     for key, s in status["stores"].items():
         if not s["exists"] and key != "state":
             continue
         types = ", ".join(f"{t} {n}" for t, n in sorted(s["by_type"].items()))
         extra = f"; {s['unreviewed']} to review" if s["unreviewed"] else ""
-        print(
+        if len(key) > 12:  # md:agent:NAME: its own line, so the values stay in one column
+            out.append(key)
+            key = ""
+        out.append(
             f"{key:<12} {s['active']} active, {s['superseded']} superseded, {s['archived']} archived{extra}  ({types or 'empty'})"
         )
     claude = status["claude_md"]
@@ -156,22 +160,23 @@ def cmd_status(args: argparse.Namespace) -> int:
         if not claude["installed"]
         else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
     )
-    print(f"CLAUDE.md    {state}")
+    out.append(f"CLAUDE.md    {state}")
     for first, second in status["conflicts"]:
-        print(
+        out.append(
             f"conflict     {first} ⇄ {second}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
             "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`"
         )
     from memtui.service.control import describe
 
-    print(f"service      {describe(status['service'])}")
+    out.append(f"service      {describe(status['service'])}")
     for problem in status["problems"]:
-        print(f"problem      {problem}")
+        out.append(f"problem      {problem}")
     if status["capture"] is not None:
         from memtui.capture import health
 
-        for line in health.lines(status["capture"]):
-            print(line)
+        out += health.lines(status["capture"])
+    for line in out:
+        print_labelled(line)
     return 0
 
 

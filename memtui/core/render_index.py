@@ -18,6 +18,7 @@ from datetime import datetime
 
 from memtui.core import decay
 from memtui.core.memory import Memory
+from memtui.core.text import clip
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 
 MAX_LINES = 200
@@ -41,9 +42,7 @@ def entry(memory: Memory) -> str:
     line = f"- [{redact(title)}]({filename})"
     if hook and hook != title:
         line += f" — {redact(hook)}"
-    if len(line) > ENTRY_CHARS:
-        line = line[: ENTRY_CHARS - 1] + "…"
-    return line
+    return clip(line, ENTRY_CHARS)
 
 
 def hint(n: int) -> str:

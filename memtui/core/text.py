@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 
-def clip(text: str, width: int) -> str:
-    """`text` on one line in at most `width` characters: whitespace folded; when it is longer, cut
-    after the last word that fits whole and ended with `…` (a first word longer than the line is cut
-    inside it, still marked)."""
-    flat = " ".join(text.split())
+def clip(text: str, width: int, *, lines: bool = False) -> str:
+    """`text` in at most `width` characters: on one line with whitespace folded (or, with `lines`,
+    its lines kept); when it is longer, cut after the last word that fits whole and ended with `…`
+    (a first word longer than the line is cut inside it, still marked)."""
+    flat = text.strip() if lines else " ".join(text.split())
     if len(flat) <= width:
         return flat
     if width <= 1:
         return "…"[:width]
     cut = flat[: width - 1]
-    space = cut.rfind(" ")
-    if flat[width - 1] != " " and space > 0:  # the cut ends inside a word: back to the last whole one
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if not flat[width - 1].isspace() and space > 0:  # the cut ends inside a word: back to the last whole one
         cut = cut[:space]
-    return cut.rstrip(" ,;:-–—") + "…"
+    return cut.rstrip(" ,;:-–—\n") + "…"
 
 
 def columns(rows: list[list[str]], *, last_width: int | None = None) -> list[str]:
@@ -31,3 +31,17 @@ def columns(rows: list[list[str]], *, last_width: int | None = None) -> list[str
         tail = row[-1] if last_width is None else clip(row[-1], max(10, last_width - len(head) - 2))
         out.append(f"{head}  {tail}".rstrip())
     return out
+
+
+def clip_path(path: str, width: int) -> str:
+    """A path in at most `width` characters: its last folders whole, the start replaced by `…/`
+    (a person knows where it is from its end); a last part longer than the line is clipped."""
+    if len(path) <= width:
+        return path
+    parts = path.split("/")
+    tail = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + 1 + len(tail) + 2 > width:
+            break
+        tail = f"{part}/{tail}"
+    return clip("…/" + tail, width) if len(tail) + 2 <= width else clip(tail, width)

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from memtui.core import decay
 from memtui.core.memory import Memory
+from memtui.core.text import clip
 
 OPEN = '<recalled-memories source="memtui">'
 CLOSE = "</recalled-memories>"
@@ -76,8 +77,7 @@ def line(memory: Memory, now: datetime, max_chars: int = 300, drift: str = "") -
     if memory.name and memory.name not in text:
         text = f"{memory.name}: {text}"
     whole = not memory.description and len(text) <= max_chars
-    if len(text) > max_chars:
-        text = text[: max_chars - 1] + "…"
+    text = clip(text, max_chars)
     stale = decay.freshness(memory, now)
     tag = memory.type + (f" · {stale}" if stale else "") + (" · drifted" if drift else "")
     tail = f" — drifted: it {drift}" if drift else ""

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from memtui.core import decay
+from memtui.core.text import clip
 from memtui.hooks import fence
 
 #: A result shows this much of each memory; memory_search with the id shows one in full.
@@ -54,8 +55,7 @@ def memory(
     text = m.content.strip()
     if m.name and m.name not in text:
         text = f"{m.name}: {text}"
-    if len(text) > max_chars:
-        text = text[: max_chars - 1] + "…"
+    text = clip(text, max_chars, lines=True)
     drift = fence.drift_line(note) + "\n" if note else ""
     return f"{header(m, now, registry, score, status)}\n{drift}{text}"
 

@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState
 from memtui.errors import MemtuiError
 from memtui.index import verdicts
 from memtui.store.bank import Bank
-from memtui.tui import keys
+from memtui.tui import keys, themes
 from memtui.tui.appref import AppBase
 from memtui.tui.commands import MemtuiCommands
 from memtui.tui.data import live
@@ -72,7 +72,9 @@ class MemtuiApp(AppBase):
         self.loaded = False
         self.data = Signal(self, "data")
         self.settings = bank.config.section("tui")
-        self._theme_name = theme or self.settings.get("theme")
+        self._theme_name = str(theme or self.settings.get("theme") or themes.DEFAULT)
+        for shipped in themes.THEMES:
+            self.register_theme(shipped)
         self._seq = itertools.count(1)
         self._applied = 0
         self._watched: tuple[Path, ...] = ()
@@ -82,8 +84,16 @@ class MemtuiApp(AppBase):
         from memtui.tui.screens import all_screen_classes
         from memtui.tui.screens.main import MainScreen
 
-        if self._theme_name and self._theme_name in self.available_themes:
-            self.theme = str(self._theme_name)
+        if self._theme_name in self.available_themes:
+            self.theme = self._theme_name
+        else:
+            self.theme = themes.DEFAULT
+            self.notify(
+                f"No theme named {self._theme_name!r}; using {themes.DEFAULT}. "
+                f"Set [tui] theme to one of: {', '.join(sorted(self.available_themes))}",
+                severity="warning",
+                timeout=8,
+            )
         keymap, problems = keys.load_keymap(self.settings, keys.binding_ids([type(self), *all_screen_classes()]))
         self.set_keymap(keymap)
         for problem in problems:

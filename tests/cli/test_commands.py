@@ -201,7 +201,7 @@ def test_render_check_diff_print(run, project):
 def test_status(run, project):
     _add(run, "-t", "decision", "Use integer cents for money")
     code, out, _ = run("status")
-    assert code == 0 and f"project  {project.root}" in out and "state" in out and "1 active" in out
+    assert code == 0 and f"project      {project.root}" in out and "state" in out and "1 active" in out
     code, out, _ = run("status", "--json")
     status = json.loads(out)
     assert status["stores"]["state"]["active"] == 1 and status["stores"]["state"]["by_type"] == {"decision": 1}

@@ -9,9 +9,9 @@ from memtui.core.render_index import ENTRY_CHARS, MAX_BYTES, MAX_LINES, entry, h
 
 
 def _memories(make, n, content_len=20, char="x"):
+    words = ((char * 9 + " ") * (content_len // 10 + 1))[:content_len]  # words: a long entry ends at one
     return [
-        make(f"{i:04d} " + char * content_len, "feedback", name=f"entry {i:04d}", path=f"/m/feedback_{i:04d}.md")
-        for i in range(n)
+        make(f"{i:04d} " + words, "feedback", name=f"entry {i:04d}", path=f"/m/feedback_{i:04d}.md") for i in range(n)
     ]
 
 
@@ -76,9 +76,11 @@ def test_entry(make, fields, line):
     assert entry(make("the content", "user", **fields)) == line
 
 
-def test_long_entry_is_cut_to_150_characters(make):
-    line = entry(make("w" * 400, "user", name="n", path="/x/n.md"))
-    assert len(line) == ENTRY_CHARS and line.endswith("…")
+def test_long_entry_is_cut_to_150_characters_at_a_word(make):
+    line = entry(make("word " * 80, "user", name="n", path="/x/n.md"))
+    assert len(line) <= ENTRY_CHARS and line.endswith("word…")
+    line = entry(make("w" * 400, "user", name="n", path="/x/n.md"))  # one long word: cut inside, marked
+    assert len(line) <= ENTRY_CHARS and line.endswith("…")
 
 
 def test_deterministic(make, now):

@@ -37,3 +37,14 @@ def test_no_word_is_ever_cut_unmarked():
 def test_columns_align_whatever_the_badges():
     lines = columns([["mem_1", "decision", "", "Use uv"], ["local/a_long_id", "gotcha", "[superseded]", "Old"]])
     assert lines[0].index("Use uv") == lines[1].index("Old")
+
+
+def test_a_long_path_keeps_its_last_folders_whole():
+    from memtui.core.text import clip_path
+
+    path = "~/.claude/projects/-home-me-code-ledgerline/memory"
+    assert clip_path(path, 60) == path
+    assert clip_path(path, 40) == "…/-home-me-code-ledgerline/memory"
+    assert clip_path(path, 20) == "…/memory"
+    assert clip_path("/a/averyveryverylongname", 10) == "averyvery…"
+    assert all(len(clip_path(path, w)) <= w for w in range(2, 60))

@@ -40,7 +40,7 @@ def drifted(small):
 
 def row_text(app, memory_id: str) -> str:
     memory_list = app.screen.query_one(MemoryList)
-    return memory_list._entry_text(app.model.by_id[memory_id], False).plain
+    return memory_list._entry_text(app.model.by_id[memory_id], False, 200).plain
 
 
 def meta(app) -> str:

@@ -79,6 +79,23 @@ async def test_q_quits_from_the_main_screen_and_the_footer_says_so(demo):
         assert not app.is_running
 
 
+async def test_the_sidebar_is_one_key_away_and_one_key_back(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.focused is not None and app.focused.id == "list"
+        await pilot.press("left")
+        assert app.focused.id == "sidebar"
+        await pilot.press("j", "enter")  # the first type: the list narrows to it
+        await settle(pilot)
+        await pilot.press("right")
+        assert app.focused.id == "list"
+        await pilot.press("h")
+        assert app.focused.id == "sidebar"
+        await pilot.press("l")
+        assert app.focused.id == "list"
+
+
 async def test_shift_tab_back_into_the_search_query_keeps_it(demo):
     from textual.widgets import Input
 

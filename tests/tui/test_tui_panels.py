@@ -115,6 +115,19 @@ async def test_health_shows_model_key_and_spend(demo):
         assert "`" not in body  # the CLI's code marks are not shown as literal backticks
 
 
+async def test_health_wraps_a_long_value_under_itself_at_80_columns(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("H")
+        await settle(pilot)
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        at = next(i for i, line in enumerate(lines) if line.strip().startswith("fix "))
+        value_column = lines[at].index("set ANTHROPIC_API_KEY")
+        following = lines[at + 1 : at + 3]
+        assert all(line[:value_column].strip() == "" and line[value_column] != " " for line in following), following
+
+
 @pytest.mark.parametrize("name,key", [("health", "H"), ("ask", "a")])
 async def test_a_missing_engine_shows_not_available_yet(demo, name, key):
     app = make_app(demo, engines={name: Missing(name.title(), "not installed")})

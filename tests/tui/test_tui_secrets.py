@@ -34,7 +34,7 @@ async def test_the_list_detail_and_health_flag_a_stored_secret(small):
         assert memory_list.select_id(leaky)
         await settle(pilot)
         rows = {
-            memory.id: memory_list._entry_text(app.model.by_id[memory.id], False).plain
+            memory.id: memory_list._entry_text(app.model.by_id[memory.id], False, 200).plain
             for memory in small.memories()
             if memory.active
         }

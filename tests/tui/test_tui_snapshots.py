@@ -7,7 +7,7 @@ Update after an intended UI change with:
 from __future__ import annotations
 
 import pytest
-from tuikit import make_app, settle
+from tuikit import SCREENS, make_app, settle
 
 from memtui.tui.screenshots import sample_engines
 
@@ -26,7 +26,7 @@ def test_main_screen_80x24(demo, snap_compare):
 
 def test_main_screen_light_theme_marked_and_ungrouped(demo, snap_compare):
     assert snap_compare(
-        app_for(demo, theme="textual-light"), press=["v", "space", "space"], terminal_size=(110, 30), run_before=ready
+        app_for(demo, theme="memtui-light"), press=["v", "space", "space"], terminal_size=(110, 30), run_before=ready
     )
 
 
@@ -39,11 +39,11 @@ def test_main_screen_wide_layout_with_filter(demo, snap_compare):
     assert snap_compare(app_for(demo), terminal_size=(160, 30), run_before=filtered)
 
 
-@pytest.mark.parametrize("key", ["enter", "b", "R", "x", "f1", "d", "c"])
-def test_screens(demo, snap_compare, key):
+@pytest.mark.parametrize("name", [name for name in SCREENS if name != "main"])
+def test_every_screen_at_80x24(demo, snap_compare, name):
     async def opened(pilot):
         await settle(pilot)
-        await pilot.press(key)
+        await pilot.press(*SCREENS[name])
         await settle(pilot)
 
-    assert snap_compare(app_for(demo), terminal_size=(100, 30), run_before=opened)
+    assert snap_compare(app_for(demo), terminal_size=(80, 24), run_before=opened)

@@ -43,3 +43,28 @@ async def wait_for(pilot, predicate: Predicate, timeout: float = 5.0) -> float:
             raise AssertionError(f"condition not met within {timeout}s")
         await pilot.pause(0.01)
     return loop.time() - start
+
+
+# Every screen a person reaches from the main one, with the keys that open it.
+SCREENS = {
+    "main": [],
+    "ungrouped": ["v"],
+    "detail": ["enter"],
+    "budget": ["b"],
+    "budget-diff": ["b", "2"],
+    "budget-memory-md": ["b", "3"],
+    "review": ["R"],
+    "trash": ["x"],
+    "help": ["f1"],
+    "search": ["f", *"stripe webhooks"],
+    "ask": ["a", *"how are webhooks stored", "enter"],
+    "health": ["H"],
+    "consolidate": ["c"],
+    "edit": ["e"],
+    "add": ["n"],
+    "merge": ["space", "j", "space", "m"],
+    "promote": ["p"],
+    "retype": ["y"],
+    "retag": ["number_sign"],
+    "drop": ["d"],
+}

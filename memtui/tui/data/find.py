@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memtui.core.memory import Memory
+from memtui.core.text import clip
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,17 @@ def spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def snippet(text: str, terms: Sequence[str], width: int = 110) -> str:
-    """One line of the text around the first match (or its start)."""
+    """One line of the text around the first match (or its start), in at most `width` characters;
+    both ends fall between words and a cut end is marked with `…`."""
     flat = " ".join(text.split())
     where = spans(flat, terms)
     start = max(0, where[0][0] - width // 3) if where else 0
-    piece = flat[start : start + width]
-    return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
+    if start and flat[start - 1] != " ":
+        space = flat.find(" ", start, where[0][0])
+        start = space + 1 if space >= 0 else where[0][0]  # start at the next whole word (or the match)
+    if not start:
+        return clip(flat, width)
+    return "…" + clip(flat[start:], width - 1)
 
 
 def from_hits(hits: Iterable[object], query: str) -> list[Found]:

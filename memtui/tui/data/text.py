@@ -9,6 +9,7 @@ from pathlib import Path
 
 from memtui.core import decay, redact
 from memtui.core.memory import Memory, Status
+from memtui.core.text import clip
 from memtui.core.types import TypeRegistry
 
 _PARTS = "▏▎▍▌▋▊▉"
@@ -101,7 +102,7 @@ def when(memory_time: datetime, now: datetime) -> str:
 def first_line(text: str, limit: int = 200) -> str:
     stripped = text.strip()
     line = stripped.splitlines()[0] if stripped else ""
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return clip(line, limit)
 
 
 def same_fields(a: Memory, b: Memory) -> bool:

@@ -113,7 +113,7 @@ key (`ANTHROPIC_API_KEY`).
         if error and error not in ("no-matches", "empty"):
             note.update(
                 Content.assemble(
-                    ("No answer from the model." if error != "no-key" else "No model.", "$warning bold"),
+                    ("No answer from the model." if error != "no-key" else "No model:", "$warning bold"),
                     f" {fix or ''}".rstrip(". ") + "." + (" The closest memories are listed." if options else ""),
                 )
             )

@@ -40,7 +40,7 @@ def block_view(p: budget.Preview) -> Content:
     for u in p.uses:
         ratio = u.shown / u.budget if u.budget else 0.0
         style = "$warning" if u.over else "$success" if u.shown else "$text-muted"
-        parts += [f"{u.title[:24]:<24} ", (bar(min(ratio, 1.0), BAR), style), f" {u.shown:>3}/{u.budget:<3}"]
+        parts += [f"{clip(u.title, 24):<24} ", (bar(min(ratio, 1.0), BAR), style), f" {u.shown:>3}/{u.budget:<3}"]
         if u.borrowed:
             parts.append((f" +{u.borrowed} borrowed", "$text-muted"))
         if u.over:

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import plan as plan_rows
@@ -21,16 +22,18 @@ from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
 
 
-def headline(item: plan_rows.Item, titles: dict[str, str]) -> Content:
-    """One line per suggestion in the list."""
+def headline(item: plan_rows.Item, titles: dict[str, str], width: int = 120) -> Content:
+    """One line per suggestion in the list, `width` columns wide at most."""
+    # The checkbox (4), the option's padding (2) and the scrollbar (2) share the line.
+    room = max(20, width - 8 - 11)
     if item.kind == "merge":
         return Content.assemble(
             ("merge ", "$accent bold"),
-            (f"{len(item.ids)}→1  ", "$text-muted"),
-            " ".join((item.text or " + ".join(titles.get(i, i) for i in item.ids)).split())[:110],
+            (f"{len(item.ids)}→1".ljust(5), "$text-muted"),
+            clip(item.text or " + ".join(titles.get(i, i) for i in item.ids), room),
         )
     first = item.ids[0] if item.ids else "?"
-    return Content.assemble(("drop  ", "$warning bold"), ("     ", ""), titles.get(first, first)[:110])
+    return Content.assemble(("drop  ", "$warning bold"), ("     ", ""), clip(titles.get(first, first), room))
 
 
 def details(item: plan_rows.Item, titles: dict[str, str]) -> Content:
@@ -39,12 +42,12 @@ def details(item: plan_rows.Item, titles: dict[str, str]) -> Content:
     if item.kind == "merge":
         parts += [("Merges\n", "bold")]
         for i in item.ids:
-            parts += [("  ◦ ", "$accent"), f"{titles.get(i, i)[:110]}\n"]
+            parts += [("  ◦ ", "$accent"), f"{clip(titles.get(i, i), 110)}\n"]
         parts += [("into\n", "bold"), f"  {item.text}\n"]
     else:
         parts += [("Drops (archives)\n", "bold")]
         for i in item.ids:
-            parts += [("  ◦ ", "$warning"), f"{titles.get(i, i)[:110]}\n"]
+            parts += [("  ◦ ", "$warning"), f"{clip(titles.get(i, i), 110)}\n"]
     if item.reason:
         parts += [("why  ", "bold"), (item.reason, "$text-muted italic")]
     return Content.assemble(*parts)
@@ -121,7 +124,8 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         selections = self.query_one(SelectionList)
         selections.clear_options()
         self.titles = titles
-        selections.add_options([Selection(headline(item, titles), i, True) for i, item in enumerate(self.items)])
+        width = selections.scrollable_content_region.width or self.size.width
+        selections.add_options([Selection(headline(item, titles, width), i, True) for i, item in enumerate(self.items)])
         problems = list(getattr(result, "problems", ()) or ())
         extra = f" · {len(problems)} suggestion(s) were discarded as invalid: {problems[0]}" if problems else ""
         if self.items:

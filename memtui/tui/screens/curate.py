@@ -17,13 +17,14 @@ from typing import Any
 from textual.screen import Screen
 
 from memtui.core.memory import Memory
+from memtui.core.text import clip, clip_path
 from memtui.tui.appref import app_of
-from memtui.tui.data.text import split_tags
+from memtui.tui.data.text import show_path, split_tags
 from memtui.tui.messages import Op
 
 
 def _titles(memories: Sequence[Memory], limit: int = 3) -> str:
-    names = [f"“{m.title if len(m.title) <= 70 else m.title[:69] + '…'}”" for m in memories[:limit]]
+    names = [f"“{clip(m.title, 70)}”" for m in memories[:limit]]
     more = f" and {len(memories) - limit} more" if len(memories) > limit else ""
     return ", ".join(names) + more
 
@@ -233,7 +234,7 @@ def retype(screen: Screen, memory: Memory | None) -> None:
                 )
             )
 
-    screen.app.push_screen(PickScreen(f"Type of “{memory.title[:50]}”", choices, current=memory.type), chosen)
+    screen.app.push_screen(PickScreen(f"Type of “{clip(memory.title, 50)}”", choices, current=memory.type), chosen)
 
 
 def retag(screen: Screen, memory: Memory | None) -> None:
@@ -255,7 +256,9 @@ def retag(screen: Screen, memory: Memory | None) -> None:
 
     screen.app.push_screen(
         PromptScreen(
-            f"Tags of “{memory.title[:50]}”", " ".join(memory.tags), note="Space or comma separated; empty clears them."
+            f"Tags of “{clip(memory.title, 50)}”",
+            " ".join(memory.tags),
+            note="Space or comma separated; empty clears them.",
         ),
         entered,
     )
@@ -268,10 +271,15 @@ def promote(screen: Screen, memory: Memory | None) -> None:
     from memtui.tui.screens.pick import PickScreen
 
     bank = app_of(screen).bank
-    where = {"state": ".memory/state.json — shared through git, memory-mcp format"}
+    where = {"state": ("shared through git, memory-mcp format", ".memory/state.json")}
     for store in bank.markdown:
-        where[store.key] = f"{store.path} — Claude Code {store.scope} memory"
-    choices = [(key, f"{key:<12} {text}") for key, text in where.items() if key != memory.store]
+        where[store.key] = (f"Claude Code {store.scope} memory", show_path(store.path, bank.project.root))
+    # Two lines each: what the store is, then where (its path's end: the dialog leaves 41 columns for it).
+    choices = [
+        (key, f"{key:<12} {what}\n{'':<12} {clip_path(path, 40)}")
+        for key, (what, path) in where.items()
+        if key != memory.store
+    ]
 
     def chosen(key: str | None) -> None:
         if key:
@@ -284,4 +292,4 @@ def promote(screen: Screen, memory: Memory | None) -> None:
                 )
             )
 
-    screen.app.push_screen(PickScreen(f"Move “{memory.title[:50]}” to", choices), chosen)
+    screen.app.push_screen(PickScreen(f"Move “{clip(memory.title, 50)}” to", choices), chosen)

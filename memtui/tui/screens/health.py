@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import textwrap
 from typing import Any, ClassVar
 
 from textual import work
@@ -68,12 +69,18 @@ def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
     return out
 
 
-def health_view(h: dict[str, Any]) -> list[tuple[str, str] | str]:
-    """memtui.capture.health.read()'s dict, laid out for a person; unknown keys are listed at the end."""
+LABEL = 16  # "  " and a 14-column label
+
+
+def health_view(h: dict[str, Any], width: int = 100) -> list[tuple[str, str] | str]:
+    """memtui.capture.health.read()'s dict, laid out for a person in `width` columns; unknown keys
+    are listed at the end."""
 
     def row(label: str, value: Any, style: str = "") -> list[tuple[str, str] | str]:
         text = str(value).replace("`", "")  # the CLI's code marks; here they would show as literal backticks
-        return [(f"  {label:<14}", "$text-muted"), (f"{text}\n", style)]
+        # A hanging indent: a long value's next lines start under the value, not under the label.
+        lines = textwrap.wrap(text, max(20, width - LABEL), break_long_words=False, break_on_hyphens=False)
+        return [(f"  {label:<14}", "$text-muted"), ("\n".ljust(LABEL + 1).join(lines or [""]) + "\n", style)]
 
     out: list[tuple[str, str] | str] = [("Capture\n", "bold $accent")]
     run = h.get("last_run") or {}
@@ -218,7 +225,8 @@ spent today against the daily budget. `r` reads it again.
         if raw is not None:
             parts += [("status.json\n", "bold"), *render_value(raw, 1)]
         if data is not None:
-            parts += health_view(data)
+            # The body's padding (2) and the scrollbar a long report grows (2) are not the text's.
+            parts += health_view(data, self.size.width - 4)
         parts += secrets
         if not parts:
             parts = ["Nothing recorded yet."]

@@ -59,8 +59,8 @@ What your coding agent remembers about this project, live: changes made by hooks
 editors appear within half a second.
 
 `/` filters the list as you type (words must all match; `#tag` matches a tag), `s` changes the
-sort (rank, age, confidence), `v` groups by type or not. The sidebar (`tab`) narrows to a type
-or a store.
+sort (rank, age, confidence), `v` groups by type or not. The sidebar (`←` or `h`; `→` or `l`
+back) narrows to a type or a store.
 """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="main.filter", tooltip="Filter the list as you type"),

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from memtui.core import decay
 from memtui.core.memory import Memory
+from memtui.core.text import clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.appref import AppBase
@@ -182,7 +183,7 @@ says it still holds, `d` drops it).
         def named(mid: str) -> str:
             other = self.lineage.memory(mid)
             title = other.title if other is not None else ""
-            return f"{mid} ({title[:50]})" if title else mid
+            return f"{mid} ({clip(title, 50)})" if title else mid
 
         lines: list[tuple[str, str]] = []
         if memory.name and memory.description:

@@ -24,12 +24,13 @@ from textual.strip import Strip
 
 from memtui.core import decay
 from memtui.core.memory import Memory
+from memtui.core.text import clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.data.rows import Entry, Header, Row
 from memtui.tui.data.text import badge, bar, first_line, level
 
-TYPE_WIDTH = 12
+TYPE_WIDTH = 13  # "architecture" and a space
 BAR_WIDTH = 5
 #: Rendered lines kept (a few screens' worth of each filter's results).
 LINE_CACHE = 4096
@@ -59,6 +60,8 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
         Binding("space", "toggle_mark", "Mark", show=False, id="list.mark", tooltip="Mark for merge, drop or touch"),
         Binding("enter", "open", "Open", show=False, id="list.open"),
+        # One key to the sidebar (Tab would pass through the filter field on the way); `→` comes back.
+        Binding("left,h", "sidebar", "Sidebar", show=False, id="list.sidebar"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -318,6 +321,10 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
     def on_blur(self) -> None:
         self.refresh()
 
+    def action_sidebar(self) -> None:
+        for sidebar in self.screen.query("#sidebar"):
+            sidebar.focus()
+
     # -- drawing -------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
@@ -348,7 +355,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         )
         strip = self._lines.get(key)
         if strip is None:
-            strip = self._lines[key] = self._strip(self._entry_text(row, is_cursor), width, base)
+            strip = self._lines[key] = self._strip(self._entry_text(row, is_cursor, width), width, base)
             if len(self._lines) > LINE_CACHE:
                 self._lines.pop(next(iter(self._lines)))
         return strip
@@ -369,13 +376,13 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         label = f" {row.title} · {row.count} "
         return Text("──" + label + "─" * max(0, width - len(label) - 2), style=self._style("header"))
 
-    def _entry_text(self, entry: Entry, is_cursor: bool) -> Text:
+    def _entry_text(self, entry: Entry, is_cursor: bool, width: int) -> Text:
         memory = entry.memory
         now = self.clock()
         text = Text(no_wrap=True)
         text.append("● " if memory.id in self.marked else "  ", self._style("mark"))
         if self.show_type:
-            text.append(f"{memory.type[: TYPE_WIDTH - 1]:<{TYPE_WIDTH}}", self._style("type"))
+            text.append(f"{clip(memory.type, TYPE_WIDTH - 1):<{TYPE_WIDTH}}", self._style("type"))
         text.append(bar(entry.confidence, BAR_WIDTH), self._style(level(entry.confidence)))
         text.append(f" {decay.age_label(memory, now):>4} ", self._style("dim"))
         word = badge(memory, entry.confidence, self.registry, self._status(memory.id))
@@ -383,7 +390,8 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
             f"{word[: self.badge_width]:<{self.badge_width}} ",
             self._style({"new": "badge", "secret": "secret", "drift": "drifted"}.get(word, "dim")),
         )
-        text.append(first_line(memory.title).replace("`", ""))  # Markdown's code marks: the detail pane renders them
+        # Markdown's code marks go (the detail pane renders them); the title ends at a word, marked.
+        text.append(clip(first_line(memory.title).replace("`", ""), max(1, width - text.cell_len)))
         if is_cursor:
             text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))
         return text

@@ -9,13 +9,14 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from memtui.core.text import clip
 from memtui.tui.data.rows import Counts
 
 WIDTH = 20
 
 
 def _line(label: str, count: int, style: str = "") -> Content:
-    label = label if len(label) <= WIDTH - 6 else label[: WIDTH - 7] + "…"
+    label = clip(label, WIDTH - 6)
     return Content.assemble((f"{label:<{WIDTH - 6}}", style), (f"{count:>4}", "$text-muted"))
 
 
@@ -39,11 +40,16 @@ Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:p
         Binding("j", "cursor_down", "Down", show=False, id="sidebar.down"),
         Binding("g", "first", "First", show=False, id="sidebar.first"),
         Binding("G", "last", "Last", show=False, id="sidebar.last"),
+        Binding("right,l", "back_to_list", "List", show=False, id="sidebar.list"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._signature: tuple | None = None
+
+    def action_back_to_list(self) -> None:
+        for memories in self.screen.query("#list"):
+            memories.focus()
 
     def update_counts(self, counts: Counts, types: list[str], stores: list[str]) -> None:
         """Rebuild the options, keeping the highlighted one (by id) when it still exists."""
