@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--status", choices=["active", "superseded", "archived", "all"], default="active")
     p.add_argument("--store", help="only this store (state, local, project, user, agent:<name>)")
     p.add_argument("--unreviewed", action="store_true", help="only automatically captured memories not yet reviewed")
-    p.add_argument("--json", action="store_true", help="a JSON array of memory objects (see README)")
+    p.add_argument("--json", action="store_true", help="a JSON array of memory objects (see docs/commands.md)")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("show", help="show one memory in full")

@@ -1,4 +1,5 @@
-"""Every command the parser knows is documented in README.md (as sqlite-utils' test_docs does)."""
+"""Every command the parser knows is documented in the command reference, docs/commands.md (as
+sqlite-utils' test_docs does)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from memtui.cli import build_parser
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "commands.md"
 
 
 def _commands() -> list[str]:
@@ -37,13 +38,13 @@ def test_the_parser_has_the_foundation_commands():
 
 
 @pytest.mark.parametrize("command", _commands())
-def test_command_is_in_readme(command):
-    text = README.read_text(encoding="utf-8")
+def test_command_is_in_the_reference(command):
+    text = REFERENCE.read_text(encoding="utf-8")
     inline = rf"`memtui {re.escape(command)}[ `]"  # the command reference table
     block = rf"(?m)^\$? ?memtui {re.escape(command)}\b"  # a shell example in a code block
-    assert re.search(inline, text) or re.search(block, text), f"`memtui {command}` is not documented in README.md"
+    assert re.search(inline, text) or re.search(block, text), f"`memtui {command}` is not documented in docs/commands.md"
 
 
-def test_readme_documents_the_exit_codes():
-    text = README.read_text(encoding="utf-8")
+def test_the_reference_documents_the_exit_codes():
+    text = REFERENCE.read_text(encoding="utf-8")
     assert "`0` success" in text and "`1` error" in text and "`2` the command line itself is wrong" in text
