@@ -42,7 +42,9 @@ def test_command_is_in_the_reference(command):
     text = REFERENCE.read_text(encoding="utf-8")
     inline = rf"`memtui {re.escape(command)}[ `]"  # the command reference table
     block = rf"(?m)^\$? ?memtui {re.escape(command)}\b"  # a shell example in a code block
-    assert re.search(inline, text) or re.search(block, text), f"`memtui {command}` is not documented in docs/commands.md"
+    assert re.search(inline, text) or re.search(block, text), (
+        f"`memtui {command}` is not documented in docs/commands.md"
+    )
 
 
 def test_the_reference_documents_the_exit_codes():
