@@ -98,7 +98,7 @@ def answer(event: str, data: bytes, env=None, budget: float | None = None):
             return b""  # our own headless model calls: the hook does nothing
         payload = parse_object(data)
         if payload is None:
-            return b""  # not a payload: the full hook would do nothing either
+            return None  # not a payload: the full hook logs that (rare, so its import is no cost)
         base = env.get("CLAUDE_PROJECT_DIR") or payload.get("cwd")
         if not isinstance(base, str) or not base:
             base = os.getcwd()

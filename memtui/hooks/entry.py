@@ -141,9 +141,9 @@ def locate(event: str, payload: Any, env: Mapping[str, str]) -> HookContext | No
     ancestor with `.memory/` wins (a monorepo's root memory serves its packages). No `.memory/`
     means not ours: return without creating or logging anything.
     """
-    if env.get(HEADLESS_ENV) or event not in EVENTS or not isinstance(payload, dict):
+    if env.get(HEADLESS_ENV) or event not in EVENTS:
         return None
-    base = env.get("CLAUDE_PROJECT_DIR") or payload.get("cwd")
+    base = env.get("CLAUDE_PROJECT_DIR") or (payload.get("cwd") if isinstance(payload, dict) else None)
     if not isinstance(base, str) or not base:
         base = os.getcwd()
     from memtui.store.locations import find_project
@@ -151,6 +151,11 @@ def locate(event: str, payload: Any, env: Mapping[str, str]) -> HookContext | No
     scoped = {k: v for k, v in env.items() if k != "CLAUDE_PROJECT_DIR"}
     project = find_project(Path(base), scoped)
     if not project.initialised:
+        return None
+    if not isinstance(payload, dict):  # ours, but nothing to act on: say so where a person looks
+        from memtui.hooks import log
+
+        log.write(project.memory_dir, event, "the hook's input was not a JSON object; nothing done")
         return None
     return HookContext(event, payload, project, env)
 

@@ -198,6 +198,9 @@ STOP = STOP_WORDS | EXTRA_STOP
 
 #: A long paste adds little past this many distinct words, and costs posting-list reads.
 MAX_WORDS = 64
+#: Longer "words" are pasted blobs (base64, minified code, a run of one letter), not words anyone
+#: wrote in a memory: kept as query terms they only lower the share of the prompt that matched.
+MAX_WORD_CHARS = 40
 PREFIX_MAX_WORDS = 3
 _WORD = re.compile(r"[^\W_]+")
 _CHUNK = re.compile(r"\S+")
@@ -236,7 +239,7 @@ class Query:
 
 
 def _keep(word: str) -> bool:
-    return (len(word) > 1 or word.isdigit()) and word not in STOP
+    return (len(word) > 1 or word.isdigit()) and len(word) <= MAX_WORD_CHARS and word not in STOP
 
 
 def parse(text: str, *, prefix_last: bool = False) -> Query:

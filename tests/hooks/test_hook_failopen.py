@@ -35,15 +35,26 @@ HOSTILE = {
 }
 
 
+NOT_OBJECTS = {"empty", "not json", "json array", "json string", "binary", "truncated"}
+
+
 @pytest.mark.parametrize("event", EVENTS)
 @pytest.mark.parametrize("kind", list(HOSTILE))
 def test_hostile_stdin_exits_zero(event, kind, project, home, hook):
-    hook(event, HOSTILE[kind])  # the contract is asserted inside
+    before = project.path("state.json").read_bytes()
+    answer = hook(event, HOSTILE[kind])  # exit 0 and at most one JSON object are asserted inside
+    assert answer is None  # nothing to act on: nothing injected
+    assert project.path("state.json").read_bytes() == before
+    log = project.memory_dir / "logs" / "hooks.log"
+    if kind in NOT_OBJECTS:  # said where a person looks, as the README promises
+        assert f"{event}: the hook's input was not a JSON object; nothing done" in log.read_text()
 
 
 @pytest.mark.parametrize("event", EVENTS)
-def test_real_payloads_exit_zero(event, hook):
+def test_real_payloads_exit_zero(event, hook, project):
     hook(event)
+    log = project.memory_dir / "logs" / "hooks.log"
+    assert not log.exists() or "Error" not in log.read_text()  # a real payload is not a problem
 
 
 def test_unknown_event_and_no_event(project, home):
@@ -61,8 +72,9 @@ def test_huge_prompt(hook, bank):
     bank.add("decision", "We deploy with make ship from the main branch")
     prompt = "how do we deploy with make ship " + "x" * (5 * 1024 * 1024)
     answer = hook("UserPromptSubmit", prompt=prompt)
-    if answer:
-        assert len(answer["hookSpecificOutput"]["additionalContext"]) < 10_000
+    assert answer is not None  # 5 MB of prompt still gets its memory, and only that
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "make ship" in context and len(context) < 10_000
 
 
 @pytest.mark.parametrize("event", EVENTS)
@@ -108,7 +120,9 @@ def test_a_failing_hook_logs_one_line(hook, project):
 def test_corrupt_config_means_defaults(hook, project, bank):
     bank.add("decision", "We deploy with make ship from the main branch")
     project.path("config.toml").write_text("[hooks\nthis is = not toml", encoding="utf-8")
-    hook("UserPromptSubmit", prompt="how do we deploy with make ship from the main branch?")
+    answer = hook("UserPromptSubmit", prompt="how do we deploy with make ship from the main branch?")
+    assert answer is not None  # the defaults: recall on, the memory injected
+    assert "make ship" in answer["hookSpecificOutput"]["additionalContext"]
 
 
 def test_missing_transcript_is_logged(hook, project, fast_worker):

@@ -83,7 +83,7 @@ def act(bank: Bank, rng: random.Random, side: str, n: int, log: dict) -> None:
         log["written"].add(result.memory.id)
 
 
-def run_seed(tmp_path, seed: int) -> None:
+def run_seed(tmp_path, seed: int) -> tuple[set[str], dict]:
     rng = random.Random(seed)
     _remote, a, b = team(tmp_path)
     logs = {side: {"written": set(), "dropped": set(), "restored": set()} for side in "ab"}
@@ -121,10 +121,13 @@ def run_seed(tmp_path, seed: int) -> None:
     for mid in (logs["a"]["dropped"] | logs["b"]["dropped"]) - restored:
         tags = final[mid]["tags"]
         assert "archived" in tags or "superseded" in tags, f"seed {seed}: {mid} came back"
+    return written, final
 
 
 @pytest.mark.parametrize("block", range(4))
 def test_random_interleavings_never_lose_a_memory_or_leave_a_marker(tmp_path, block):
     per = max(1, SEEDS // 4)
     for seed in range(block * per, (block + 1) * per):
-        run_seed(tmp_path / f"s{seed}", seed)
+        written, final = run_seed(tmp_path / f"s{seed}", seed)
+        assert written, f"seed {seed} wrote nothing: the interleaving tested no merge"
+        assert set(written) <= set(final), f"seed {seed}: lost {set(written) - set(final)}"
