@@ -397,10 +397,29 @@ def cmd_setup(args: argparse.Namespace) -> int:
         _learn_handshake(root)
         print(_permissions_line(args))
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
+        from memtui.commands import teamgit
+        from memtui.hooks import install
+
+        shared = (
+            root is not None
+            and not args.global_
+            and install.has_portable_hooks(_read(root / ".claude" / "settings.json")[1])
+        )
         if args.team:
+            commit = (
+                "Commit"
+                if root is not None and teamgit.is_repository(root)
+                else "Once this is a git repository, commit"
+            )
             print(
                 "Hooks run `memtui hook <Event>` and the MCP server `memtui mcp`, from the PATH of whoever runs Claude Code. "
-                "Commit .claude/settings.json, .mcp.json, .gitattributes and .memory/; each teammate runs `memtui setup` once."
+                f"{commit} .claude/settings.json, .mcp.json, .gitattributes and .memory/; "
+                "each teammate runs `memtui setup` once."
+            )
+        elif shared:  # a teammate's clone: the committed entries run, none of this machine's were installed
+            print(
+                "Hooks and the MCP server come from the project's shared entries (.claude/settings.json, .mcp.json): "
+                "`memtui hook <Event>` and `memtui mcp` from your PATH."
             )
         else:
             print(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")

@@ -72,6 +72,11 @@ def apply(root: Path, command: list[str], *, team: bool, uninstall: bool) -> lis
                 text += HEADER + "\n"
             atomic_write(path, text + "".join(line + "\n" for line in missing))
             said.append(f"{path}: memtui's files merge with `memtui merge-driver`")
+    if team and not repository:
+        said.append(
+            "no git repository here, so no merge driver is registered and nothing can be committed yet; "
+            "after `git init`, run `memtui setup --team` again"
+        )
     if repository and (team or wants_driver(root)):
         wanted = driver_command(command)
         current = _git(root, "config", "--get", "merge.memtui.driver").stdout.strip()

@@ -62,6 +62,15 @@ def test_team_setup_shares_only_portable_entries_and_a_teammate_needs_one_comman
     user = json.loads((home_b / ".claude.json").read_text()) if (home_b / ".claude.json").exists() else {}
     assert "memtui" not in user.get("projects", {}).get(str(b.resolve()), {}).get("mcpServers", {})
     assert git(b, "status", "--porcelain") == ""  # nothing of this machine to commit
+    # It says what runs: the shared entries, not this machine's hook paths it never installed.
+    assert "come from the project's shared entries" in out and VENV not in out.split("Permissions:")[-1]
+
+
+def test_team_setup_outside_a_repository_says_there_is_no_merge_driver(tmp_path, project, home, cli):
+    out = setup(cli, project.root, home, "--team")
+    assert "no git repository here, so no merge driver is registered" in out
+    assert "Once this is a git repository, commit" in out and "\nCommit" not in out
+    assert "merge=memtui" in (project.root / ".gitattributes").read_text()  # ready for `git init`
 
 
 def test_portable_hooks_run_from_the_path_and_fail_open_without_memtui(tmp_path, project, home):
