@@ -170,7 +170,7 @@ def summary(samples: list[float]) -> dict:
 
 
 def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
-    from memtui.service import control
+    from memtui.recall import service as control
     from memtui.store.locations import Project
 
     root = scratch / f"bank-{size}"
@@ -287,7 +287,7 @@ def wait_ready(project, timeout: float) -> dict | None:
 
 
 def _wait_for_worker(root: Path) -> None:
-    from memtui.hooks import spool
+    from memtui.store import spool
 
     deadline = time.monotonic() + 60
     while spool.worker_running(root / ".memory") and time.monotonic() < deadline:

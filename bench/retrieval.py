@@ -242,7 +242,7 @@ def through_hook(stores: list[Store]) -> dict[str, Tally]:
 
     from memtui.commands.setup import hook_prefix
     from memtui.index import remote
-    from memtui.service import control
+    from memtui.recall import service as control
 
     hook = hook_prefix([sys.executable, "-m", "memtui"])
     tallies: dict[str, Tally] = defaultdict(Tally)

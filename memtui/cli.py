@@ -66,10 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(HOOK_USAGE, file=sys.stdout if len(argv) > 1 else sys.stderr)
         return 0
     if argv[:1] == ["hook"]:
-        try:
-            from memtui.hooks.entry import main as hook_main
-        except ImportError:  # hooks not installed in this build: fail open, as hooks must
-            return 0
+        from memtui.hooks.entry import main as hook_main
+
         return hook_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -1,39 +1,26 @@
 """Ask: a question → the 30 best-matching memories → the model's answer, citing memory ids.
 
-The matches come from the project's search (`memtui.index.search.search`); while that is not
-installed, a token-overlap ranking over the Bank stands in. Without an API key, or when the model
-cannot be reached, the answer says so and the matches are still returned: a person can read them.
+The matches come from the project's search (`memtui.index.search.search`, the one search-result
+type: `memtui.index.hit.Hit`). Without a model, or when it cannot be reached, the answer says so
+and the matches are still returned: a person can read them.
 `ask()` never raises for model problems; `Answer.error` names them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import heapq
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from memtui.core import decay
-from memtui.core.memory import Memory
-from memtui.core.similarity import tokenize
+from memtui.index.hit import Hit
 from memtui.store.bank import Bank
 
 TOP_K = 30
 #: Citations: bare state.json ids anywhere, and anything in square brackets (Markdown ids are `scope/stem`).
 _MEM_ID = re.compile(r"\bmem_[0-9]+_[0-9a-z]+\b")
 _BRACKETS = re.compile(r"\[([^\[\]\n]{1,300})\]")
-
-
-@dataclass(frozen=True)
-class Hit:
-    """The fallback's match (the same fields as `memtui.index.search.Hit`)."""
-
-    memory: Memory
-    score: float
-    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,39 +39,10 @@ class Answer:
         return self.error is None
 
 
-def overlap_search(bank: Bank, query: str, k: int = TOP_K) -> list[Hit]:
-    """Token overlap weighted by rarity, then importance; the stand-in until the index lands."""
-    words = tokenize(query)
-    active = bank.memories(include_inactive=False)
-    if not words or not active:
-        return []
-    tokens = {m.id: tokenize(m.content + " " + " ".join(m.tags) + " " + m.name) for m in active}
-    frequency: dict[str, int] = {}
-    for toks in tokens.values():
-        for word in words & toks:
-            frequency[word] = frequency.get(word, 0) + 1
-    now = bank.clock()
-    scored = []
-    for memory in active:
-        shared = words & tokens[memory.id]
-        if not shared:
-            continue
-        score = sum(math.log(1 + len(active) / frequency[w]) for w in shared) * (
-            0.5 + 0.5 * min(1.0, decay.rank(memory, now, bank.registry))
-        )
-        scored.append(Hit(memory, round(score, 4), "shares: " + ", ".join(sorted(shared))))
-    return heapq.nlargest(k, scored, key=lambda h: (h.score, h.memory.updated))
+def search(bank: Bank, query: str, k: int = TOP_K) -> list[Hit]:
+    from memtui.index.search import search as index_search
 
-
-def search(bank: Bank, query: str, k: int = TOP_K) -> list[Any]:
-    try:
-        from memtui.index.search import search as index_search
-    except ImportError:
-        return overlap_search(bank, query, k)
-    try:
-        return list(index_search(bank, query, k=k))
-    except Exception:  # a broken index must not cost the answer; the Bank is the truth
-        return overlap_search(bank, query, k)
+    return list(index_search(bank, query, k=k))
 
 
 def cited(text: str, matches: tuple[Any, ...]) -> tuple[str, ...]:

@@ -48,8 +48,8 @@ def _memory_json(memory) -> dict:
 
 def cmd_extract(args: argparse.Namespace) -> int:
     from memtui.capture.pipeline import extract
+    from memtui.core.headless import mark_headless
     from memtui.errors import UsageError
-    from memtui.llm import mark_headless
 
     mark_headless()  # anything this run starts must not trigger our own hooks
     path = Path(args.transcript).expanduser()
@@ -117,7 +117,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
     from memtui.capture import consolidate
-    from memtui.llm import mark_headless
+    from memtui.core.headless import mark_headless
     from memtui.store.lock import ProjectLock
 
     mark_headless()
@@ -154,7 +154,7 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from memtui.capture.ask import ask
-    from memtui.llm import mark_headless
+    from memtui.core.headless import mark_headless
 
     mark_headless()
     if not args.question and (sys.stdin is None or sys.stdin.isatty()):

@@ -46,7 +46,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
 def cmd_worker(args: argparse.Namespace) -> int:
     from memtui.commands.common import open_bank
     from memtui.hooks import worker
-    from memtui.hooks.settings import HookSettings
+    from memtui.recall.settings import HookSettings
 
     project = open_bank(args).project
     idle = HookSettings.load(project).worker_idle if args.idle is None else max(0.0, args.idle)

@@ -119,12 +119,10 @@ def _status(bank) -> dict:
 
 
 def _capture_health(bank) -> dict | None:
-    try:
-        from memtui.capture import health
-    except ImportError:  # a build without the capture pipeline
-        return None
+    from memtui.capture import health
+
     out = health.read(bank)
-    from memtui.hooks import spool
+    from memtui.store import spool
 
     jobs = spool.waiting(bank.project.memory_dir)
     oldest = min((float(j.data.get("waiting") or j.data.get("queued") or 0) for j in jobs), default=None)
@@ -133,7 +131,7 @@ def _capture_health(bank) -> dict | None:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from memtui.service.control import info
+    from memtui.recall.service import info
 
     bank = open_bank(args)
     status = _status(bank)
@@ -166,7 +164,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             f"conflict     {first} ⇄ {second}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
             "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`"
         )
-    from memtui.service.control import describe
+    from memtui.recall.service import describe
 
     out.append(f"service      {describe(status['service'])}")
     for problem in status["problems"]:

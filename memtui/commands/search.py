@@ -101,7 +101,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     check_filters(bank, args.type, args.scope)
     mode = _semantic_mode(args.semantic)
     if mode == "daemon":
-        from memtui.service.control import ensure
+        from memtui.recall.service import ensure
 
         ensure(bank.project)
     elif mode == "local" and remote.ping(str(bank.project.root)) is not None:
@@ -223,7 +223,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
-    from memtui.service import control
+    from memtui.recall import service as control
 
     bank = open_bank(args)
     project = bank.project

@@ -18,10 +18,13 @@ Claude Code's payload as it came on stdin (the wire is `memtui.index.remote`'s).
 import os
 import sys
 
+from memtui.core.headless import is_headless
+from memtui.core.payload import RECALL_EVENTS, parse_object
 from memtui.index import remote
+from memtui.store import root
 
 #: Events the service answers; every other event goes straight to the in-process hook.
-EVENTS = ("UserPromptSubmit", "SessionStart")
+EVENTS = RECALL_EVENTS
 #: Seconds the client gives the service, connect to last byte, before doing the work itself.
 BUDGET = 0.15
 #: The SessionStart briefing reads more of the store; it may wait a little longer.
@@ -30,53 +33,11 @@ BUDGETS = {"SessionStart": 0.3}
 MAX_PAYLOAD = 64 * 1024 * 1024
 #: The environment the service needs to see the hook's view of the world.
 FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "HOME")
-HEADLESS_ENV = "MEMTUI_HEADLESS"
 
 
 def find_root(base: str, env) -> str | None:
-    """The nearest ancestor of `base` (itself included) that holds `.memory/`, as the hooks'
-    `locate` finds it; the home directory never counts (`~/.memory` is not a project)."""
-    try:
-        directory = os.path.realpath(base)
-    except (OSError, ValueError):
-        return None
-    home = env.get("HOME")
-    home = os.path.realpath(home) if home else None
-    while True:
-        if directory != home and os.path.isdir(os.path.join(directory, remote.MEMORY_DIR)):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
-
-
-class _Context:
-    """What `_json.make_scanner` reads off `json.JSONDecoder`: the stock decoding rules."""
-
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = int
-
-    @staticmethod
-    def parse_constant(name: str) -> float:
-        return {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}[name]
-
-
-def parse_object(data: bytes):
-    """Claude Code's payload as a dict, or None when it is not one JSON object."""
-    import _json
-
-    try:
-        text = data.decode("utf-8", errors="replace").strip()
-        value, end = _json.make_scanner(_Context())(text, 0)  # type: ignore[arg-type]  # the C scanner reads these attributes
-    except Exception:  # malformed input (the C scanner raises several kinds, even SystemError)
-        return None
-    if end != len(text) or not isinstance(value, dict):
-        return None
-    return value
+    """The project `base` belongs to, as every face finds it (`memtui.store.root`)."""
+    return root.nearest(base, env.get("HOME"))
 
 
 def _quote(text: str) -> str:
@@ -85,21 +46,24 @@ def _quote(text: str) -> str:
     return _json.encode_basestring_ascii(text)
 
 
-def header(event: str, env) -> bytes:
+def header(event: str, env, root: str) -> bytes:
+    """The request line; `root` is the project this client located, so the service does not again."""
     forwarded = ", ".join(f"{_quote(k)}: {_quote(env[k])}" for k in FORWARDED_ENV if env.get(k))
-    return f'{{"op": "hook", "event": {_quote(event)}, "env": {{{forwarded}}}}}\n'.encode()
+    return f'{{"op": "hook", "event": {_quote(event)}, "root": {_quote(root)}, "env": {{{forwarded}}}}}\n'.encode()
 
 
 def answer(event: str, data: bytes, env=None, budget: float | None = None):
     """What to print for this event (bytes, maybe empty), or None: do it in this process."""
     env = os.environ if env is None else env
     try:
-        if env.get(HEADLESS_ENV):
+        if is_headless(env):
             return b""  # our own headless model calls: the hook does nothing
-        payload = parse_object(data)
-        if payload is None:
-            return None  # not a payload: the full hook logs that (rare, so its import is no cost)
-        base = env.get("CLAUDE_PROJECT_DIR") or payload.get("cwd")
+        base = env.get("CLAUDE_PROJECT_DIR")
+        if not base:  # Claude Code sets it for hooks; without it, the payload's cwd says where we are
+            payload = parse_object(data)
+            if payload is None:
+                return None  # not a payload: the full hook logs that (rare, so its import is no cost)
+            base = payload.get("cwd")
         if not isinstance(base, str) or not base:
             base = os.getcwd()
         root = find_root(base, env)
@@ -107,7 +71,7 @@ def answer(event: str, data: bytes, env=None, budget: float | None = None):
             return b""  # not an initialised project: nothing to do, nothing to create
         reply = remote.request(
             remote.socket_path(root),
-            header(event, env) + data,
+            header(event, env, root) + data,
             BUDGETS.get(event, BUDGET) if budget is None else budget,
         )
         return remote.printable(reply)
@@ -115,22 +79,34 @@ def answer(event: str, data: bytes, env=None, budget: float | None = None):
         return None
 
 
-def arm(seconds: float) -> None:
-    """A watchdog for the thin path: stdin that never ends, or anything else stuck, ends the hook
-    (exit 0, nothing printed) after `seconds`. `_signal` is the C module (`signal` imports enum)."""
+_armed = False
+
+
+def arm(seconds: float, expired=None) -> None:
+    """The one hook watchdog: stdin that never ends, or anything else stuck, ends the hook after
+    `seconds` by raising `expired()` (default: exit 0, nothing printed; the in-process hook raises
+    its Deadline to log it). Arming twice keeps the first budget. `_signal` is the C module
+    (`signal` imports enum)."""
+    global _armed
+    if _armed:
+        return
     try:
         import _signal  # type: ignore[import-not-found]  # C module, no stub: `signal` would import enum
 
         def expire(signum, frame):
-            raise SystemExit(0)
+            if _armed:  # an alarm delivered just after disarming must not raise anywhere else
+                raise expired() if expired is not None else SystemExit(0)
 
         _signal.signal(_signal.SIGALRM, expire)
+        _armed = True
         _signal.setitimer(_signal.ITIMER_REAL, seconds)
     except (ImportError, AttributeError, ValueError):  # no SIGALRM (Windows) or not the main thread
         pass
 
 
 def disarm() -> None:
+    global _armed
+    _armed = False
     try:
         import _signal
 
@@ -153,6 +129,7 @@ def read_stdin() -> bytes:
 
 
 def emit(data: bytes) -> None:
+    """The one way a hook prints its answer (bytes of one JSON object); a closed pipe is no error."""
     if not data:
         return
     try:

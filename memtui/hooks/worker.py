@@ -1,6 +1,6 @@
 """`memtui worker`: drain the spool with the capture pipeline, then exit once idle.
 
-Started detached by a hook (see `capture.ensure_worker`), or by hand. It holds the worker lock for
+Started detached by a hook (see `store.spool.ensure_worker`), or by hand. It holds the worker lock for
 its whole life; after letting go of it, it looks at the spool once more, so a job queued while it
 was deciding to stop is never stranded (the hook that queued it saw the lock taken and started
 no worker). Progress and problems go to `.memory/logs/worker.log`.
@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memtui.hooks import log, spool
+from memtui.recall import log
+from memtui.store import spool
 
 #: Seconds without new jobs before the worker exits (hooks of one turn arrive within this).
 IDLE_SECONDS = 2.0
@@ -54,7 +55,7 @@ def run(project: Any, *, lock_fd: int | None = None, idle: float = IDLE_SECONDS)
 
 
 def _drain(project: Any, idle: float) -> tuple[int, set[str]]:
-    from memtui.hooks import access, session
+    from memtui.recall import access, session
     from memtui.store.bank import Bank
 
     bank = Bank(project)
@@ -121,11 +122,8 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
     if not transcript.is_file():
         _log(project, f"{job.path.name}: transcript {transcript} is gone; nothing to capture")
         return True
-    try:
-        from memtui.capture.pipeline import extract
-    except ImportError:
-        _log(project, f"{job.path.name}: the capture pipeline is not installed; the job stays queued")
-        return False
+    from memtui.capture.pipeline import extract
+
     result = extract(
         bank,
         str(transcript),
@@ -151,30 +149,24 @@ class JobFailed(Exception):
 
 def _reindex(project: Any, bank: Any) -> bool:
     """Bring the search index up to date now, so the next prompt's search does not pay for it."""
-    try:
-        from memtui.index.search import open_index
-    except ImportError:
-        return True  # no index in this build: nothing to bring up to date
+    from memtui.index.search import open_index
+
     open_index(bank).refresh()
     return True
 
 
 def _check_new(project: Any, bank: Any) -> bool:
     """Verdicts for memories added or edited since the last verify (none before the first)."""
-    try:
-        from memtui.verify import engine
-    except ImportError:
-        return True
+    from memtui.verify import engine
+
     engine.refresh(bank)
     return True
 
 
 def _verify(project: Any, bank: Any, job: spool.Job) -> bool:
     """A full (incremental) verify when HEAD moved, or a re-check of the files Claude Code wrote."""
-    try:
-        from memtui.verify import engine
-    except ImportError:
-        return True  # no verification in this build
+    from memtui.verify import engine
+
     if job.kind == "verify":
         report = engine.verify(bank)
         counts = report.counts()

@@ -23,6 +23,8 @@ from __future__ import annotations
 import os
 import time
 
+from memtui.store.root import MEMORY_DIR
+
 #: True for type checkers only (pyproject.toml's mypy `always_true`): the thin hook client imports
 #: this module, and `typing` is one of the imports it must not pay for.
 TYPING = False
@@ -30,7 +32,6 @@ if TYPING:
     from typing import Any
 
 SOCKET_NAME = "service.sock"
-MEMORY_DIR = ".memory"
 #: AF_UNIX paths are limited to ~104 bytes; longer ones move to the temp dir under a hash.
 MAX_SOCKET_PATH = 100
 #: How long a search client waits for the service before it searches by itself.

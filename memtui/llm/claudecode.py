@@ -33,8 +33,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from memtui.core.headless import HEADLESS_ENV
 from memtui.core.redact import redact
-from memtui.llm import HEADLESS_ENV, usage
+from memtui.llm import usage
 from memtui.llm.errors import AuthFailed, BadOutput, LLMError, ModelNotFound, NoApiKey, RequestRejected, Unavailable
 from memtui.llm.schema import validate
 from memtui.llm.settings import LLMSettings

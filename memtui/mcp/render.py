@@ -15,7 +15,7 @@ from typing import Any
 
 from memtui.core import decay
 from memtui.core.text import clip
-from memtui.hooks import fence
+from memtui.recall import fence
 
 #: A result shows this much of each memory; memory_search with the id shows one in full.
 MAX_CHARS = 1500

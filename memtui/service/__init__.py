@@ -6,6 +6,6 @@ the project's index open and the embedding model loaded, and answers the hooks' 
 demand by the SessionStart and prompt hooks, never required (every client falls back to doing
 the work itself), and always owned: one per project (a lock), an idle exit, a status line.
 
-    control.py   start on demand, stop, status; the `[service]` settings
+    (memtui.recall.service starts it on demand, stops it, reads its status and settings)
     server.py    the process itself: warm-up, the socket loop, the exit conditions
 """

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.index import remote
-from memtui.service import control
+from memtui.recall import service as control
 
 #: How often the loop wakes to check the exit conditions when no request comes.
 TICK = 1.0
@@ -279,19 +279,22 @@ class Service:
 
     def hook(self, request: dict[str, Any], body: bytes) -> bytes:
         """A recall event, answered exactly as the in-process hook would, with the warm model."""
-        from memtui.hooks.entry import dispatch, locate, parse_payload
+        from memtui.recall.answer import respond
+        from memtui.recall.context import EVENTS, locate, parse_payload
 
         env = request.get("env")
         env = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
         event = str(request.get("event") or "")
-        if event not in ("UserPromptSubmit", "SessionStart"):
+        if event not in EVENTS:
             raise ValueError(f"not a recall event: {event!r}")
-        context = locate(event, parse_payload(body), env)
+        root = request.get("root")
+        if root != str(self.project.root):
+            raise ValueError("another project")  # the client falls back; nothing is written here
+        # The client located the project already (it is this service's): parse once, locate never.
+        context = locate(event, parse_payload(body), env, project=self.project)
         if context is None:
             return b""
-        if context.project.root != self.project.root:
-            raise ValueError("another project")  # the client falls back; nothing is written here
-        answer = dispatch(context)
+        answer = respond(context)
         return json.dumps(answer, ensure_ascii=False).encode("utf-8") if answer else b""
 
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtui.errors import NotInitialised
+from memtui.store import root
 
-MEMORY_DIR = ".memory"
+MEMORY_DIR = root.MEMORY_DIR
 _SANITIZE = re.compile(r"[^a-zA-Z0-9]")
 _MAX_SANITIZED = 200
 
@@ -59,10 +60,19 @@ def find_project(cwd: Path | None = None, env: Mapping[str, str] | None = None) 
     if explicit:
         return Project(Path(explicit).expanduser().resolve())
     start = (cwd or Path.cwd()).resolve()
-    for directory in (start, *start.parents):
-        if (directory / MEMORY_DIR).is_dir() and directory != Path.home():
-            return Project(directory)
+    found = root.nearest(str(start), str(Path.home()))
+    if found is not None:
+        return Project(Path(found))
     return Project(_git_root(start) or start)
+
+
+def session_project(env: Mapping[str, str] | None = None, cwd: str | Path | None = None) -> Project:
+    """The project a Claude Code session works in (hooks, the MCP server): from `CLAUDE_PROJECT_DIR`,
+    else `cwd`, else the working directory, up to the nearest initialised ancestor, so a package of
+    a monorepo uses the root's memory."""
+    env = os.environ if env is None else env
+    base = env.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
+    return find_project(Path(base), {k: v for k, v in env.items() if k != "CLAUDE_PROJECT_DIR"})
 
 
 def claude_config_dir(env: Mapping[str, str] | None = None) -> Path:

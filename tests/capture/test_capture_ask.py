@@ -7,7 +7,7 @@ import json
 from fakeapi import error
 from fakeapi import text as text_reply
 
-from memtui.capture.ask import ask, overlap_search
+from memtui.capture.ask import ask
 
 
 def _seed(bank):
@@ -58,13 +58,6 @@ def test_an_overload_before_any_text_is_retried(llm, bank):
     ids = _seed(bank)
     llm.script(error(529), text_reply(f"Redis [{ids['cache']}]."))
     assert ask(bank, "what caches pages?").cited_ids == (ids["cache"],)
-
-
-def test_fallback_ranking_prefers_rare_shared_words(bank):
-    ids = _seed(bank)
-    hits = overlap_search(bank, "is redis caching pages?")
-    assert hits[0].memory.id == ids["cache"] and "redis" in hits[0].why
-    assert overlap_search(bank, "") == []
 
 
 def test_ask_command_without_a_key_lists_the_matches(home, project, cli):

@@ -121,7 +121,7 @@ def context_of(answer: dict | None) -> str:
 
 def wait_for_worker(memory_dir: Path, timeout: float = 20) -> None:
     """Until no worker holds the spool lock (hooks start workers that outlive them)."""
-    from memtui.hooks import spool
+    from memtui.store import spool
 
     deadline = time.monotonic() + timeout
     time.sleep(0.1)

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from hookkit import SESSION, hook_env, payload, run_hook, wait_for_worker
 
-from memtui.hooks import spool
+from memtui.store import spool
 from memtui.store.bank import Bank
 
 

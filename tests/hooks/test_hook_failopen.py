@@ -159,7 +159,7 @@ def test_read_only_project_as_any_user(project, home, bank, tmp_path):
 
 
 def test_log_is_size_bounded(project):
-    from memtui.hooks import log
+    from memtui.recall import log
 
     for _ in range(3000):
         log.write(project.memory_dir, "Test", "x" * 300)
@@ -182,7 +182,7 @@ def test_a_locked_store_costs_the_save_not_the_hook(hook, project, bank):
     """Another process holds the store's lock: the explicit save gives up, the hook still answers."""
     import time
 
-    from memtui.hooks.recall import SAVE_LOCK_SECONDS
+    from memtui.recall.answer import SAVE_LOCK_SECONDS
     from memtui.store.lock import ProjectLock
 
     pytest.importorskip("memtui.capture.explicit")

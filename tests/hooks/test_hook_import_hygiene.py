@@ -89,7 +89,7 @@ def test_fast_path_imports_nothing_heavy(style, event, fields, project, home, ba
     for i in range(20):
         bank.add("decision", f"We deploy service {i} with make ship from the main branch")
     modules, stdout = imported(COMMANDS[style], event, payload(event, project.root, **fields), project.root, home)
-    assert "memtui.hooks.lookup" in modules  # the hook really searched…
+    assert "memtui.recall.lookup" in modules  # the hook really searched…
     assert stdout or event == "UserPromptSubmit"  # …and the briefing answered
     assert sorted(m for m in modules if m.split(".")[0] in HEAVY) == []
     # An explicit "remember that …" is redacted with detect-secrets' patterns (from the snapshot,

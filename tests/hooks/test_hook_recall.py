@@ -10,7 +10,7 @@ import pytest
 from hookkit import context_of
 
 from memtui.core.clock import utcnow
-from memtui.hooks import fence
+from memtui.recall import fence
 from memtui.store.bank import Bank
 
 DEPLOY = "We deploy with make ship from the main branch"
@@ -275,7 +275,7 @@ def test_stored_text_cannot_open_or_close_any_tag(hook, bank, hostile):
 
 
 def test_fencing_keeps_comparisons_and_generics_readable():
-    from memtui.hooks.fence import _defuse
+    from memtui.recall.fence import _defuse
 
     assert _defuse("if a < b and c <= d: List<String> x <- y") == "if a < b and c <= d: List&lt;String> x <- y"
 

@@ -13,7 +13,7 @@ from gitkit import git
 from hookkit import context_of, wait_for_worker
 from test_hook_recall import BACKGROUND
 
-from memtui.hooks import drift
+from memtui.recall import drift
 from memtui.store.bank import Bank
 
 CODE = "def handle_webhook(event):\n    return event\n\n\ndef charge_card(card):\n    return card\n"

@@ -20,7 +20,7 @@ from factkit import FACTS
 
 from memtui.hooks import launch_path
 from memtui.index import remote
-from memtui.service import control
+from memtui.recall import service as control
 
 PROMPT = "How do we deploy with make ship from the main branch these days?"
 LAUNCHER = [sys.executable, "-S", str(launch_path())]

@@ -7,7 +7,6 @@ from textual.widgets import Input, OptionList
 from tuikit import make_app, memory_by_text, settle
 
 from memtui.core.memory import Status
-from memtui.tui.data.services import Missing
 from memtui.tui.screens.main import MainScreen
 from memtui.tui.widgets.memory_list import MemoryList
 
@@ -29,18 +28,6 @@ async def test_search_ranks_as_you_type_and_enter_jumps(demo):
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert app.screen.query_one(MemoryList).current.id == target.id
-
-
-async def test_search_without_the_index_says_so_and_still_finds(demo):
-    app = make_app(demo, engines={"search": Missing("Ranked search", "memtui.index.search is not installed")})
-    async with app.run_test(size=(110, 34)) as pilot:
-        await settle(pilot)
-        await pilot.press("f")
-        await settle(pilot)
-        assert "not available yet" in str(app.screen.query_one("#search-note").render())
-        await pilot.press(*"weasyprint")
-        await settle(pilot)
-        assert app.screen.query_one(OptionList).option_count >= 1
 
 
 async def test_ask_without_a_key_says_how_to_set_one(demo):
@@ -126,13 +113,3 @@ async def test_health_wraps_a_long_value_under_itself_at_80_columns(demo):
         value_column = lines[at].index("set ANTHROPIC_API_KEY")
         following = lines[at + 1 : at + 3]
         assert all(line[:value_column].strip() == "" and line[value_column] != " " for line in following), following
-
-
-@pytest.mark.parametrize("name,key", [("health", "H"), ("ask", "a")])
-async def test_a_missing_engine_shows_not_available_yet(demo, name, key):
-    app = make_app(demo, engines={name: Missing(name.title(), "not installed")})
-    async with app.run_test(size=(110, 34)) as pilot:
-        await settle(pilot)
-        await pilot.press(key)
-        await settle(pilot)
-        assert "not available yet" in " ".join(str(w.render()) for w in app.screen.query("Static"))

@@ -28,29 +28,12 @@ def register(server: Any, ws: Any) -> None:
         if not question.strip():
             raise ValueError('ask a question, e.g. "how do we deploy?"')
         bank = ws.bank()
-        try:
-            from memtui.capture.ask import ask
-        except ImportError:  # a build without the capture pipeline
-            return _from_search(bank, question)
+        from memtui.capture.ask import ask
+
         answer = ask(bank, question)
         if getattr(answer, "error", None):
             # No model answer (no key, API down, nothing matched): the memories themselves still help.
-            matches = [(getattr(h, "memory", h), getattr(h, "score", None)) for h in answer.matches[:5]]
+            matches = [(h.memory, h.score) for h in answer.matches[:5]]
             return render.listing(answer.text.strip(), matches, bank.clock(), bank.registry)
         cited = ", ".join(answer.cited_ids) if answer.cited_ids else "none"
         return f"{answer.text.strip()}\n\n(cited memories: {cited})"
-
-
-def _from_search(bank: Any, question: str) -> str:
-    """Without a model: the memories an answer would be built from."""
-    from memtui.hooks import lookup
-
-    matches = lookup.search(bank, question, 5, recall=False)
-    if not matches:
-        return "Nothing in memory bears on that question."
-    return render.listing(
-        "No model is available to compose an answer; these memories bear on the question:",
-        [(m.memory, m.score) for m in matches],
-        bank.clock(),
-        bank.registry,
-    )

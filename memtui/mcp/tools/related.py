@@ -41,20 +41,6 @@ def register(server: Any, ws: Any) -> None:
 
 
 def _related(bank: Any, tags: list[str], k: int) -> list[Any]:
-    try:
-        from memtui.index.search import related as by_tags
-    except ImportError:
-        by_tags = None  # type: ignore[assignment]  # a build without the index
-    if by_tags is not None:
-        return [getattr(hit, "memory", hit) for hit in by_tags(bank, tags, k=k)]
-    from memtui.core import decay
+    from memtui.index.search import related as by_tags
 
-    now = bank.clock()
-    wanted = set(tags)
-    scored = [
-        (len(wanted & set(m.tags)), decay.rank(m, now, bank.registry), m)
-        for m in bank.memories(include_inactive=False)
-        if wanted & set(m.tags)
-    ]
-    scored.sort(key=lambda t: (-t[0], -t[1], t[2].id))
-    return [m for _, _, m in scored[:k]]
+    return [hit.memory for hit in by_tags(bank, tags, k=k)]

@@ -31,7 +31,7 @@ def register(server: Any, ws: Any) -> None:
         names code that is gone (a line says what, and its likely new name); memories older than
         a day say so too: verify them against the code before relying on them.
         """
-        from memtui.hooks import access, lookup
+        from memtui.recall import access, lookup
 
         bank = ws.bank()
         now = bank.clock()
@@ -69,9 +69,7 @@ def register(server: Any, ws: Any) -> None:
 
 def _verdict(bank: Any, memory_id: str) -> Any:
     """The memory's stored verification verdict, or None (never checked, or no index)."""
-    try:
-        from memtui.index import verdicts
-        from memtui.index.search import open_index
-    except ImportError:
-        return None
+    from memtui.index import verdicts
+    from memtui.index.search import open_index
+
     return verdicts.read(open_index(bank).conn, [memory_id]).get(memory_id)

@@ -52,11 +52,9 @@ def register(server: Any, ws: Any) -> None:
 
 def _verification(bank: Any, ids: list[str]) -> str:
     """Counts of verified, drifted and unchecked memories (memtui verify), from the index."""
-    try:
-        from memtui.index import verdicts
-        from memtui.index.search import open_index
-    except ImportError:
-        return "Checked against the code: not available in this build."
+    from memtui.index import verdicts
+    from memtui.index.search import open_index
+
     counts = verdicts.counts(open_index(bank).conn, ids)
     never = len(ids) - sum(counts.values())
     line = (
@@ -67,10 +65,8 @@ def _verification(bank: Any, ids: list[str]) -> str:
 
 
 def _capture_health(bank: Any) -> str:
-    try:
-        from memtui.capture import health
-    except ImportError:
-        return "Automatic capture: not available in this build."
+    from memtui.capture import health
+
     try:
         summary = health.lines(health.read(bank.project))
     except Exception as exc:  # status must answer even when health cannot be read
@@ -79,6 +75,6 @@ def _capture_health(bank: Any) -> str:
 
 
 def _pending_jobs(bank: Any) -> int:
-    from memtui.hooks import spool
+    from memtui.store import spool
 
     return len(spool.pending(bank.project.memory_dir))

@@ -47,16 +47,13 @@ def merge_prompt(memories: Sequence[Memory]) -> str:
     return f"Merge these {len(ordered)} notes into one:\n\n{notes}"
 
 
-def model_drafter() -> Callable[[Any, Sequence[Memory]], str] | services.Missing:
-    """A function (bank, memories) -> merged text written by the model, when a key and the llm layer exist."""
-    open_client = services._lookup("memtui.llm.backend", "open_client", "Model-written merges")
-    if isinstance(open_client, services.Missing):
-        return open_client
+def model_drafter() -> Callable[[Any, Sequence[Memory]], str] | None:
+    """A function (bank, memories) -> merged text written by the model, or None without a model."""
     if not services.has_model():
-        return services.Missing("Model-written merges", "no model is available (no API key, no Claude Code login)")
+        return None
 
     def draft(bank: Any, memories: Sequence[Memory]) -> str:
-        client = open_client(bank.project.memory_dir, bank.config.section("llm"))
+        client = services.open_client(bank.project.memory_dir, bank.config.section("llm"))
         text = client.stream_text(system=MERGE_SYSTEM, prompt=merge_prompt(memories), purpose="merge", max_tokens=1024)
         return str(text).strip()
 

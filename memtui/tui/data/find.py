@@ -1,5 +1,4 @@
-"""Search results as the search panel shows them, from the ranked index or, until that exists,
-from a fuzzy match over the loaded memories (no Textual)."""
+"""Search results as the search panel shows them, from the ranked index (no Textual)."""
 
 from __future__ import annotations
 
@@ -85,14 +84,3 @@ def from_hits(hits: Iterable[object], query: str) -> list[Found]:
             )
         )
     return out
-
-
-def local(memories: Iterable[Memory], query: str, k: int = 30) -> list[Found]:
-    """Fuzzy ranking over the loaded memories: a stand-in until the ranked index is available."""
-    from rapidfuzz import fuzz, process
-
-    pool = [m for m in memories if m.active]
-    texts = [f"{m.name} {m.description} {m.content} {' '.join(m.tags)}".lower() for m in pool]
-    terms = terms_of(query)
-    results = process.extract(query.lower(), texts, scorer=fuzz.WRatio, limit=k, score_cutoff=50)
-    return [Found(pool[i], score / 100.0, "fuzzy text match", terms) for _, score, i in results]

@@ -1,79 +1,61 @@
-"""The optional engines behind the search, ask, consolidate and health panels (no Textual).
+"""The engines behind the search, ask, consolidate and health panels and the merge drafts (no Textual).
 
-They are built in parallel with the TUI and may be missing, half-built or broken in a given
-checkout; each lookup returns the callable or a `Missing` that says what is not there, so a panel
-shows a clear "not available yet" state instead of crashing. Imports happen on first use only.
+Each is a real import of the layer that does the work, made on first use so the TUI paints
+before they load; these are the TUI's only crossings into capture/ and llm/, listed with their
+reason in pyproject.toml's import-linter contract. A test (or a screenshot) hands the app its own
+engines instead (`MemtuiApp(engines=…)`).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True)
-class Missing:
-    feature: str
-    reason: str
-
-    @property
-    def message(self) -> str:
-        return f"{self.feature} is not available yet in this build ({self.reason})."
-
-
-def _lookup(module: str, name: str, feature: str) -> Callable[..., Any] | Missing:
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return Missing(feature, f"{module} is not installed")
-        return Missing(feature, f"{module} needs {exc.name}")
-    except Exception as exc:  # a module mid-development must not take the TUI down
-        return Missing(feature, f"{module} failed to load: {type(exc).__name__}: {exc}")
-    fn = getattr(mod, name, None)
-    if not callable(fn):
-        return Missing(feature, f"{module}.{name} does not exist")
-    return fn
-
-
-def search() -> Callable[..., Any] | Missing:
+def search() -> Callable[..., Any]:
     """`search(bank, query, *, k, types, include_inactive) -> list[Hit]`."""
-    return _lookup("memtui.index.search", "search", "Ranked search")
+    from memtui.index.search import search as ranked
+
+    return ranked
 
 
-def ask() -> Callable[..., Any] | Missing:
+def ask() -> Callable[..., Any]:
     """`ask(bank, question, *, on_text) -> Answer(text, cited_ids, matches)`."""
-    return _lookup("memtui.capture.ask", "ask", "Ask")
+    from memtui.capture.ask import ask as answer
+
+    return answer
 
 
-def consolidate() -> tuple[Callable[..., Any], Callable[..., Any]] | Missing:
+def consolidate() -> tuple[Callable[..., Any], Callable[..., Any]]:
     """`plan(bank, type_=None) -> Plan` and `apply(bank, plan, accepted=…)`."""
-    plan = _lookup("memtui.capture.consolidate", "plan", "Consolidation")
-    if isinstance(plan, Missing):
-        return plan
-    apply = _lookup("memtui.capture.consolidate", "apply", "Consolidation")
-    if isinstance(apply, Missing):
-        return apply
+    from memtui.capture.consolidate import apply, plan
+
     return plan, apply
 
 
-def health() -> Callable[..., Any] | Missing:
+def health() -> Callable[..., Any]:
     """`read(project) -> dict`."""
-    return _lookup("memtui.capture.health", "read", "Health")
+    from memtui.capture.health import read
+
+    return read
 
 
 def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
     """True when a model can be called: an API key, or the person's Claude Code login (llm/backend.py)."""
-    choose = _lookup("memtui.llm.backend", "choose", "LLM")
-    settings = _lookup("memtui.llm.settings", "LLMSettings", "LLM")
-    if isinstance(choose, Missing) or isinstance(settings, Missing):
-        return False
+    from memtui.llm.backend import choose
+    from memtui.llm.settings import LLMSettings
+
     try:
-        return bool(choose(settings.load(section, env), env).on)  # type: ignore[attr-defined]
+        return bool(choose(LLMSettings.load(section, env), env).on)
     except Exception:  # a broken [llm] table: no model until it is fixed (the health screen says why)
         return False
+
+
+def open_client(memory_dir: Any, section: Mapping[str, Any] | None) -> Any:
+    """The model client (an API key, or the Claude Code login) for merge drafts."""
+    from memtui.llm.backend import open_client as opened
+
+    return opened(memory_dir, section)
 
 
 HOW_TO_SET_KEY = (

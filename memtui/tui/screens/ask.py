@@ -44,9 +44,7 @@ key (`ANTHROPIC_API_KEY`).
         #: A stand-in engine (screenshots) needs no key; the real one does.
         self.keyed = "ask" in app_of(self).engines
         note = self.query_one("#ask-note", Static)
-        if isinstance(self.engine, services.Missing):
-            note.update(self.engine.message)
-        elif not (self.keyed or services.has_model()):
+        if not (self.keyed or services.has_model()):
             self.query_one("#ask-answer", Markdown).update(services.HOW_TO_SET_KEY)
         else:
             note.update("enter asks; the answer streams below with the memories it cites.")
@@ -55,9 +53,6 @@ key (`ANTHROPIC_API_KEY`).
     def on_input_submitted(self, event: Input.Submitted) -> None:
         question = event.value.strip()
         if not question:
-            return
-        if isinstance(self.engine, services.Missing):
-            self.notify(self.engine.message, severity="warning", timeout=5)
             return
         # Without a model the engine still answers: with the closest memories and how to get a model.
         self.query_one("#ask-answer", Markdown).update("")

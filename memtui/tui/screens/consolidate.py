@@ -17,7 +17,6 @@ from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import plan as plan_rows
-from memtui.tui.data import services
 from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
 
@@ -83,9 +82,6 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
 
     def on_mount(self) -> None:
         self.engine = app_of(self).engine("consolidate")
-        if isinstance(self.engine, services.Missing):
-            self._idle(self.engine.message + " Until then, merge by hand: mark memories with space, then m.")
-            return
         self.action_replan()
 
     def _idle(self, note: str) -> None:
@@ -99,8 +95,6 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         return True
 
     def action_replan(self) -> None:
-        if isinstance(self.engine, services.Missing):
-            return
         self.query_one("#consolidate-progress").display = True
         self.query_one("#consolidate-note", Static).update("Planning… (the model reads every active memory)")
         self.query_one(SelectionList).clear_options()
@@ -144,7 +138,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
             self.query_one("#consolidate-detail", Static).update(details(self.items[index], self.titles))
 
     def action_apply(self) -> None:
-        if self.plan is None or isinstance(self.engine, services.Missing):
+        if self.plan is None:
             return
         chosen = [self.items[i].raw for i in self.query_one(SelectionList).selected]
         if not chosen:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
 import textwrap
 from typing import Any, ClassVar
 
@@ -17,7 +15,6 @@ from textual.widgets import Footer, Static
 
 from memtui.errors import say
 from memtui.tui.appref import app_of
-from memtui.tui.data import services
 from memtui.tui.data.text import bar
 from memtui.tui.messages import Snapshot
 from memtui.tui.widgets.topbar import TopBar
@@ -203,12 +200,6 @@ spent today against the daily budget. `r` reads it again.
         project = app.bank.project
         engine = app_of(self).engine("health")
         secrets = secrets_view(app.bank)
-        if isinstance(engine, services.Missing):
-            raw = None
-            with contextlib.suppress(OSError, ValueError):
-                raw = json.loads(project.path("status.json").read_text(encoding="utf-8"))
-            app.call_from_thread(self._show, None, engine.message, raw, secrets)
-            return
         try:
             data = engine(project)
             if not isinstance(data, dict):

@@ -18,7 +18,7 @@ from memtui.core.memory import Memory
 from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
-from memtui.tui.data import draft, services
+from memtui.tui.data import draft
 from memtui.tui.data.text import split_tags
 from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
@@ -68,8 +68,10 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         self.query_one("#merge-content", TextArea).focus()
         drafter = draft.model_drafter()
         status = self.query_one("#merge-status", Static)
-        if isinstance(drafter, services.Missing):
-            status.update(f"Draft: the sources joined ({drafter.reason}). Edit it, then ctrl+s.")
+        if drafter is None:
+            status.update(
+                "Draft: the sources joined (no model: no API key, no Claude Code login). Edit it, then ctrl+s."
+            )
         else:
             status.update("Asking the model for a merged draft… (you can edit meanwhile)")
             self.model_draft(drafter)

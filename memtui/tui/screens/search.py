@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
-from memtui.tui.data import find, services
+from memtui.tui.data import find
 from memtui.tui.widgets.topbar import TopBar
 
 K = 30
@@ -71,11 +71,7 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
 
     def on_mount(self) -> None:
         self.engine = app_of(self).engine("search")
-        note = self.query_one("#search-note", Static)
-        if isinstance(self.engine, services.Missing):
-            note.update(f"{self.engine.message} Showing a fuzzy match over the loaded memories instead.")
-        else:
-            note.update("Ranked search over every memory.")
+        self.query_one("#search-note", Static).update("Ranked search over every memory.")
         self.query_one(Input).focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -93,10 +89,7 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
         app = app_of(self)
         engine = self.engine
         try:
-            if isinstance(engine, services.Missing):
-                found = find.local(app.snapshot.memories, query, K)
-            else:
-                found = find.from_hits(engine(app.bank, query, k=K), query)
+            found = find.from_hits(engine(app.bank, query, k=K), query)
         except Exception as exc:  # the index may be rebuilding or broken: say so, keep the panel alive
             app.call_from_thread(self._failed, say(exc))
             return

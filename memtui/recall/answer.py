@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memtui.hooks import fence
-from memtui.hooks.session import SessionState
+from memtui.recall import fence
+from memtui.recall.session import SessionState
 
 TASK_NOTIFICATION = "<task-notification>"
 #: The search sees this much of a long prompt (its start says what it is about).
@@ -44,7 +44,7 @@ def prompt(context: Any) -> dict[str, Any] | None:
         return _answer(context.event, notes)
 
     from memtui.core.clock import utcnow
-    from memtui.hooks import lookup
+    from memtui.recall import lookup
 
     memory_dir = context.project.memory_dir
     state = SessionState.load(memory_dir, context.session_id)
@@ -89,7 +89,7 @@ def briefing(context: Any) -> dict[str, Any] | None:
         return None
 
     from memtui.core.clock import utcnow
-    from memtui.hooks import drift, lookup
+    from memtui.recall import drift, lookup
 
     carried = _block_lines(context.project)
     drifted = drift.notes(memory_dir)
@@ -152,10 +152,8 @@ def _save_explicit(context: Any, text: str) -> list[Any]:
     """Save what the user explicitly asked to remember, now, without a model."""
     if "remember" not in text[:EXPLICIT_CHARS].lower():
         return []  # the common case, decided without importing the detector
-    try:
-        from memtui.capture.explicit import explicit_memories
-    except ImportError:
-        return []
+    from memtui.capture.explicit import explicit_memories
+
     found = explicit_memories(text[:EXPLICIT_CHARS])
     if not found:
         return []
@@ -176,7 +174,7 @@ def _saved_note(saved: list[Any]) -> str:
 def _bookkeep(context: Any, state: SessionState, recalled: list[str]) -> None:
     """Record what was surfaced and count the recalls. Failing here (a read-only or full disk)
     costs a possible repeat later, so the answer still goes out and the problem is logged."""
-    from memtui.hooks import access
+    from memtui.recall import access
 
     for step, run in (
         ("session state", state.save),
@@ -189,6 +187,55 @@ def _bookkeep(context: Any, state: SessionState, recalled: list[str]) -> None:
 
 
 def _describe(exc: BaseException) -> str:
-    from memtui.hooks import log
+    from memtui.recall import log
 
     return log.describe(exc)
+
+
+def respond(context: Any) -> dict[str, Any] | None:
+    """A recall event's answer: the prompt's memories, or the session's briefing with its chores
+    (a verify queued when HEAD moved, per-clone files kept out of git, the merge driver registered)."""
+    if context.event == "UserPromptSubmit":
+        return prompt(context)
+    from memtui.recall import drift
+
+    answer = briefing(context)
+    context.chore("queue verification", drift.after_session_start)
+    context.chore("update .memory/.gitignore", _ignore_per_clone_files)
+    return _with_note(answer, context.chore("register the merge driver", _merge_driver))
+
+
+def _merge_driver(context: Any) -> str | None:
+    """A clone the project's .gitattributes sends to memtui's merge driver, whose git config does
+    not name it (a teammate who never ran setup): register it, as `git lfs install` would; if that
+    cannot be done, the session is told what to run. Returns that note, if any."""
+    from pathlib import Path
+
+    root = Path(context.project.root)
+    if not (root / ".gitattributes").is_file():
+        return None
+    from memtui.store import gitdriver
+
+    if not gitdriver.missing(root):
+        return None
+    if gitdriver.register(root):
+        context.log("registered memtui's git merge driver for this clone")
+        return None
+    return f"memtui: {gitdriver.HOW}."
+
+
+def _ignore_per_clone_files(context: Any) -> None:
+    """A project from before a per-clone file was ignored gets the line (a read of a small file)."""
+    from memtui.store.ignore import ensure_ignored
+
+    ensure_ignored(context.project)
+
+
+def _with_note(answer: dict[str, Any] | None, note: str | None) -> dict[str, Any] | None:
+    if not note:
+        return answer
+    if not answer:
+        return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": note}}
+    output = answer["hookSpecificOutput"]
+    output["additionalContext"] = f"{output.get('additionalContext', '')}\n\n{note}".strip()
+    return answer

@@ -1,4 +1,5 @@
-"""`.memory/spool/`: capture jobs written by hooks, drained by one detached worker.
+"""`.memory/spool/`: jobs (capture, reindex, verify) written by hooks and the recall service,
+drained by one detached worker (`memtui worker`, which `ensure_worker` starts).
 
 A job is one JSON file, written atomically (temp, fsync, rename) so a reader never sees half of
 one. The worker deletes a job only after it has been carried out, so a worker killed half-way
@@ -136,3 +137,23 @@ def worker_running(memory_dir: Path) -> bool:
     from memtui.store.lock import held
 
     return held(spool_dir(memory_dir) / LOCK) if spool_dir(memory_dir).is_dir() else False
+
+
+def ensure_worker(project: Any, log: Any = None) -> bool:
+    """Start a detached worker unless one runs. True when this call started one."""
+    from memtui.store import detached
+
+    fd = try_lock(project.memory_dir)
+    if fd is None:
+        return False  # the running worker rechecks the spool before it exits
+    try:
+        argv = detached.memtui_command(project.root, "worker", "--lock-fd", str(fd))
+        # The worker logs for itself; this file catches only what kills it before it can (an import error).
+        detached.spawn(project.root, argv, "worker.stderr", lock_fd=fd)
+        return True
+    except OSError as exc:
+        if log is not None:
+            log(f"could not start the worker ({exc}); jobs stay in the spool for the next one")
+        return False
+    finally:
+        os.close(fd)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -102,7 +101,9 @@ def ensure(project: Any, log: Any = None, env: Any = None) -> bool:
 
 
 def command(root: Path, lock_fd: int | None = None, idle: float | None = None) -> list[str]:
-    argv = [sys.executable, "-m", "memtui", "-C", str(root), "daemon"]
+    from memtui.store.detached import memtui_command
+
+    argv = memtui_command(root, "daemon")
     if idle is not None:
         argv += ["--idle", f"{idle:g}"]
     if lock_fd is not None:
@@ -111,41 +112,16 @@ def command(root: Path, lock_fd: int | None = None, idle: float | None = None) -
 
 
 def spawn(root: Path, lock_fd: int, idle: float) -> None:
-    """The service in its own session with none of our stdio (Claude Code waits on the hook's
-    stdout, so an inherited pipe would make the hook last as long as the service)."""
-    import subprocess
-
+    """The service, detached (`memtui.store.detached`), holding the lock its starter took."""
+    from memtui.store import detached
     from memtui.store.ignore import ensure_ignored
     from memtui.store.locations import Project
 
     ensure_ignored(Project(root))  # a project from before the service: its files stay out of git
-    env = dict(os.environ)
-    env["MEMTUI_HEADLESS"] = "1"  # nothing the service runs may re-enter our hooks
-    env["CLAUDE_PROJECT_DIR"] = str(root)
     # One BLAS thread: one matrix-vector product per search gains nothing from more, and on a busy
     # two-core machine extra threads made it ten times slower (bench/search_latency.py).
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        env.setdefault(var, "1")
-    logs = root / ".memory" / "logs"
-    logs.mkdir(exist_ok=True)
-    log_path = logs / "service.log"
-    if log_path.exists() and log_path.stat().st_size > 256 * 1024:
-        log_path.unlink()
-    out = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        subprocess.Popen(
-            command(root, lock_fd, idle),
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=out,
-            cwd=str(root),
-            env=env,
-            start_new_session=True,
-            close_fds=True,
-            pass_fds=(lock_fd,),
-        )
-    finally:
-        os.close(out)
+    threads = {var: os.environ.get(var, "1") for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    detached.spawn(root, command(root, lock_fd, idle), "service.log", lock_fd=lock_fd, env=threads)
 
 
 def read_status(project: Any) -> dict[str, Any]:

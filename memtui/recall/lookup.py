@@ -1,9 +1,8 @@
-"""Relevant memories for a prompt: the search index, or a plain token overlap where there is none.
+"""Relevant memories for a prompt, and the briefing's ranking, from the search index.
 
 Recall runs on every prompt, so it answers from the SQLite index (`memtui.index.search`), which
-never parses state.json into Memory objects and uses the semantic daemon only when one is already
-running. Builds without the index fall back to a token-overlap scan of the Bank: correct, but it
-reads every store, so it is only for small banks.
+never parses state.json into Memory objects and uses the semantic service only when one is already
+running. Results are the index's own `Hit` (the one search-result type).
 """
 
 from __future__ import annotations
@@ -13,34 +12,15 @@ from datetime import UTC
 from typing import Any
 
 from memtui.core.memory import Memory
-
-#: Fallback relevance: the share of the prompt's content words a memory must contain.
-FALLBACK_THRESHOLD = 0.34
+from memtui.index.hit import Hit
 
 
-class Match:
-    """A memory, its relevance (0..1) and, when the code has drifted from it, what is gone (`note`).
-    A plain class: building dataclasses costs start-up time."""
-
-    __slots__ = ("memory", "note", "score", "status")
-
-    def __init__(self, memory: Memory, score: float, note: str = "", status: str = "") -> None:
-        self.memory = memory
-        self.score = score
-        self.note = note
-        #: verified, drifted, unchecked, or "" (never checked).
-        self.status = status
-
-
-def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None, recall: bool = True) -> list[Match]:
+def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None, recall: bool = True) -> list[Hit]:
     """Up to `k` active memories, best first; with `recall`, only what the calibrated gate lets
     through (a prompt the store probably holds nothing for gets nothing; `index.calibration`).
     `target` is a Project or a Bank."""
-    try:
-        from memtui.index import search as index
-    except ImportError:
-        return _fallback(target, query, k, types, recall)
     from memtui.index import calibration
+    from memtui.index import search as index
 
     # At least five: the gate reads the best five hits' signals whatever `k` the caller shows.
     # Recall runs in the service (model loaded) or in its fallback, which must not ask the service
@@ -49,29 +29,8 @@ def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = Non
         target, query, k=max(k, 5), types=list(types) if types else None, semantic="warm" if recall else "auto"
     )
     if not recall:  # an explicit search shows whatever matched, weak or not
-        return [Match(h.memory, h.score, h.note, h.status) for h in hits[:k] if h.memory.active]
-    return [Match(h.memory, h.score, h.note, h.status) for h in calibration.gate(hits, k) if h.memory.active]
-
-
-def _fallback(target: Any, query: str, k: int, types: Sequence[str] | None, recall: bool) -> list[Match]:
-    from memtui.core.similarity import tokenize
-    from memtui.store.bank import Bank
-
-    words = tokenize(query)
-    if not words:
-        return []
-    bank = target if isinstance(target, Bank) else Bank(target)
-    floor = FALLBACK_THRESHOLD if recall else 1e-9
-    scored: list[Match] = []
-    for memory in bank.memories(include_inactive=False):
-        if types and memory.type not in types:
-            continue
-        tokens = tokenize(" ".join((memory.name, memory.description, memory.content, " ".join(memory.tags))))
-        score = len(words & tokens) / len(words)
-        if score >= floor:
-            scored.append(Match(memory, round(score, 4)))
-    scored.sort(key=lambda m: (-m.score, m.memory.id))
-    return scored[:k]
+        return [h for h in hits[:k] if h.memory.active]
+    return [h for h in calibration.gate(hits, k) if h.memory.active]
 
 
 #: The briefing ranks every active memory but reads in full only this many of the best.
@@ -99,10 +58,6 @@ def ranked(project: Any, limit: int = RANKED_LIMIT, drifted: Collection[str] = (
     From the index: rank is computed from a few columns of every row, and only the best rows are
     decoded into memories, so a bank of ten thousand costs tens of milliseconds, not a full parse.
     """
-    try:
-        from memtui.index.search import open_index
-    except ImportError:
-        return _ranked_from_bank(project, limit)
     import heapq
     from datetime import datetime
 
@@ -116,6 +71,7 @@ def ranked(project: Any, limit: int = RANKED_LIMIT, drifted: Collection[str] = (
     except ConfigError:
         from memtui.core.types import DEFAULT_REGISTRY as registry
     from memtui.index.fusion import DRIFTED_FACTOR
+    from memtui.index.search import open_index
 
     index = open_index(project)
     index.refresh(wait=0.25)
@@ -139,15 +95,3 @@ def ranked(project: Any, limit: int = RANKED_LIMIT, drifted: Collection[str] = (
     # ranks below a verified one of equal rank, as in search.
     out.sort(key=lambda m: (-decay.rank(m, now, registry) * (DRIFTED_FACTOR if m.id in drifted else 1.0), m.id))
     return out, len(rows)
-
-
-def _ranked_from_bank(project: Any, limit: int) -> tuple[list[Memory], int]:
-    from memtui.core import decay
-    from memtui.store.bank import Bank
-
-    bank = Bank(project)
-    now = bank.clock()
-    active = bank.memories(include_inactive=False)
-    shown = [m for m in active if decay.visible_in_block(m, now, bank.registry)]
-    shown.sort(key=lambda m: (-decay.rank(m, now, bank.registry), m.id))
-    return shown[:limit], len(active)

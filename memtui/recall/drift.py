@@ -56,11 +56,10 @@ def after_write(context: Any) -> None:
 
 
 def _queue(context: Any, job: dict[str, Any]) -> None:
-    from memtui.hooks import spool
-    from memtui.hooks.capture import ensure_worker
+    from memtui.store import spool
 
     memory_dir = context.project.memory_dir
     if job["kind"] == "verify" and any(j.kind == "verify" for j in spool.pending(memory_dir)):
         return  # one is queued already
     spool.put(memory_dir, job)
-    ensure_worker(context.project, context.log)
+    spool.ensure_worker(context.project, context.log)

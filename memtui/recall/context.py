@@ -1,0 +1,82 @@
+"""One hook call as recall and capture see it: the event, Claude Code's payload, the project, the
+settings, and a log line where a person looks (`.memory/logs/hooks.log`).
+
+`locate` is the one way a hook call finds its project (the in-process hook and the recall service
+both use it); `parse_payload` is `memtui.core.payload`'s parser, the one the thin client uses too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from memtui.core.headless import is_headless
+from memtui.core.payload import HOOK_EVENTS, RECALL_EVENTS
+from memtui.core.payload import parse_object as parse_payload
+
+__all__ = ["EVENTS", "HOOK_EVENTS", "Context", "locate", "parse_payload"]
+
+EVENTS = RECALL_EVENTS
+
+
+class Context:
+    """What every handler needs: the event, its payload, the project and the hook settings."""
+
+    def __init__(self, event: str, payload: Mapping[str, Any], project: Any, env: Mapping[str, str]) -> None:
+        self.event = event
+        self.payload = payload
+        self.project = project
+        self.env = env
+        self._settings: Any = None
+
+    @property
+    def session_id(self) -> str:
+        value = self.payload.get("session_id")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def settings(self):
+        if self._settings is None:
+            from memtui.recall.settings import HookSettings
+
+            self._settings = HookSettings.load(self.project)
+        return self._settings
+
+    def log(self, message: str) -> None:
+        from memtui.recall import log
+
+        log.write(self.project.memory_dir, self.event, message)
+
+    def chore(self, what: str, step: Callable[[Context], Any]) -> Any:
+        """Run a side step (queue a verify, update .gitignore, …); a failure costs the step and a
+        log line, never the hook. Returns what the step returned, or None."""
+        try:
+            return step(self)
+        except Exception as exc:  # fail open: these are hints and housekeeping
+            self.log(f"could not {what}: {exc.__class__.__name__}: {exc}")
+            return None
+
+
+def locate(event: str, payload: Any, env: Mapping[str, str], project: Any = None) -> Context | None:
+    """The context for this call, or None when the hook has nothing to do here.
+
+    The project is `store.locations.session_project`'s (`CLAUDE_PROJECT_DIR`, else the payload's
+    `cwd`, up to the nearest ancestor with `.memory/`), or `project` when the caller knows it
+    already (the recall service serves one). No `.memory/` means not ours: return without creating
+    or logging anything.
+    """
+    if is_headless(env) or event not in HOOK_EVENTS:
+        return None
+    if project is None:
+        from memtui.store.locations import session_project
+
+        cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        project = session_project(env, cwd if isinstance(cwd, str) and cwd else None)
+    if not project.initialised:
+        return None
+    if not isinstance(payload, dict):  # ours, but nothing to act on: say so where a person looks
+        from memtui.recall import log
+
+        log.write(project.memory_dir, event, "the hook's input was not a JSON object; nothing done")
+        return None
+    return Context(event, payload, project, env)
