@@ -30,15 +30,18 @@ class Workspace:
         with self._lock:
             if self._bank is None:
                 from memtui.store.bank import Bank
-                from memtui.store.locations import find_project
 
-                # As the hooks do: from CLAUDE_PROJECT_DIR (or -C, or the working directory) up to
-                # the nearest initialised ancestor, so a package of a monorepo uses the root memory.
-                base = self.cwd or Path(self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-                scoped = {k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"}
-                project = find_project(base, scoped).require()
-                self._bank = Bank(project, env=scoped)
+                project = self.project().require()
+                self._bank = Bank(project, env={k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"})
             return self._bank
+
+    def project(self) -> Any:
+        """As the hooks find it (`store.locations.session_project`); `-C` (cwd) wins over the session's."""
+        from memtui.store.locations import find_project, session_project
+
+        if self.cwd is not None:
+            return find_project(self.cwd, {k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"})
+        return session_project(self.env)
 
     def registry(self) -> Any:
         """The project's memory types (config.toml's [types] over the defaults), read without
@@ -46,10 +49,7 @@ class Workspace:
         from memtui.config import Config
         from memtui.core.types import DEFAULT_REGISTRY
         from memtui.errors import MemtuiError
-        from memtui.store.locations import find_project
-
-        base = self.cwd or Path(self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-        project = find_project(base, {k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"})
+        project = self.project()
         if not project.initialised:
             return DEFAULT_REGISTRY
         try:
