@@ -69,3 +69,39 @@ def cli():
 
 def load_json(path: Path):
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+# -- running the suite in parts (`-m "not slow"`, `-n auto`) ------------------------------------
+
+#: Whole folders and modules by kind (paths from tests/). `e2e` drives the real Claude Code CLI;
+#: `bench` checks that shipped figures reproduce from the development sets; `slow` is what makes the
+#: suite take minutes. `-m "not slow"` is the fast suite: the domain, the stores, the index, verify.
+MARKED = {
+    "e2e/": ("e2e", "slow", "serial"),
+    "index/test_calibration.py": ("bench", "slow"),
+    "core/test_redaction_bench.py": ("bench",),
+    # Real subprocesses (hooks, the CLI, the MCP server, the service, git, the fake API) and the
+    # TUI driven screen by screen: the bulk of the suite's minutes.
+    "hooks/": ("slow",),
+    "cli/": ("slow",),
+    "mcp/": ("slow",),
+    "service/": ("slow", "serial"),
+    "capture/": ("slow",),
+    "team/": ("slow",),
+    "tui/": ("slow",),
+    "test_readme.py": ("slow",),
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).parent
+    for item in items:
+        where = Path(str(item.path)).relative_to(tests).as_posix()
+        for prefix, marks in MARKED.items():
+            if where.startswith(prefix):
+                for mark in marks:
+                    item.add_marker(getattr(pytest.mark, mark))
+        if item.get_closest_marker("serial"):
+            # One xdist worker runs every `serial` test, one at a time (`--dist loadgroup`): they
+            # start background processes or measure idle exits that a busy neighbour would skew.
+            item.add_marker(pytest.mark.xdist_group("serial"))

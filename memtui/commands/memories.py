@@ -204,9 +204,23 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_simple(args: argparse.Namespace) -> int:
+    from memtui.errors import NotFound
+
     bank = open_bank(args)
-    named = list(dict.fromkeys(bank.resolve(ref).id for ref in args.ids))
-    done = getattr(bank, args.verb)(*args.ids)
+    refs = list(args.ids)
+    if args.verb == "restore":
+        # A memory pruned from its store (archived more than 14 days ago) comes back from the journal.
+        for ref in list(refs):
+            try:
+                bank.resolve(ref)
+            except NotFound:
+                restored = bank.restore_from_journal(ref)
+                print(f"Restored {restored.id} from the journal (it had been pruned from its store)")
+                refs.remove(ref)
+        if not refs:
+            return 0
+    named = list(dict.fromkeys(bank.resolve(ref).id for ref in refs))
+    done = getattr(bank, args.verb)(*refs)
     past = {"touch": "Touched", "drop": "Dropped", "restore": "Restored", "review": "Reviewed"}[args.verb]
     already = {"drop": "already archived", "restore": "already active", "review": "already reviewed"}.get(args.verb)
     changed = {m.id for m in done}

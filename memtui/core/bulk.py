@@ -1,7 +1,7 @@
 """Building many objects at once (a store's 100k memories, the TUI list's entries) without the cyclic GC.
 
 Loading 10k memories allocates ~100k containers, none of which can form a cycle; the cyclic GC would
-walk them again and again (a quarter to a half of the load time). Inside `building()` it does not run;
+walk them again and again (a quarter to a half of the load time). Inside `without_gc()` it does not run;
 on the way out freeze+unfreeze files the new objects with the old ones, unscanned, instead of the
 deferred collection that a plain gc.enable() would run on the caller's next allocation.
 """
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def building() -> Iterator[None]:
+def without_gc() -> Iterator[None]:
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -26,8 +26,8 @@ have no relevant memory get nothing; above it, the hits whose own probability re
 `HIT_FLOOR` (the highest floor that costs at most a point of recall on the dev set).
 
 With MiniLM's cosines a prompt that paraphrases a memory and a prompt about something the store
-does not hold look much alike (coding-dev: median best cosine 0.30 against 0.24), so the gate
-trades paraphrase recall for silence on unrelated prompts; bench/calibrate.py prints the cost.
+does not hold look much alike, so the gate trades paraphrase recall for silence on unrelated
+prompts; bench/calibrate.py prints the cost.
 """
 
 from __future__ import annotations

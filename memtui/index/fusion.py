@@ -1,20 +1,17 @@
 """Ranking: how BM25 and cosine become one order, and the signals the calibrated score reads.
 
-Two jobs, two tools, chosen on the development split (bench/retrieval.py; no per-query tuning):
+Two jobs, two tools, chosen on the development split (bench/retrieval.py prints the figures; no
+per-query tuning):
 
 * **Order** (hybrid): z-scores of both signals over the whole store, 80 % cosine + 20 % BM25.
   z-scoring adapts to each store: in a store of chatty dialog turns every cosine is high and
   BM25 stands out, in a store of technical notes a paraphrase's cosine stands out. Min-max or
-  raw mixes had to pick one kind of store to be good at (dev: 50/50 min-max 0.76 coding /
-  0.69 observations / 0.55 turns; z 80/20 0.84 / 0.69 / 0.53, with paraphrases 0.20 → 0.63).
+  raw mixes had to pick one kind of store to be good at.
 * **Signals** for the calibrated score (`calibration`): BM25 is squashed with a half-saturation
   constant after dividing out the store size's effect on IDF (a word unique in 10k memories
   scores twice what it does in 100, but is not twice as relevant), times the share of prompt
   words found (`lexical_score`); cosine from MiniLM is absolute already. Whether a hit is worth
   injecting is `calibration`'s probability, fitted on the same split.
-
-`hybrid_score`, `cosine_score` and `lift` are the round-1 fixed blend, kept for callers that want
-an uncalibrated 0..1 score; search no longer uses them.
 """
 
 from __future__ import annotations
@@ -30,12 +27,10 @@ _WORD = re.compile(r"[^\W_]+")
 
 #: Order: share of the cosine z-score in the hybrid order.
 SEMANTIC_WEIGHT = 0.8
-#: Score: cosine mapped 0..1 between these marks; share of cosine in the hybrid score.
-COSINE_LOW, COSINE_HIGH = 0.15, 0.60
-COSINE_SHARE = 0.6
-#: Score: BM25 (at the reference store size) that counts half; words-only and within hybrid.
+#: A cosine below this is no match by meaning (search leaves such a hit out unless a word matched).
+COSINE_LOW = 0.15
+#: Score: BM25 (at the reference store size) that counts half.
 BM25_HALF_LEXICAL = 2.0
-BM25_HALF_HYBRID = 12.0
 REFERENCE_SIZE = 100
 #: Superseded and archived memories, when asked for, rank below what replaced them.
 INACTIVE_FACTOR = 0.5
@@ -79,15 +74,6 @@ def coverage(
     return found / len(words)
 
 
-def cosine_score(cosine: float) -> float:
-    return min(1.0, max(0.0, (cosine - COSINE_LOW) / (COSINE_HIGH - COSINE_LOW)))
-
-
-def hybrid_score(bm25: float, cosine: float, n_docs: int) -> float:
-    b = bm25 * size_factor(n_docs) if bm25 > 0 else 0.0
-    return COSINE_SHARE * cosine_score(cosine) + (1 - COSINE_SHARE) * b / (b + BM25_HALF_HYBRID)
-
-
 def zscores(values: dict[int, float], n_docs: int) -> dict[int, float]:
     """z-scores of sparse BM25 values: every document not in `values` scored 0."""
     n = max(n_docs, len(values), 64)  # as many rows as IDF sees (sync.MIN_ROWS), zeros included
@@ -96,14 +82,6 @@ def zscores(values: dict[int, float], n_docs: int) -> dict[int, float]:
     var = max(sum(v * v for v in values.values()) / n - mean * mean, 0.0)
     sd = math.sqrt(var) or 1.0
     return {k: (v - mean) / sd for k, v in values.items()}
-
-
-def lift(scores: list[float]) -> list[float]:
-    """Each score raised to the best one ranked below it (scores stay monotone down the list)."""
-    out = list(scores)
-    for i in range(len(out) - 2, -1, -1):
-        out[i] = max(out[i], out[i + 1])
-    return out
 
 
 def idf(n_docs: int, df: int) -> float:

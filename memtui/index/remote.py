@@ -120,11 +120,6 @@ def ping(root: str, budget: float = SEARCH_BUDGET) -> dict | None:
 _serving = False
 
 
-def serving() -> bool:
-    """True inside the service process (its own searches must not ask the service)."""
-    return _serving
-
-
 def set_serving(value: bool) -> None:
     global _serving
     _serving = value

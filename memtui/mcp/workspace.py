@@ -49,6 +49,7 @@ class Workspace:
         from memtui.config import Config
         from memtui.core.types import DEFAULT_REGISTRY
         from memtui.errors import MemtuiError
+
         project = self.project()
         if not project.initialised:
             return DEFAULT_REGISTRY

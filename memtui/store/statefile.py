@@ -18,14 +18,13 @@ again for a write, letting them go after it.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from datetime import datetime
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from memtui.core.bulk import building
+from memtui.core.bulk import without_gc
 from memtui.core.clock import format_ts, utcnow
 from memtui.core.memory import Memory
 from memtui.core.similarity import Shortlist, tokenize
@@ -102,7 +101,7 @@ class StateStore:
             }
             self._reset(header, {}, None, None, None)
             return self._memories
-        with building():  # 100k memories are 1M objects, none in a cycle
+        with without_gc():  # 100k memories are 1M objects, none in a cycle
             if self.lean:
                 header, memories = self._parse_values()
                 self._reset(header, None, memories, signature, None)
@@ -319,7 +318,3 @@ class StateStore:
         self._signature = _signature(self.path)
         if self.lean:  # the Memory values are current; the objects and texts are read again for the next write
             self._raws, self._fragments = None, {}
-
-
-def is_state_file(path: str | os.PathLike[str]) -> bool:
-    return Path(path).name == "state.json"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from textual.message import Message
@@ -68,10 +67,3 @@ class OpFinished(Message):
     op: Op
     result: Any = None
     error: Exception | None = None
-
-
-@dataclass
-class WatchPaths(Message):
-    """The set of directories to watch changed (a Markdown store appeared)."""
-
-    paths: tuple[Path, ...] = field(default_factory=tuple)

@@ -134,7 +134,7 @@ def sample_engines(bank: Bank) -> dict[str, Any]:
 Step = Callable[[Any], Awaitable[None]]
 
 
-async def settle(pilot: Any, timeout: float = 10.0) -> None:
+async def settle(pilot: Any, timeout: float = 30.0) -> None:
     """Wait until every worker except the watcher is done, and the screen has caught up."""
     from textual.worker import WorkerState
 

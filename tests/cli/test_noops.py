@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 
 def _journal(project) -> str:
@@ -77,3 +78,21 @@ def test_promote_to_a_new_subagent_store_creates_its_folder(run, project):
     second = _add(run, "--type", "gotcha", "Postgres listens on 5433")
     code, _, err = run("promote", second, "agent:../x")
     assert code == 1 and "not a subagent name" in err
+
+
+def test_restore_brings_back_a_memory_pruned_from_its_store(run, project):
+    from datetime import timedelta
+
+    from memtui.store.bank import Bank
+
+    code, out, _ = run("add", "--json", "--type", "context", "On-call runs Monday to Monday")
+    memory_id = json.loads(out)["id"]
+    run("drop", memory_id)
+    later = Bank(project, clock=lambda: datetime.now(UTC) + timedelta(days=15))
+    assert later.prune_archived() == [memory_id]
+    code, out, err = run("restore", memory_id)
+    assert code == 0, err
+    assert out.strip() == f"Restored {memory_id} from the journal (it had been pruned from its store)"
+    assert json.loads(run("show", "--json", memory_id)[1])["status"] == "active"
+    code, _, err = run("restore", "mem_0_nothere")
+    assert code == 1 and "not in the journal" in err

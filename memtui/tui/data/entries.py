@@ -21,7 +21,7 @@ class Entry:
     #: `memory.active`, read half a dozen times per memory per load: a slot, not a property call.
     active: bool
     #: Lower-cased text the filter searches: type, tags (#tag), id, name, description, content.
-    #: Filled by the model when a filter first needs it (`ListModel.hays`), not before the first paint.
+    #: Filled by the model when a filter first needs it (`ListModel.prepare_filter_text`), not before the first paint.
     hay: str = ""
 
 

@@ -8,7 +8,7 @@ from bisect import bisect_right, insort
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from memtui.core.bulk import building
+from memtui.core.bulk import without_gc
 from memtui.core.types import TypeRegistry
 from memtui.tui.data.entries import Entry
 
@@ -66,7 +66,7 @@ class Orders:
         position = self._positions[key] = self._position(pool) if group else {}
         # One sort with the group position leading the key (two stable sorts cost twice as much); its
         # 100k key tuples are built with the GC off.
-        with building():
+        with without_gc():
             pool.sort(key=sort_key(sort, position))
         self._orders[key] = pool
         return pool

@@ -16,7 +16,7 @@ from operator import attrgetter
 from typing import Any
 
 from memtui.core import decay
-from memtui.core.bulk import building
+from memtui.core.bulk import without_gc
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
@@ -99,7 +99,7 @@ class ListModel:
         self._recent: OrderedDict[Query, tuple[list[Row], int, bool, Any]] = OrderedDict()
         self.verdicts: dict[str, Verdict] = {}
         self.drifted: frozenset[str] = frozenset()
-        self._hays_ready = False
+        self._filter_text_ready = False
         #: memory id → the memories that replaced it (supersede or merge), built at the first question.
         self._successors: dict[str, list[Memory]] | None = None
 
@@ -115,7 +115,7 @@ class ListModel:
         score = decay.scorer(now, self.registry)
         entries = []
         fresh = []
-        with building():
+        with without_gc():
             for m in memories:
                 e = old.get(m.id)
                 if e is None or (e.memory is not m and e.memory != m):
@@ -138,7 +138,7 @@ class ListModel:
         self._recent.clear()
         self._last = None
         self._counts = None
-        self._hays_ready = False
+        self._filter_text_ready = False
         self._successors = None
 
     def memory(self, memory_id: str) -> Memory | None:
@@ -198,7 +198,7 @@ class ListModel:
             if not text:
                 self._last = (base, "", pool)
                 return pool
-        self.hays()
+        self.prepare_filter_text()
         tokens = text.split()
         if len(tokens) == 1:
             token = tokens[0]
@@ -213,15 +213,15 @@ class ListModel:
         self._last = (base, text, found)
         return found
 
-    def hays(self) -> None:
+    def prepare_filter_text(self) -> None:
         """Give every entry its filter text: once per load, at the first filter keystroke (a third of
         the load's cost, which a list that is only scrolled never pays)."""
-        if self._hays_ready:
+        if self._filter_text_ready:
             return
         for e in self.entries:
             if not e.hay:
                 e.hay = hay_of(e.memory)
-        self._hays_ready = True
+        self._filter_text_ready = True
 
     def _pool(self, base: Query) -> list[Entry]:
         pool = self._pools.get(base)
@@ -235,7 +235,7 @@ class ListModel:
         """Typo-tolerant fallback (rapidfuzz), kept in display order."""
         from rapidfuzz import fuzz, process
 
-        self.hays()
+        self.prepare_filter_text()
         hits = process.extract(
             text, [e.hay for e in pool], scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF, limit=None
         )

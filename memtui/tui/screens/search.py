@@ -19,7 +19,7 @@ from memtui.tui.appref import app_of
 from memtui.tui.data import find
 from memtui.tui.widgets.topbar import TopBar
 
-K = 30
+RESULTS = 30
 
 
 def marked(text: str, terms: tuple[str, ...], base: str = "") -> Content:
@@ -89,7 +89,7 @@ matching words highlighted. `↓` moves into the results, `enter` jumps to the m
         app = app_of(self)
         engine = self.engine
         try:
-            found = find.from_hits(engine(app.bank, query, k=K), query)
+            found = find.from_hits(engine(app.bank, query, k=RESULTS), query)
         except Exception as exc:  # the index may be rebuilding or broken: say so, keep the panel alive
             app.call_from_thread(self._failed, say(exc))
             return
