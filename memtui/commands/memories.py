@@ -74,13 +74,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _row(memory, now, registry) -> list[str]:
     """id, type, confidence bar, age, badges, title: the cells of one `list` line."""
     from memtui.core import decay
+    from memtui.core.text import bar
 
     conf = decay.confidence(memory, now, registry)
-    bar = "█" * round(conf * 5) + "·" * (5 - round(conf * 5))
     flags = [] if memory.reviewed else ["[new]"]
     if not memory.active:
         flags.append(f"[{memory.status.value}]")
-    return [memory.id, memory.type, bar, decay.age_label(memory, now).rjust(4), " ".join(flags), memory.title]
+    return [memory.id, memory.type, bar(conf), decay.age_label(memory, now).rjust(4), " ".join(flags), memory.title]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -237,7 +237,9 @@ def cmd_simple(args: argparse.Namespace) -> int:
 def cmd_merge(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     sources = [bank.resolve(ref) for ref in args.ids]
-    text = args.text or "\n".join(dict.fromkeys(m.content.strip() for m in sources))
+    from memtui.core.ops import joined_text
+
+    text = args.text or joined_text(sources)
     merged = bank.merge([m.id for m in sources], text)
     print(f"Merged {len(sources)} memories into {merged.id}")
     return 0

@@ -52,11 +52,7 @@ def merge(
         raise ValueError("merged text is empty")
     first = sources[0]
     if tags is None:
-        seen: dict[str, None] = {}
-        for source in sources:
-            for tag in source.tags:
-                seen.setdefault(tag, None)
-        tags = list(seen)
+        tags = union_tags(sources)
     merged = Memory(
         id=id_ or new_id(now),
         type=type_ or first.type,
@@ -71,3 +67,23 @@ def merge(
         scope=first.scope,
     )
     return merged, [supersede(s, now) for s in sources]
+
+
+def joined_text(memories: Sequence[Memory]) -> str:
+    """A merge's default text (CLI and TUI alike): each distinct text once, in the order given,
+    separated by blank lines."""
+    seen: dict[str, None] = {}
+    for memory in memories:
+        text = memory.content.strip()
+        if text:
+            seen.setdefault(text, None)
+    return "\n\n".join(seen)
+
+
+def union_tags(memories: Sequence[Memory]) -> list[str]:
+    """A merge's default tags: every source's, first-seen order."""
+    seen: dict[str, None] = {}
+    for memory in memories:
+        for tag in memory.tags:
+            seen.setdefault(tag, None)
+    return list(seen)

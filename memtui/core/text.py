@@ -45,3 +45,20 @@ def clip_path(path: str, width: int) -> str:
             break
         tail = f"{part}/{tail}"
     return clip("…/" + tail, width) if len(tail) + 2 <= width else clip(tail, width)
+
+
+_PARTS = "▏▎▍▌▋▊▉"
+
+
+def bar(value: float, width: int = 5) -> str:
+    """The one confidence bar (CLI and TUI): eighth-blocks, padded with dots so it reads without
+    colour (NO_COLOR)."""
+    value = max(0.0, min(1.0, value))
+    cells = value * width
+    full = int(cells)
+    out = "█" * full
+    if full < width:
+        eighths = int((cells - full) * 8)
+        out += _PARTS[eighths - 1] if eighths else "·"
+        out += "·" * (width - full - 1)
+    return out

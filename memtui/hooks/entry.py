@@ -91,9 +91,10 @@ def _run(argv: Sequence[str], data: bytes | None) -> None:
             if event in client.EVENTS:
                 # Nobody answered on the service's socket (or we would not be here): start it for
                 # the next prompt. After the answer is out, so it costs this prompt nothing.
-                from memtui.recall.service import ensure
+                from memtui.recall.service import ServiceSettings, ensure
 
-                ensure(context.project, context.log, context.env)
+                settings = ServiceSettings.from_table(context.config.section("service"), context.env)
+                ensure(context.project, context.log, context.env, settings)
     except BaseException as exc:  # fail open, whatever it was (even Deadline or SystemExit)
         _disarm_watchdog()
         if memory_dir is not None:

@@ -91,10 +91,12 @@ def briefing(context: Any) -> dict[str, Any] | None:
     from memtui.core.clock import utcnow
     from memtui.recall import drift, lookup
 
-    carried = _block_lines(context.project)
+    carried = _block_lines(context.project, context.config)
     drifted = drift.notes(memory_dir)
     # Enough of the best to fill the budget even after skipping everything the block carries.
-    memories, total = lookup.ranked(context.project, limit=len(carried) + lookup.RANKED_LIMIT, drifted=drifted)
+    memories, total = lookup.ranked(
+        context.project, limit=len(carried) + lookup.RANKED_LIMIT, drifted=drifted, registry=context.config.types
+    )
     now = utcnow()
     notice = (
         f"{fence.NOTICE} The project has {total} active {'memory' if total == 1 else 'memories'}; "
@@ -134,13 +136,11 @@ def _block_line(memory: Any) -> str:
     return memory_line(memory)
 
 
-def _block_lines(project: Any) -> set[str]:
+def _block_lines(project: Any, config: Any) -> set[str]:
     """The memory lines of the installed CLAUDE.md block (empty when no block is installed)."""
-    from memtui.config import Config
     from memtui.core import render_block
 
     try:
-        config = Config.load(project.path("config.toml"))
         path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
         current = render_block.current_block(path.read_text(encoding="utf-8"))
     except Exception:  # no readable block (missing, not UTF-8, broken config) means nothing to skip

@@ -28,6 +28,7 @@ class Context:
         self.project = project
         self.env = env
         self._settings: Any = None
+        self._config: Any = None
 
     @property
     def session_id(self) -> str:
@@ -35,11 +36,26 @@ class Context:
         return value if isinstance(value, str) else ""
 
     @property
+    def config(self) -> Any:
+        """`.memory/config.toml`, read once for this hook call and handed to everything that needs a
+        table of it; a broken file means the defaults and a log line (a hook never fails on it)."""
+        if self._config is None:
+            from memtui.config import Config
+            from memtui.errors import ConfigError
+
+            try:
+                self._config = Config.load(self.project.path("config.toml"))
+            except (ConfigError, OSError) as exc:
+                self.log(f"{exc}; using the defaults")
+                self._config = Config()
+        return self._config
+
+    @property
     def settings(self):
         if self._settings is None:
             from memtui.recall.settings import HookSettings
 
-            self._settings = HookSettings.load(self.project)
+            self._settings = HookSettings.from_table(self.config.section("hooks"))
         return self._settings
 
     def log(self, message: str) -> None:

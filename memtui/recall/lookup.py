@@ -50,10 +50,13 @@ class _Ranked:
         self.type, self.updated, self.confidence, self.access_count = type_, updated, confidence, access_count
 
 
-def ranked(project: Any, limit: int = RANKED_LIMIT, drifted: Collection[str] = ()) -> tuple[list[Memory], int]:
+def ranked(
+    project: Any, limit: int = RANKED_LIMIT, drifted: Collection[str] = (), registry: Any = None
+) -> tuple[list[Memory], int]:
     """The best `limit` active memories by rank (confidence × (1 + accessCount/10)) that are
     visible in the CLAUDE.md block's sense, best first, and how many active memories there are.
-    `drifted`: ids of memories the code has drifted from, ranked lower.
+    `drifted`: ids of memories the code has drifted from, ranked lower; `registry`: the project's
+    types, from the config its caller read (the defaults when none is given).
 
     From the index: rank is computed from a few columns of every row, and only the best rows are
     decoded into memories, so a bank of ten thousand costs tens of milliseconds, not a full parse.
@@ -61,18 +64,13 @@ def ranked(project: Any, limit: int = RANKED_LIMIT, drifted: Collection[str] = (
     import heapq
     from datetime import datetime
 
-    from memtui.config import Config
     from memtui.core import decay
     from memtui.core.clock import utcnow
-    from memtui.errors import ConfigError
-
-    try:
-        registry = Config.load(project.path("config.toml")).types
-    except ConfigError:
-        from memtui.core.types import DEFAULT_REGISTRY as registry
+    from memtui.core.types import DEFAULT_REGISTRY
     from memtui.index.fusion import DRIFTED_FACTOR
     from memtui.index.search import open_index
 
+    registry = registry or DEFAULT_REGISTRY
     index = open_index(project)
     index.refresh(wait=0.25)
     rows = index.guard(lambda: index.conn.execute(_RANK_ROWS).fetchall())

@@ -38,30 +38,32 @@ class ServiceSettings:
         self.idle_seconds = idle_seconds
 
     @classmethod
-    def load(cls, project: Any, env: Any = None) -> ServiceSettings:
-        """From config.toml (a broken config means the defaults) and `MEMTUI_SERVICE=off`."""
+    def from_table(cls, table: Any, env: Any = None) -> ServiceSettings:
+        """From a `[service]` table (wrong values keep the default) and `MEMTUI_SERVICE=off`."""
         env = os.environ if env is None else env
         settings = cls()
-        try:
-            text = project.path("config.toml").read_text(encoding="utf-8")
-        except (OSError, ValueError):
-            text = ""
-        if "[service]" in text:
-            import tomllib
-
-            try:
-                table = tomllib.loads(text).get("service")
-            except ValueError:
-                table = None
-            if isinstance(table, dict):
-                if isinstance(table.get("enabled"), bool):
-                    settings.enabled = table["enabled"]
-                idle = table.get("idle_seconds")
-                if isinstance(idle, (int, float)) and not isinstance(idle, bool) and idle > 0:
-                    settings.idle_seconds = float(idle)
+        if isinstance(table, dict):
+            if isinstance(table.get("enabled"), bool):
+                settings.enabled = table["enabled"]
+            idle = table.get("idle_seconds")
+            if isinstance(idle, (int, float)) and not isinstance(idle, bool) and idle > 0:
+                settings.idle_seconds = float(idle)
         if str(env.get(DISABLE_ENV, "")).lower() in ("off", "0", "false", "no"):
             settings.enabled = False
         return settings
+
+    @classmethod
+    def load(cls, project: Any, env: Any = None) -> ServiceSettings:
+        """For a caller that has not read config.toml (`memtui status`, `daemon --status`); a broken
+        config means the defaults."""
+        from memtui.config import Config
+        from memtui.errors import ConfigError
+
+        try:
+            table = Config.load(project.path("config.toml")).section("service")
+        except (ConfigError, OSError):
+            table = {}
+        return cls.from_table(table, env)
 
 
 def try_lock(memory_dir: Path) -> int | None:
@@ -78,12 +80,13 @@ def alive(project: Any) -> bool:
     return project.memory_dir.is_dir() and held(project.memory_dir / LOCK)
 
 
-def ensure(project: Any, log: Any = None, env: Any = None) -> bool:
-    """Start the project's service in the background unless it is disabled or one runs.
-    Returns at once (a few milliseconds: one fork and exec); True when this call started one."""
+def ensure(project: Any, log: Any = None, env: Any = None, settings: ServiceSettings | None = None) -> bool:
+    """Start the project's service in the background unless it is disabled or one runs (`settings`:
+    from the config the caller read, else read here). Returns at once (a few milliseconds: one fork
+    and exec); True when this call started one."""
     if not project.memory_dir.is_dir():
         return False  # a removed project stays removed
-    settings = ServiceSettings.load(project, env)
+    settings = settings or ServiceSettings.load(project, env)
     if not settings.enabled:
         return False
     fd = try_lock(project.memory_dir)

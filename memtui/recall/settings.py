@@ -78,18 +78,12 @@ class HookSettings:
 
     @classmethod
     def load(cls, project: Any) -> HookSettings:
-        """Settings from the project's config; a broken config means defaults (a hook never fails on it)."""
-        try:
-            text = project.path("config.toml").read_text(encoding="utf-8")
-        except (OSError, ValueError):
-            return cls()
-        if "hooks" not in text:
-            return cls()  # the usual case, decided without loading the TOML parser
-        import tomllib
+        """For a process that has not read config.toml (the worker); a broken config means the
+        defaults (a hook never fails on it). A hook call reads it once: `Context.settings`."""
+        from memtui.config import Config
+        from memtui.errors import ConfigError
 
         try:
-            data = tomllib.loads(text)
-        except ValueError:
+            return cls.from_table(Config.load(project.path("config.toml")).section("hooks"))
+        except (ConfigError, OSError):
             return cls()
-        table = data.get("hooks")
-        return cls.from_table(table) if isinstance(table, dict) else cls()

@@ -393,3 +393,12 @@ def test_a_json_command_that_cannot_run_answers_with_a_json_error(run):
     assert answer["error"].startswith("no model") and "ANTHROPIC_API_KEY" in answer["fix"]
     code, out, _ = run("show", "mem_nosuchid", "--json")
     assert code == 1 and "mem_nosuchid" in json.loads(out)["error"]
+
+
+def test_merge_without_text_joins_as_the_tui_does(run):
+    a = _add(run, "-t", "gotcha", "--tags", "celery,orm", "Celery tasks take ids")
+    b = _add(run, "-t", "gotcha", "--tags", "orm,pickle", "Pickled ORM objects detach")
+    assert run("merge", a["id"], b["id"])[0] == 0
+    merged = json.loads(run("list", "--json")[1])[0]
+    assert merged["content"] == "Celery tasks take ids\n\nPickled ORM objects detach"
+    assert merged["tags"] == ["celery", "orm", "pickle"]  # the TUI's merge screen starts from the same

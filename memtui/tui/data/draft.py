@@ -19,26 +19,6 @@ drops repetition, and reads as a single plain statement. When notes disagree, ke
 (they are listed oldest first). Answer with the merged note only: no preamble, no headings."""
 
 
-def concatenate(memories: Sequence[Memory]) -> str:
-    """Each distinct text once, in the order given, separated by blank lines."""
-    seen: set[str] = set()
-    parts: list[str] = []
-    for memory in memories:
-        text = memory.content.strip()
-        if text and text not in seen:
-            seen.add(text)
-            parts.append(text)
-    return "\n\n".join(parts)
-
-
-def union_tags(memories: Sequence[Memory]) -> list[str]:
-    seen: dict[str, None] = {}
-    for memory in memories:
-        for tag in memory.tags:
-            seen.setdefault(tag, None)
-    return list(seen)
-
-
 def merge_prompt(memories: Sequence[Memory]) -> str:
     ordered = sorted(memories, key=lambda m: m.updated)
     notes = "\n\n".join(

@@ -12,22 +12,8 @@ from memtui.core.memory import Memory, Status
 from memtui.core.text import clip
 from memtui.core.types import TypeRegistry
 
-_PARTS = "▏▎▍▌▋▊▉"
 #: At or above: fresh. Under HIDE (0.3): faded (left out of CLAUDE.md).
 STALE_BELOW = 0.6
-
-
-def bar(value: float, width: int = 5) -> str:
-    """A meter in eighth-blocks, padded with dots so it reads without colour (NO_COLOR)."""
-    value = max(0.0, min(1.0, value))
-    cells = value * width
-    full = int(cells)
-    out = "█" * full
-    if full < width:
-        eighths = int((cells - full) * 8)
-        out += _PARTS[eighths - 1] if eighths else "·"
-        out += "·" * (width - full - 1)
-    return out
 
 
 def level(confidence: float) -> str:

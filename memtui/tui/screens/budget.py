@@ -16,11 +16,11 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from memtui.core import render_index
 from memtui.core.render_block import MarkerError
-from memtui.core.text import clip
+from memtui.core.text import bar, clip
 from memtui.errors import MemtuiError
 from memtui.tui.appref import app_of
 from memtui.tui.data import budget
-from memtui.tui.data.text import bar, show_path
+from memtui.tui.data.text import show_path
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.widgets.topbar import TopBar
 

@@ -13,9 +13,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from memtui.core.text import bar
 from memtui.errors import say
 from memtui.tui.appref import app_of
-from memtui.tui.data.text import bar
 from memtui.tui.messages import Snapshot
 from memtui.tui.widgets.topbar import TopBar
 

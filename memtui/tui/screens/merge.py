@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
+from memtui.core import ops
 from memtui.core.memory import Memory
 from memtui.core.text import clip
 from memtui.errors import say
@@ -60,8 +61,8 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
                 )
             with Horizontal(classes="field"):
                 yield Label("tags", classes="field-label")
-                yield Input(" ".join(draft.union_tags(self.sources)), id="merge-tags", compact=True)
-            yield TextArea(draft.concatenate(self.sources), soft_wrap=True, id="merge-content")
+                yield Input(" ".join(ops.union_tags(self.sources)), id="merge-tags", compact=True)
+            yield TextArea(ops.joined_text(self.sources), soft_wrap=True, id="merge-content")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -89,14 +90,14 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         status = self.query_one("#merge-status", Static)
         if text is None:
             status.update(f"The model's draft failed ({error}); this is the sources joined.")
-        elif self.query_one("#merge-content", TextArea).text != draft.concatenate(self.sources):
+        elif self.query_one("#merge-content", TextArea).text != ops.joined_text(self.sources):
             status.update("The model's draft arrived after you started editing; your text was kept.")
         else:
             self.query_one("#merge-content", TextArea).text = text
             status.update("Draft by the model. Edit it, then ctrl+s.")
 
     def action_join(self) -> None:
-        self.query_one("#merge-content", TextArea).text = draft.concatenate(self.sources)
+        self.query_one("#merge-content", TextArea).text = ops.joined_text(self.sources)
 
     def action_save(self) -> None:
         text = self.query_one("#merge-content", TextArea).text

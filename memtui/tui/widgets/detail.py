@@ -15,11 +15,11 @@ from textual.widgets import Static
 
 from memtui.core import decay
 from memtui.core.memory import Memory
-from memtui.core.text import clip
+from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.appref import AppBase
-from memtui.tui.data.text import bar, level, lifetime, secret_kinds, show_path, store_file, when
+from memtui.tui.data.text import level, lifetime, secret_kinds, show_path, store_file, when
 
 _LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
 

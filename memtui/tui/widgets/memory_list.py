@@ -24,11 +24,11 @@ from textual.strip import Strip
 
 from memtui.core import decay
 from memtui.core.memory import Memory
-from memtui.core.text import clip
+from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.data.rows import Entry, Header, Row
-from memtui.tui.data.text import badge, bar, first_line, level
+from memtui.tui.data.text import badge, first_line, level
 
 TYPE_WIDTH = 13  # "architecture" and a space
 BAR_WIDTH = 5
