@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memtui.core.clock import format_ts, parse_ts, utcnow
 from memtui.core.redact import redact_values
@@ -153,55 +153,112 @@ def _age(epoch: float) -> str:
     return f"{int(seconds)} s"
 
 
-def lines(health: dict[str, Any]) -> list[str]:
-    """The human summary `memtui status` prints."""
-    out = []
+class Row(NamedTuple):
+    """One line of the health summary, as `memtui status` and the TUI's health screen both show it."""
+
+    section: str  # "Capture", "Model" or "Today"
+    label: str  # "" continues the row above
+    text: str
+    level: str = ""  # "", "muted", "warn" or "error": how the TUI colours it
+
+
+def rows(health: dict[str, Any]) -> list[Row]:
+    """The one health summary: what capture did last, what is wrong and how to fix it, the model,
+    and today's use against the cap. The CLI (`lines`) and the TUI lay these rows out."""
+    out: list[Row] = []
     run = health.get("last_run") or {}
     if run:
+        failed = not run.get("ok") and not run.get("skipped")
         what = (
             (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok") else "FAILED")
             if not run.get("skipped")
             else f"skipped: {run['skipped']}"
         )
-        out.append(f"capture      last run {run.get('at', '?')} ({run.get('event') or '-'}): {what}")
+        out.append(
+            Row(
+                "Capture",
+                "last run",
+                f"{run.get('at', '?')} ({run.get('event') or '-'}): {what}",
+                "error" if failed else "",
+            )
+        )
     else:
-        out.append("capture      no run yet")
+        out.append(Row("Capture", "last run", "none yet (capture runs from the Claude Code hooks)", "muted"))
     error = health.get("last_error")
     if error and not health.get("error_resolved"):
-        out.append(f"  error      {error.get('at', '?')}: {error.get('error')}")
-    today = health["today"]
-    tokens = today["input_tokens"] + today["output_tokens"]
-    name = health.get("backend", "api")
-    if name == "claude-code":
-        cap = f"{today['calls']} of {health['daily_calls']} calls, {tokens} of {health['daily_tokens']} tokens"
-        cost = f" (${today['cost_usd']:.4f} at list prices; your plan's limits apply)"
-    else:
-        cap = f"{today['calls']} calls, {tokens} tokens"
-        cost = f", ${today['cost_usd']:.4f} of ${health['budget_usd']:.2f}"
-    if name == "off":
-        out.append(f"  model      none: {health.get('backend_why')}")
-    else:
+        out.append(Row("Capture", "error", f"{error.get('at', '?')}: {error.get('error')}", "error"))
+    if health.get("paused"):
+        out.append(Row("Capture", "paused", str(health.get("paused_reason") or "yes"), "warn"))
+    if health.get("pending_bytes"):
         out.append(
-            f"  model      {health['model']} via {health.get('backend_why')}; today {cap}{cost}"
-            + (" (PAUSED)" if health["paused"] else "")
-        )
-        if health.get("backend_off"):
-            out.append(f"             to switch it off: {health['backend_off']}")
-    if health["pending_bytes"]:
-        out.append(
-            f"  pending    {health['pending_bytes']} transcript bytes in {health['pending_sessions']} session(s); "
-            "the next run of each session takes them, or now:"
+            Row(
+                "Capture",
+                "pending",
+                f"{health['pending_bytes']} transcript bytes in "
+                f"{health.get('pending_sessions', '?')} session(s); the next run of each session takes them, or now:",
+            )
         )
         for item in health.get("pending", [])[:3]:
             out.append(
-                f"             memtui extract --transcript {item['transcript']} --session {item['session']} --event SessionEnd"
+                Row(
+                    "Capture",
+                    "",
+                    f"memtui extract --transcript {item['transcript']} --session {item['session']} --event SessionEnd",
+                    "muted",
+                )
             )
     jobs, waiting = health.get("waiting_jobs"), health.get("waiting")
     if jobs or waiting:
         since = (waiting or {}).get("since")
         count = f"{jobs['count']} capture job(s)" if jobs else "capture"
         age = f" for {_age(jobs['oldest'])}" if jobs and jobs.get("oldest") else (f" since {since}" if since else "")
-        out.append(f"  waiting    {count} waiting for a model{age}; nothing is lost, they run once one is available")
+        out.append(
+            Row(
+                "Capture",
+                "waiting",
+                f"{count} waiting for a model{age}; nothing is lost, they run once one is available",
+                "warn",
+            )
+        )
     if health.get("fix"):
-        out.append(f"  fix        {health['fix']}")
+        out.append(Row("Capture", "fix", str(health["fix"]), "warn"))
+    name = health.get("backend", "api")
+    if name == "off":
+        out.append(Row("Model", "model", f"none: {health.get('backend_why')}", "warn"))
+    else:
+        out.append(Row("Model", "model", f"{health.get('model', '?')} via {health.get('backend_why')}"))
+        if health.get("backend_off"):
+            out.append(Row("Model", "", f"to switch it off: {health['backend_off']}", "muted"))
+    today = health.get("today") or {}
+    tokens = int(today.get("input_tokens", 0)) + int(today.get("output_tokens", 0))
+    cost = float(today.get("cost_usd") or 0)
+    if name == "claude-code":
+        used = (
+            f"{today.get('calls', 0)} of {health.get('daily_calls')} calls, {tokens} of "
+            f"{health.get('daily_tokens')} tokens (${cost:.4f} at list prices; your plan's limits apply)"
+        )
+    else:
+        used = f"{today.get('calls', 0)} calls, {tokens} tokens, ${cost:.4f} of ${float(health.get('budget_usd') or 0):.2f} daily budget"
+    out.append(Row("Today", "used", used + (" (PAUSED)" if health.get("paused") else "")))
+    return out
+
+
+def ratio(health: dict[str, Any]) -> float:
+    """Today's use against the cap, 0..1+ (calls for the claude-code backend, dollars for the API)."""
+    today = health.get("today") or {}
+    if health.get("backend") == "claude-code":
+        most = int(health.get("daily_calls") or 0)
+        return int(today.get("calls", 0)) / most if most else 0.0
+    budget = float(health.get("budget_usd") or 0)
+    return float(today.get("cost_usd") or 0) / budget if budget else 0.0
+
+
+def lines(health: dict[str, Any]) -> list[str]:
+    """The summary `memtui status` (and memory_status) prints: `capture` heads the first row, the
+    rest are indented under it; a row without a label continues the one above."""
+    out = []
+    for i, row in enumerate(rows(health)):
+        label = "capture" if i == 0 else f"  {row.label}" if row.label else ""
+        text = f"{row.label}: {row.text}" if i == 0 else row.text
+        out.append(f"{label:<12} {text}")
     return out

@@ -98,7 +98,7 @@ async def test_health_shows_model_key_and_spend(demo):
         await settle(pilot)
         body = str(app.screen.query_one("#health-body").render())
         assert "API key" in body and "daily budget" in body and "last run" in body
-        assert "backend" in body and "Claude Code" in body  # no model: says so, and how to get one
+        assert "model         none:" in body and "Claude Code" in body  # no model: says so, and how to get one
         assert "`" not in body  # the CLI's code marks are not shown as literal backticks
 
 

@@ -67,11 +67,37 @@ def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
 
 
 LABEL = 16  # "  " and a 14-column label
+STYLE = {"": "", "muted": "$text-muted", "warn": "$warning", "error": "$error"}
+#: Keys of `capture.health.read()` the rows show; anything else is listed under "More".
+SHOWN = {
+    "last_run",
+    "last_success",
+    "last_error",
+    "error_resolved",
+    "fix",
+    "paused",
+    "paused_reason",
+    "pending",
+    "pending_bytes",
+    "pending_sessions",
+    "today",
+    "budget_usd",
+    "model",
+    "api_key",
+    "backend",
+    "backend_why",
+    "backend_off",
+    "daily_calls",
+    "daily_tokens",
+    "waiting",
+    "waiting_jobs",
+}
 
 
 def health_view(h: dict[str, Any], width: int = 100) -> list[tuple[str, str] | str]:
-    """memtui.capture.health.read()'s dict, laid out for a person in `width` columns; unknown keys
-    are listed at the end."""
+    """`capture.health.rows()` (the summary `memtui status` prints too), laid out in sections in
+    `width` columns, with a bar for today's use; unknown keys are listed at the end."""
+    from memtui.capture import health
 
     def row(label: str, value: Any, style: str = "") -> list[tuple[str, str] | str]:
         text = str(value).replace("`", "")  # the CLI's code marks; here they would show as literal backticks
@@ -79,87 +105,20 @@ def health_view(h: dict[str, Any], width: int = 100) -> list[tuple[str, str] | s
         lines = textwrap.wrap(text, max(20, width - LABEL), break_long_words=False, break_on_hyphens=False)
         return [(f"  {label:<14}", "$text-muted"), ("\n".ljust(LABEL + 1).join(lines or [""]) + "\n", style)]
 
-    out: list[tuple[str, str] | str] = [("Capture\n", "bold $accent")]
-    run = h.get("last_run") or {}
-    if run:
-        what = (
-            (f"saved {run.get('saved', 0)}, superseded {run.get('superseded', 0)}" if run.get("ok") else "failed")
-            if not run.get("skipped")
-            else f"skipped: {run['skipped']}"
-        )
-        out += row(
-            "last run",
-            f"{run.get('at', '?')} ({run.get('event') or '-'}): {what}",
-            "" if run.get("ok") or run.get("skipped") else "$error",
-        )
-    else:
-        out += row("last run", "none yet: capture runs from the Claude Code hooks (`memtui setup`)", "$text-muted")
-    if h.get("last_success"):
-        out += row("last success", h["last_success"])
-    error = h.get("last_error")
-    if error:
-        resolved = h.get("error_resolved")
-        out += row(
-            "last error",
-            f"{error.get('at', '?')}: {error.get('error', error)}" + (" (resolved since)" if resolved else ""),
-            "$text-muted" if resolved else "$error",
-        )
-    if h.get("paused"):
-        out += row("paused", h.get("paused_reason") or "yes", "$warning bold")
-    if h.get("pending_bytes"):
-        out += row("pending", f"{h['pending_bytes']} transcript bytes in {h.get('pending_sessions', '?')} session(s)")
-    if h.get("fix"):
-        out += row("fix", h["fix"], "$warning")
-    out += ["\n", ("Model\n", "bold $accent")]
-    out += row("model", h.get("model", "?"))
-    backend = h.get("backend", "api" if h.get("api_key") else "off")
-    out += row(
-        "backend",
-        h.get("backend_why") or backend if backend != "off" else f"none: {h.get('backend_why') or 'no model'}",
-        "" if backend != "off" else "$warning",
-    )
-    if h.get("backend_off"):
-        out += row("switch off", h["backend_off"], "$text-muted")
-    today = h.get("today") or {}
-    budget = float(h.get("budget_usd") or 0)
-    cost = float(today.get("cost_usd") or 0)
-    out += ["\n", ("Today\n", "bold $accent")]
-    out += row("calls", today.get("calls", 0))
-    out += row("tokens", f"{today.get('input_tokens', 0)} in · {today.get('output_tokens', 0)} out")
-    if backend == "claude-code":  # a subscription: the cap is calls and tokens, the cost is for reference
-        calls, most = int(today.get("calls", 0)), int(h.get("daily_calls") or 0)
-        ratio = calls / most if most else 0.0
-        tail = f" {calls} of {most} calls today (${cost:.4f} at list prices)\n"
-    else:
-        ratio = cost / budget if budget else 0.0
-        tail = f" ${cost:.4f} of ${budget:.2f} daily budget\n"
+    out: list[tuple[str, str] | str] = []
+    section = ""
+    for r in health.rows(h):
+        if r.section != section:
+            out += [*(["\n"] if section else []), (f"{r.section}\n", "bold $accent")]
+            section = r.section
+        out += row(r.label, r.text, STYLE.get(r.level, ""))
+    used = health.ratio(h)
     out += [
         (f"  {'cap':<14}", "$text-muted"),
-        (bar(min(ratio, 1.0), 20), "$error" if ratio >= 1 else "$warning" if ratio > 0.8 else "$success"),
-        tail,
+        (bar(min(used, 1.0), 20), "$error" if used >= 1 else "$warning" if used > 0.8 else "$success"),
+        "\n",
     ]
-    known = {
-        "last_run",
-        "last_success",
-        "last_error",
-        "error_resolved",
-        "fix",
-        "paused",
-        "paused_reason",
-        "pending_bytes",
-        "pending_sessions",
-        "today",
-        "budget_usd",
-        "model",
-        "api_key",
-        "backend",
-        "backend_why",
-        "backend_off",
-        "daily_calls",
-        "daily_tokens",
-        "waiting",
-    }
-    rest = {k: v for k, v in h.items() if k not in known and v not in (None, {}, [])}
+    rest = {k: v for k, v in h.items() if k not in SHOWN and v not in (None, {}, [])}
     if rest:
         out += ["\n", ("More\n", "bold $accent"), *render_value(rest, 1)]
     return out
