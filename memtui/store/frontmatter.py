@@ -20,7 +20,7 @@ class FrontmatterError(ValueError):
 
 
 @dataclass
-class Entry:
+class Key:
     key: str
     #: "" for top-level keys, else the parent key (e.g. "metadata").
     parent: str
@@ -37,7 +37,7 @@ class Document:
     body: str
     has_frontmatter: bool
     newline: str = "\n"
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[Key] = field(default_factory=list)
 
     def get(self, key: str, parent: str = "") -> object:
         for entry in self.entries:
@@ -45,7 +45,7 @@ class Document:
                 return entry.value
         return None
 
-    def find(self, key: str) -> Entry | None:
+    def find(self, key: str) -> Key | None:
         """A top-level key, else the same key nested one level (Claude Code's `metadata: {type: …}`)."""
         nested = None
         for entry in self.entries:
@@ -121,8 +121,8 @@ def parse(text: str) -> Document:
     return doc
 
 
-def _entries(lines: list[str]) -> list[Entry]:
-    entries: list[Entry] = []
+def _entries(lines: list[str]) -> list[Key]:
+    entries: list[Key] = []
     parent = ""
     i = 0
     while i < len(lines):
@@ -147,7 +147,7 @@ def _entries(lines: list[str]) -> list[Entry]:
                 end += 1
             if items:
                 value = items
-        entry = Entry(match.group("key"), parent if indented else "", i, end, value)
+        entry = Key(match.group("key"), parent if indented else "", i, end, value)
         entries.append(entry)
         if not indented and value_text is None and end == i + 1:
             parent = match.group("key")  # a mapping follows: indented keys belong to it

@@ -24,7 +24,7 @@ class _Header(Protocol):
     def header(self) -> Mapping[str, Any]: ...
 
 
-class Bank(Protocol):
+class BankView(Protocol):
     """What rendering reads of a `store.bank.Bank` (named here so this module does not import the
     Bank, which imports it: the dependency runs one way, bank → rendering)."""
 
@@ -72,11 +72,11 @@ class RenderPlan:
         return not self.claude_changed and not self.stale_indexes
 
 
-def claude_path(bank: Bank) -> Path:
+def claude_path(bank: BankView) -> Path:
     return bank.project.root / str(bank.config.get("claude_md.path", "CLAUDE.md"))
 
 
-def plan(bank: Bank) -> RenderPlan:
+def plan(bank: BankView) -> RenderPlan:
     """Everything as it would be written now; raises MarkerError for a CLAUDE.md with broken markers."""
     now = bank.clock()
     everything = bank.memories()
@@ -104,7 +104,7 @@ def plan(bank: Bank) -> RenderPlan:
     return RenderPlan(block, path, current, render_block.splice(current, block.text), indexes)
 
 
-def write(bank: Bank, plan: RenderPlan) -> RenderPlan:
+def write(bank: BankView, plan: RenderPlan) -> RenderPlan:
     """Write what changed (call under the bank's lock)."""
     if plan.claude_changed:
         atomic_write(plan.claude_path, plan.claude_new)
@@ -114,7 +114,7 @@ def write(bank: Bank, plan: RenderPlan) -> RenderPlan:
     return plan
 
 
-def auto(bank: Bank) -> str | None:
+def auto(bank: BankView) -> str | None:
     """Keep an installed CLAUDE.md block current after every change (never installs one by itself).
     Returns what kept it from doing so, if anything: the change itself is saved either way, and an
     automatic write never guesses nor turns a saved change into a reported failure."""

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from memtui.core.memory import Memory, Status
 from memtui.core.types import DEFAULT_REGISTRY
-from memtui.tui.data.rows import Entry, Header, ListModel, Query
+from memtui.tui.data.rows import Header, ListEntry, ListModel, Query
 from memtui.tui.screenshots import NOW
 
 
@@ -32,7 +32,7 @@ def model() -> ListModel:
 
 
 def ids(rows) -> list[str]:
-    return [r.memory.id for r in rows if isinstance(r, Entry)]
+    return [r.memory.id for r in rows if isinstance(r, ListEntry)]
 
 
 def test_grouped_rows_follow_registry_order_with_headers_and_counts():
@@ -140,4 +140,4 @@ def test_orders_patched_after_a_reload_equal_a_fresh_sort():
 
 def shape(rows) -> list[object]:
     """Rows comparable across models: headers as they are, entries by memory id."""
-    return [r.memory.id if isinstance(r, Entry) else r for r in rows]
+    return [r.memory.id if isinstance(r, ListEntry) else r for r in rows]

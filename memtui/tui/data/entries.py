@@ -9,7 +9,7 @@ from memtui.core.memory import Memory, Status
 
 
 @dataclass(slots=True, eq=False)
-class Entry:
+class ListEntry:
     """A memory with what the list needs precomputed for the current clock. Compared by identity:
     finding the cursor's entry among 10k rows is then a C-speed scan."""
 
@@ -30,12 +30,12 @@ def hay_of(memory: Memory) -> str:
     return f"{memory.type} {tags} {memory.id} {memory.name} {memory.description} {memory.content}".lower()
 
 
-def entry(memory: Memory, score: Callable[[Memory], float]) -> Entry:
+def entry(memory: Memory, score: Callable[[Memory], float]) -> ListEntry:
     # A hundred thousand of these are built before the first paint: one confidence per memory
     # (`score` is decay.scorer; rank is confidence × (1 + accessCount/10), as decay.rank computes
     # it), the filter's text later.
     confidence = score(memory)
-    return Entry(
+    return ListEntry(
         memory,
         confidence,
         confidence * (1 + memory.access_count / 10),

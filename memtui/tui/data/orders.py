@@ -10,7 +10,7 @@ from typing import Any
 
 from memtui.core.bulk import without_gc
 from memtui.core.types import TypeRegistry
-from memtui.tui.data.entries import Entry
+from memtui.tui.data.entries import ListEntry
 
 SORTS = ("rank", "age", "confidence")
 #: With more changed memories than this, sorting again is as quick as patching.
@@ -19,7 +19,7 @@ PATCH_MAX = 1000
 Key = tuple[str, bool, bool]  # (sort, grouped by type, the trash)
 
 
-def sort_key(sort: str, position: dict[str, int]) -> Callable[[Entry], tuple[Any, ...]]:
+def sort_key(sort: str, position: dict[str, int]) -> Callable[[ListEntry], tuple[Any, ...]]:
     """Grouped orders lead with the type's place (`position`); then the sort; then newest, then id."""
     if sort == "age":
         return lambda e: (position.get(e.memory.type, 0), -e.ts, e.memory.id)
@@ -31,7 +31,7 @@ def sort_key(sort: str, position: dict[str, int]) -> Callable[[Entry], tuple[Any
 class Orders:
     def __init__(self, registry: TypeRegistry) -> None:
         self.registry = registry
-        self._orders: dict[Key, list[Entry]] = {}
+        self._orders: dict[Key, list[ListEntry]] = {}
         #: Each grouped order's type → place (what its sort key leads with).
         self._positions: dict[Key, dict[str, int]] = {}
 
@@ -39,12 +39,12 @@ class Orders:
         self._orders.clear()
         self._positions.clear()
 
-    def groups(self, order: list[Entry], sort: str, inactive: bool) -> list[tuple[str, int, int]]:
+    def groups(self, order: list[ListEntry], sort: str, inactive: bool) -> list[tuple[str, int, int]]:
         """(type, start, end) of each type's run in `order`, a grouped order or a part of one kept in
         its order: a binary search per type, not a pass over 100k entries."""
         position = self._positions.get((sort, True, inactive), {})
 
-        def place(e: Entry) -> int:
+        def place(e: ListEntry) -> int:
             return position.get(e.memory.type, 0)
 
         runs = []
@@ -56,7 +56,7 @@ class Orders:
             start = end
         return runs
 
-    def get(self, entries: list[Entry], sort: str, group: bool, inactive: bool) -> list[Entry]:
+    def get(self, entries: list[ListEntry], sort: str, group: bool, inactive: bool) -> list[ListEntry]:
         """The active (or, for the trash, inactive) entries in display order (read it, don't change it)."""
         key = (sort, group, inactive)
         cached = self._orders.get(key)
@@ -71,7 +71,7 @@ class Orders:
         self._orders[key] = pool
         return pool
 
-    def patch(self, dropped: Iterable[Entry], fresh: list[Entry]) -> None:
+    def patch(self, dropped: Iterable[ListEntry], fresh: list[ListEntry]) -> None:
         """Take out the entries a reload `dropped` (removed or replaced), put in the `fresh` ones where
         they belong. Which type comes first does not depend on which other types are present, so the
         kept entries stay in order."""
@@ -89,5 +89,5 @@ class Orders:
                     insort(kept, e, key=key)
             self._orders[(sort, group, inactive)] = kept
 
-    def _position(self, pool: list[Entry]) -> dict[str, int]:
+    def _position(self, pool: list[ListEntry]) -> dict[str, int]:
         return {t: i for i, t in enumerate(self.registry.order({e.memory.type for e in pool}))}

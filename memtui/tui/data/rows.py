@@ -20,12 +20,12 @@ from memtui.core.bulk import without_gc
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
-from memtui.tui.data.entries import Entry, entry, hay_of
+from memtui.tui.data.entries import ListEntry, entry, hay_of
 from memtui.tui.data.orders import SORTS, Orders
 
 _ID = attrgetter("memory.id")
 
-__all__ = ["SORTS", "Counts", "Entry", "Header", "ListModel", "Query", "Row"]
+__all__ = ["SORTS", "Counts", "Header", "ListEntry", "ListModel", "Query", "Row"]
 
 #: Below this many characters a fuzzy fallback only adds noise.
 FUZZY_MIN = 3
@@ -43,7 +43,7 @@ class Header:
     count: int
 
 
-Row = Entry | Header
+Row = ListEntry | Header
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,17 +83,17 @@ class ListModel:
     def __init__(self, registry: TypeRegistry, clock: Callable[[], datetime]) -> None:
         self.registry = registry
         self.clock = clock
-        self.entries: list[Entry] = []
-        self.by_id: dict[str, Entry] = {}
+        self.entries: list[ListEntry] = []
+        self.by_id: dict[str, ListEntry] = {}
         self._orders = Orders(registry)
         #: (base query, text, matches) of the last filter, to narrow from when the text grows.
-        self._last: tuple[Query, str, list[Entry]] | None = None
+        self._last: tuple[Query, str, list[ListEntry]] | None = None
         #: True when the last rows came from the fuzzy fallback (no exact substring match).
         self.fuzzy = False
         self._counts: Counts | None = None
         self._computed_at: datetime | None = None
         #: base query → the memories it keeps, in display order (reused while typing and erasing).
-        self._pools: dict[Query, list[Entry]] = {}
+        self._pools: dict[Query, list[ListEntry]] = {}
         #: The rows of recent queries and where each memory sits in them: erasing a filter character
         #: returns to a query just typed, so its rows come back without a pass over the memories.
         self._recent: OrderedDict[Query, tuple[list[Row], int, bool, Any]] = OrderedDict()
@@ -183,10 +183,10 @@ class ListModel:
     def types(self) -> list[str]:
         return self.registry.order(self.counts().by_type)
 
-    def _ordered(self, sort: str, group: bool, inactive: bool) -> list[Entry]:
+    def _ordered(self, sort: str, group: bool, inactive: bool) -> list[ListEntry]:
         return self._orders.get(self.entries, sort, group, inactive)
 
-    def select(self, query: Query) -> list[Entry]:
+    def select(self, query: Query) -> list[ListEntry]:
         """The memories the query shows, in display order (without group headers)."""
         base = query.base()
         text = " ".join(query.text.lower().split())
@@ -223,7 +223,7 @@ class ListModel:
                 e.hay = hay_of(e.memory)
         self._filter_text_ready = True
 
-    def _pool(self, base: Query) -> list[Entry]:
+    def _pool(self, base: Query) -> list[ListEntry]:
         pool = self._pools.get(base)
         if pool is None:
             ordered = self._ordered(base.sort, base.group, base.inactive)
@@ -231,7 +231,7 @@ class ListModel:
             pool = self._pools[base] = ordered if unfiltered else [e for e in ordered if _keep(e, base, self.drifted)]
         return pool
 
-    def _fuzzy(self, text: str, pool: list[Entry]) -> list[Entry]:
+    def _fuzzy(self, text: str, pool: list[ListEntry]) -> list[ListEntry]:
         """Typo-tolerant fallback (rapidfuzz), kept in display order."""
         from rapidfuzz import fuzz, process
 
@@ -252,7 +252,9 @@ class ListModel:
         rows = self.rows(query)
         last = self._last
         count = (
-            len(last[2]) if last is not None and last[0] == query.base() else sum(1 for r in rows if type(r) is Entry)
+            len(last[2])
+            if last is not None and last[0] == query.base()
+            else sum(1 for r in rows if type(r) is ListEntry)
         )
         self._recent[query] = (rows, count, self.fuzzy, self._last)
         if len(self._recent) > RECENT_QUERIES:
@@ -272,7 +274,7 @@ class ListModel:
         return rows
 
 
-def _keep(e: Entry, q: Query, drifted: frozenset[str] = frozenset()) -> bool:
+def _keep(e: ListEntry, q: Query, drifted: frozenset[str] = frozenset()) -> bool:
     m = e.memory
     if q.type is not None and m.type != q.type:
         return False

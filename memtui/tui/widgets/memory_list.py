@@ -27,7 +27,7 @@ from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
-from memtui.tui.data.rows import Entry, Header, Row
+from memtui.tui.data.rows import Header, ListEntry, Row
 from memtui.tui.data.text import badge, first_line, level
 
 TYPE_WIDTH = 13  # "architecture" and a space
@@ -151,7 +151,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
     def current(self) -> Memory | None:
         if 0 <= self.cursor < len(self.rows):
             row = self.rows[self.cursor]
-            if isinstance(row, Entry):
+            if isinstance(row, ListEntry):
                 return row.memory
         return None
 
@@ -163,13 +163,13 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
     def count(self) -> int:
         """How many memories (not headers) are listed."""
         if self._count is None:
-            self._count = sum(1 for row in self.rows if type(row) is Entry)
+            self._count = sum(1 for row in self.rows if type(row) is ListEntry)
         return self._count
 
     def _ids(self) -> dict[str, int]:
         """Memory id → row, built when first asked for (a keystroke's refresh does not need it)."""
         if self._index is None:
-            self._index = {row.memory.id: i for i, row in enumerate(self.rows) if type(row) is Entry}
+            self._index = {row.memory.id: i for i, row in enumerate(self.rows) if type(row) is ListEntry}
         return self._index
 
     def set_rows(self, rows: Sequence[Row], *, show_type: bool | None = None, count: int | None = None) -> None:
@@ -184,7 +184,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         self._count = count
         self._resize_virtual(Size(self.size.width, len(self.rows)))
         position = -1
-        if isinstance(kept, Entry):
+        if isinstance(kept, ListEntry):
             try:
                 position = self.rows.index(kept)  # entries compare by identity: a C-speed scan
             except ValueError:
@@ -221,16 +221,16 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
             return -1
         index = min(index, len(self.rows) - 1)
         for i in range(index, len(self.rows)):
-            if isinstance(self.rows[i], Entry):
+            if isinstance(self.rows[i], ListEntry):
                 return i
         for i in range(index, -1, -1):
-            if isinstance(self.rows[i], Entry):
+            if isinstance(self.rows[i], ListEntry):
                 return i
         return -1
 
     def _step(self, delta: int) -> None:
         i = self.cursor + delta
-        while 0 <= i < len(self.rows) and not isinstance(self.rows[i], Entry):
+        while 0 <= i < len(self.rows) and not isinstance(self.rows[i], ListEntry):
             i += 1 if delta > 0 else -1
         if 0 <= i < len(self.rows):
             self._move(i)
@@ -289,7 +289,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
     def action_page_down(self) -> None:
         target = min(len(self.rows) - 1, self.cursor + self.scrollable_content_region.height)
         i = target
-        while i > self.cursor and not isinstance(self.rows[i], Entry):
+        while i > self.cursor and not isinstance(self.rows[i], ListEntry):
             i -= 1
         self._move(i if i > self.cursor else self._nearest(target))
 
@@ -310,7 +310,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         if offset is None:
             return
         index = int(self.scroll_y) + offset.y
-        if 0 <= index < len(self.rows) and isinstance(self.rows[index], Entry):
+        if 0 <= index < len(self.rows) and isinstance(self.rows[index], ListEntry):
             self._move(index)
             if event.chain >= 2:
                 self.action_open()
@@ -376,7 +376,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         label = f" {row.title} · {row.count} "
         return Text("──" + label + "─" * max(0, width - len(label) - 2), style=self._style("header"))
 
-    def _entry_text(self, entry: Entry, is_cursor: bool, width: int) -> Text:
+    def _entry_text(self, entry: ListEntry, is_cursor: bool, width: int) -> Text:
         memory = entry.memory
         now = self.clock()
         text = Text(no_wrap=True)
