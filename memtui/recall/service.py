@@ -89,18 +89,12 @@ def ensure(project: Any, log: Any = None, env: Any = None, settings: ServiceSett
     settings = settings or ServiceSettings.load(project, env)
     if not settings.enabled:
         return False
-    fd = try_lock(project.memory_dir)
-    if fd is None:
-        return False
-    try:
-        spawn(project.root, fd, settings.idle_seconds)
-        return True
-    except OSError as exc:
-        if log is not None:
-            log(f"could not start the recall service ({exc}); recall runs in the hook meanwhile")
-        return False
-    finally:
-        os.close(fd)
+    from memtui.store.detached import start_once
+
+    what = "the recall service; recall runs in the hook meanwhile"
+    return start_once(
+        try_lock(project.memory_dir), lambda fd: spawn(project.root, fd, settings.idle_seconds), log, what
+    )
 
 
 def command(root: Path, lock_fd: int | None = None, idle: float | None = None) -> list[str]:

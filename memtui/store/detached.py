@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from memtui.core.headless import HEADLESS_ENV
@@ -54,3 +54,20 @@ def spawn(
         )
     finally:
         os.close(out)
+
+
+def start_once(fd: int | None, start: Callable[[int], None], log: Callable[[str], None] | None, what: str) -> bool:
+    """The one-owner rule for a background process: `fd` is its lock, just taken (None: one runs
+    already); `start(fd)` hands the lock to the child, which holds it for as long as it runs. True
+    when this call started one; a failure to start is logged (`what` failed), never raised."""
+    if fd is None:
+        return False
+    try:
+        start(fd)
+        return True
+    except OSError as exc:
+        if log is not None:
+            log(f"could not start {what} ({exc})")
+        return False
+    finally:
+        os.close(fd)

@@ -143,17 +143,11 @@ def ensure_worker(project: Any, log: Any = None) -> bool:
     """Start a detached worker unless one runs. True when this call started one."""
     from memtui.store import detached
 
-    fd = try_lock(project.memory_dir)
-    if fd is None:
-        return False  # the running worker rechecks the spool before it exits
-    try:
+    def start(fd: int) -> None:
         argv = detached.memtui_command(project.root, "worker", "--lock-fd", str(fd))
         # The worker logs for itself; this file catches only what kills it before it can (an import error).
         detached.spawn(project.root, argv, "worker.stderr", lock_fd=fd)
-        return True
-    except OSError as exc:
-        if log is not None:
-            log(f"could not start the worker ({exc}); jobs stay in the spool for the next one")
-        return False
-    finally:
-        os.close(fd)
+
+    # A running worker rechecks the spool before it exits, so a held lock means the job will be done.
+    what = "the worker; jobs stay in the spool for the next one"
+    return detached.start_once(try_lock(project.memory_dir), start, log, what)
