@@ -40,14 +40,11 @@ class Context:
         """`.memory/config.toml`, read once for this hook call and handed to everything that needs a
         table of it; a broken file means the defaults and a log line (a hook never fails on it)."""
         if self._config is None:
-            from memtui.config import Config
-            from memtui.errors import ConfigError
-
             try:
-                self._config = Config.load(self.project.path("config.toml"))
-            except (ConfigError, OSError) as exc:
-                self.log(f"{exc}; using the defaults")
-                self._config = Config()
+                text = self.project.path("config.toml").read_text(encoding="utf-8")
+            except (OSError, ValueError):
+                text = ""
+            self._config = _Config(text, self)
         return self._config
 
     @property
@@ -71,6 +68,46 @@ class Context:
         except Exception as exc:  # fail open: these are hints and housekeeping
             self.log(f"could not {what}: {exc.__class__.__name__}: {exc}")
             return None
+
+
+class _Config:
+    """The config a hook reads: the file's text, parsed (by `memtui.config.Config`) only when a
+    table the caller asks for is in it, so a prompt or a Stop in a project that sets nothing of
+    theirs never loads the TOML parser."""
+
+    def __init__(self, text: str, context: Context) -> None:
+        self.text = text
+        self.context = context
+        self._parsed: Any = None
+
+    def _sets(self, table: str) -> bool:
+        return f"[{table}" in self.text
+
+    def _config(self) -> Any:
+        if self._parsed is None:
+            from memtui.config import Config
+            from memtui.errors import ConfigError
+
+            try:
+                self._parsed = Config.load(self.context.project.path("config.toml"))
+            except (ConfigError, OSError) as exc:
+                self.context.log(f"{exc}; using the defaults")
+                self._parsed = Config()
+        return self._parsed
+
+    def section(self, name: str) -> dict[str, Any]:
+        return self._config().section(name) if self._sets(name) else {}
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        return self._config().get(dotted, default) if self._sets(dotted.split(".")[0]) else default
+
+    @property
+    def types(self) -> Any:
+        if self._sets("types"):
+            return self._config().types
+        from memtui.core.types import DEFAULT_REGISTRY
+
+        return DEFAULT_REGISTRY
 
 
 def locate(event: str, payload: Any, env: Mapping[str, str], project: Any = None) -> Context | None:
