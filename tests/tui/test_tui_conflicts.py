@@ -51,7 +51,9 @@ async def test_sidebar_counts_and_review_keeps_one_then_undo_brings_the_pair_bac
             other
         ) == 1  # one item per pair
         status = str(screen.query_one("#list-status").render())
-        assert "merge conflict" in status and "1 keep this" in status
+        assert "conflict: both sides of a git merge" in status
+        shown = {key: a.binding.description for key, a in screen.active_bindings.items() if a.binding.show}
+        assert shown.get("1") == "Keep this" and shown.get("2") == "Keep the other"  # the footer says how
         assert "NUMERIC(12,2)" in str(screen.query_one("#review-other").render())
         await pilot.press("1")
         await settle(pilot)

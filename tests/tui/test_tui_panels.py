@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from textual.widgets import Input, OptionList
 from tuikit import make_app, memory_by_text, settle
@@ -44,6 +46,22 @@ async def test_ask_without_a_key_says_how_to_set_one(demo):
         assert "closest memories are listed" in app.screen.query_one("#ask-answer").source
         cited = app.screen.query_one("#ask-cited")
         assert cited.display and cited.option_count >= 1
+        note = str(app.screen.query_one("#ask-note").render())
+        assert note.startswith("To get one: set ANTHROPIC_API_KEY") and "`" not in note
+        assert "No model" not in note  # said once, in the answer
+
+
+async def test_ask_lists_the_closest_memories_on_one_line_each_at_80_columns(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("a", *"how are webhooks stored", "enter")
+        await settle(pilot)
+        cited = app.screen.query_one("#ask-cited")
+        assert cited.option_count >= 3
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        rows = [i for i, line in enumerate(lines) if "↪" in line]
+        assert len(rows) >= 3 and all(b - a == 1 for a, b in itertools.pairwise(rows)), lines
 
 
 async def test_consolidate_without_a_key_reports_and_stays(demo):
@@ -53,7 +71,12 @@ async def test_consolidate_without_a_key_reports_and_stays(demo):
         await pilot.press("c")
         await settle(pilot)
         note = str(app.screen.query_one("#consolidate-note").render())
-        assert note.startswith("No plan: no model") and "Claude Code" in note and "NoApiKey" not in note
+        assert (
+            note.startswith("No plan. No model: ")
+            and "`" not in note
+            and "Claude Code" in note
+            and "NoApiKey" not in note
+        )
         shown = {a.binding.description for a in app.screen.active_bindings.values() if a.binding.show}
         assert "Apply accepted" not in shown  # nothing to apply: not offered
 

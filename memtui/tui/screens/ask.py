@@ -95,23 +95,23 @@ key (`ANTHROPIC_API_KEY`).
                 if m is not None
             ]
         by_id = app_of(self).model.by_id
+        cited_list = self.query_one("#ask-cited", OptionList)
+        # "↪ " and a 13-column type, the option's padding and a scrollbar share the line with the title.
+        room = max(20, (cited_list.scrollable_content_region.width or self.size.width) - 19)
         options = []
         for mid in cited:
             entry = by_id.get(mid)
-            title = clip(entry.memory.title, 90) if entry else "(not in the stores any more)"
+            title = clip(entry.memory.title, room) if entry else "(not in the stores any more)"
             kind = entry.memory.type if entry else "?"
             options.append(Option(Content.assemble(("↪ ", "$accent"), (f"{kind:<12} ", "$secondary"), title), id=mid))
-        cited_list = self.query_one("#ask-cited", OptionList)
         cited_list.set_options(options)
         cited_list.display = bool(options)
         note = self.query_one("#ask-note", Static)
         if error and error not in ("no-matches", "empty"):
-            note.update(
-                Content.assemble(
-                    ("No answer from the model." if error != "no-key" else "No model:", "$warning bold"),
-                    f" {fix or ''}".rstrip(". ") + "." + (" The closest memories are listed." if options else ""),
-                )
-            )
+            # The answer above says what happened, once; the note says what to do about it.
+            lead = "To get one:" if error == "no-key" else "To fix:"
+            how = (fix or "see the health screen (H)").replace("`", "").rstrip(". ") + "."
+            note.update(Content.assemble((lead, "$warning bold"), f" {how}"))
         elif options:
             note.update(
                 f"{'Closest' if closest else 'Cites'} {len(options)} memor{'y' if len(options) == 1 else 'ies'}"

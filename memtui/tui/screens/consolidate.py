@@ -107,7 +107,8 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         try:
             result = plan_fn(app.bank)
         except Exception as exc:  # no key, API down, bad output: say so and stay
-            app.call_from_thread(self._idle, f"No plan: {say(exc)}")
+            said = say(exc).replace("`", "")  # the CLI's code marks would show as literal backticks
+            app.call_from_thread(self._idle, f"No plan. {said[:1].upper()}{said[1:]}")
             return
         app.call_from_thread(self._planned, result)
 

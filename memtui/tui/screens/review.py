@@ -121,13 +121,13 @@ A memory two people edited differently before a git merge comes first, with both
             )
         elif self.other is not None:
             status.update(
-                f"Review {self.index + 1} of {len(self.items)} · merge conflict: edited on both sides of a git "
-                "merge · 1 keep this · 2 keep the other · m merge the two · b keep both"
+                # One line at 80 columns; the footer lists the keys (1, 2, m, b).
+                f"Review {self.index + 1} of {len(self.items)} · conflict: both sides of a git merge edited this"
             )
         else:
             source = f" · from session {memory.source.session}" if memory.source and memory.source.session else ""
             status.update(
-                f"Review {self.index + 1} of {len(self.items)}{source} · a accept · e edit · m merge · d reject"
+                f"Review {self.index + 1} of {len(self.items)}{source}"  # the footer lists the keys
             )
         other = self.other
         self.query_one("#review-other", Static).update(
