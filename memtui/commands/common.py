@@ -112,6 +112,15 @@ def print_labelled(line: str) -> None:
     print(head + ("\n" + " " * LABEL).join(wrapped))
 
 
+def say(text: str) -> None:
+    """A sentence or two for a person: at a terminal wrapped at words to its width (the terminal
+    would cut words), piped as one line."""
+    import textwrap
+
+    width = line_width()
+    print(textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False) if width else text)
+
+
 def line_width() -> int | None:
     """The terminal's width when printing to one; None when piped (a script gets whole lines)."""
     import shutil

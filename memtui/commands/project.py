@@ -6,7 +6,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from memtui.commands.common import open_bank, print_json, print_labelled, project_dir
+from memtui.commands.common import open_bank, print_json, print_labelled, project_dir, say
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +47,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         Bank(project).update_header(**header)
     print(f"{'Already initialised' if already else 'Initialised'} {project.memory_dir}")
     if not already:
-        print(
+        say(
             "Next: `memtui setup` connects Claude Code (not needed with the memtui plugin); "
             '`memtui add --type decision "…"` saves a memory.'
         )

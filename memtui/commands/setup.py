@@ -338,6 +338,7 @@ def project_root(args: argparse.Namespace) -> Path | None:
 def cmd_setup(args: argparse.Namespace) -> int:
     import difflib
 
+    from memtui.commands.common import say
     from memtui.hooks.plugin import enabled_plugin
 
     if args.team and args.global_:
@@ -352,7 +353,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
     plugin = enabled_plugin(root or Path.cwd())
     if plugin is not None and not args.uninstall:
         plugin_id, where = plugin
-        print(
+        say(
             f"The memtui plugin is enabled ({plugin_id}, in {where}): it already runs memtui's hooks and MCP "
             "server, so setup installs nothing (both together would recall and capture everything twice). "
             f"Run `memtui init` in each project to use it; to use setup instead, disable the plugin first "
@@ -395,7 +396,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
             print(line)
     if not args.uninstall:
         _learn_handshake(root)
-        print(_permissions_line(args))
+        say(_permissions_line(args))
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
         from memtui.commands import teamgit
         from memtui.hooks import install
@@ -411,22 +412,22 @@ def cmd_setup(args: argparse.Namespace) -> int:
                 if root is not None and teamgit.is_repository(root)
                 else "Once this is a git repository, commit"
             )
-            print(
+            say(
                 "Hooks run `memtui hook <Event>` and the MCP server `memtui mcp`, from the PATH of whoever runs Claude Code. "
                 f"{commit} .claude/settings.json, .mcp.json, .gitattributes and .memory/; "
                 "each teammate runs `memtui setup` once."
             )
         elif shared:  # a teammate's clone: the committed entries run, none of this machine's were installed
-            print(
+            say(
                 "Hooks and the MCP server come from the project's shared entries (.claude/settings.json, .mcp.json): "
                 "`memtui hook <Event>` and `memtui mcp` from your PATH."
             )
         else:
-            print(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")
+            say(f"Hooks run {' '.join(prefix)} <Event>; the MCP server runs {' '.join(command)} mcp.")
         if args.global_:
-            print("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
+            say("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
         else:
-            print(
+            say(
                 "Start `claude` here: memories are recalled at session start and on each prompt. "
                 + _capture_line(root)
                 + " `memtui status` shows what is stored."

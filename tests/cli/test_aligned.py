@@ -49,20 +49,21 @@ def test_ask_without_a_model_lists_the_closest_in_columns(run):
     assert len(_column_starts(rows, 1)) == 1 and len(_column_starts(rows, 2)) == 1, rows
 
 
-def test_status_wraps_under_its_values_at_a_terminal(project, home):
+def at_terminal(project, home, *args: str, columns: int = 60) -> list[str]:
+    """`memtui ARGS` with its stdout on a pseudo-terminal `columns` wide; the lines it showed."""
     env = {
         **os.environ,
         "HOME": str(home),
         "CLAUDE_PROJECT_DIR": str(project.root),
         "CLAUDE_CONFIG_DIR": str(home / ".claude"),
         "ANTHROPIC_API_KEY": "",
-        "COLUMNS": "60",
+        "COLUMNS": str(columns),
         "LINES": "24",
     }
     leader, follower = pty.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "memtui", "status"],
+            [sys.executable, "-m", "memtui", *args],
             stdout=follower,
             stderr=subprocess.PIPE,
             cwd=project.root,
@@ -82,7 +83,18 @@ def test_status_wraps_under_its_values_at_a_terminal(project, home):
     finally:
         os.close(leader)
     assert done.returncode == 0, done.stderr
-    lines = b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
+    return b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
+
+
+def test_status_wraps_under_its_values_at_a_terminal(project, home):
+    lines = at_terminal(project, home, "status")
     fix = next(i for i, line in enumerate(lines) if line.startswith("  fix"))
     assert all(len(line) <= 60 for line in lines if "/" not in line), lines
     assert lines[fix + 1].startswith(" " * 13) and lines[fix + 1][13] != " ", lines
+
+
+def test_setup_wraps_its_sentences_at_words_at_a_terminal(project, home):
+    lines = at_terminal(project, home, "setup", columns=60)
+    prose = [line for line in lines if not line.startswith("/")]  # file lines name long paths
+    # Wrapped by memtui at words, so the terminal never cuts one (a long path may stand alone).
+    assert len(prose) >= 6 and all(len(line) <= 60 or " " not in line for line in prose), prose
