@@ -382,12 +382,20 @@ def cmd_setup(args: argparse.Namespace) -> int:
             )
             print("".join(diff), end="")
         return 0
-    for target, old, new in changes:
+    shared = getattr(args, "changed", None)  # `memtui uninstall` shares one set between its two passes
+    changed: set[Path] = shared if shared is not None else set()
+    for target, _old, _new in changes:
+        # Planned again against the file as it is now: two targets may share a file (~/.claude.json
+        # holds a project's servers and the user's), and the second must build on the first's change.
+        old, new = plan(target)
         if new is None:
-            if old is not None:  # a file that does not exist is neither clean nor up to date: nothing to say
+            # A file that does not exist is neither clean nor up to date, and one this run changed
+            # already is not "already" anything: nothing to say.
+            if old is not None and target.path not in changed:
                 print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
             continue
         backup = write(target.path, old, new, backup_dir(None if target.personal else root))
+        changed.add(target.path)
         print(f"{target.path}: {target.label}" + (f" (backup: {backup})" if backup else ""))
     if root is not None and not args.global_:
         from memtui.commands import teamgit

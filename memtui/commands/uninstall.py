@@ -35,9 +35,10 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     root = find_project(Path(args.project).expanduser() if args.project else None).root
     home_json = Path.home() / ".claude.json"
     before = _json(home_json)
+    changed: set[Path] = set()  # one account for both passes: a file the first changed is not "already clean"
     for global_ in (False, True):  # the project's scopes, then the user's
         flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
-        cmd_setup(argparse.Namespace(**vars(args), **flags))
+        cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed))
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
         _drop_if_empty(path)
     for path in (Path.home() / ".claude" / "settings.json",):

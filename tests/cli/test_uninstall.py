@@ -43,6 +43,7 @@ def test_per_project(run, project, home):
     assert not (project.root / ".claude").exists()  # settings.local.json held only our hooks: gone, and the folder
     no_memtui(home / ".claude.json")
     assert project.memory_dir.is_dir() and "kept (your memories" in out
+    assert "already clean" not in out  # a file this run changed is not "already" anything
     code, out, _ = run("uninstall", "--purge")
     assert code == 0 and not project.memory_dir.exists()
 
