@@ -40,6 +40,13 @@ def health() -> Callable[..., Any]:
     return read
 
 
+def health_rows(health: Mapping[str, Any]) -> tuple[list[Any], float]:
+    """The rows `memtui status` prints (`capture.health.rows`) and today's use against the cap."""
+    from memtui.capture.health import ratio, rows
+
+    return rows(dict(health)), ratio(dict(health))
+
+
 def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
     """True when a model can be called: an API key, or the person's Claude Code login (llm/backend.py)."""
     from memtui.llm.backend import choose

@@ -16,6 +16,7 @@ from textual.widgets import Footer, Static
 from memtui.core.text import bar
 from memtui.errors import say
 from memtui.tui.appref import app_of
+from memtui.tui.data import services
 from memtui.tui.messages import Snapshot
 from memtui.tui.widgets.topbar import TopBar
 
@@ -97,7 +98,6 @@ SHOWN = {
 def health_view(h: dict[str, Any], width: int = 100) -> list[tuple[str, str] | str]:
     """`capture.health.rows()` (the summary `memtui status` prints too), laid out in sections in
     `width` columns, with a bar for today's use; unknown keys are listed at the end."""
-    from memtui.capture import health
 
     def row(label: str, value: Any, style: str = "") -> list[tuple[str, str] | str]:
         text = str(value).replace("`", "")  # the CLI's code marks; here they would show as literal backticks
@@ -107,12 +107,12 @@ def health_view(h: dict[str, Any], width: int = 100) -> list[tuple[str, str] | s
 
     out: list[tuple[str, str] | str] = []
     section = ""
-    for r in health.rows(h):
+    summary, used = services.health_rows(h)
+    for r in summary:
         if r.section != section:
             out += [*(["\n"] if section else []), (f"{r.section}\n", "bold $accent")]
             section = r.section
         out += row(r.label, r.text, STYLE.get(r.level, ""))
-    used = health.ratio(h)
     out += [
         (f"  {'cap':<14}", "$text-muted"),
         (bar(min(used, 1.0), 20), "$error" if used >= 1 else "$warning" if used > 0.8 else "$success"),
