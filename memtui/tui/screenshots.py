@@ -128,7 +128,14 @@ def sample_engines(bank: Bank) -> dict[str, Any]:
                 on_text(word + " ")
         return NS(text=answer_text, cited_ids=cited, matches=(), error=None, fix=None)
 
-    return {"consolidate": (consolidate_plan, consolidate_apply), "ask": ask}
+    def search(bank: Bank, query: str, **kwargs: Any) -> list[Any]:
+        # Words only: with semantic="auto" the ranking depends on whether some earlier work in this
+        # process loaded the embedding model, and a shot must be the same in every process.
+        from memtui.index.search import search as ranked
+
+        return ranked(bank, query, semantic="off", **kwargs)
+
+    return {"consolidate": (consolidate_plan, consolidate_apply), "ask": ask, "search": search}
 
 
 Step = Callable[[Any], Awaitable[None]]
