@@ -51,10 +51,19 @@ class Config:
     @classmethod
     def load(cls, path: Path) -> Config:
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return cls(path=path)
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path} is not valid TOML ({exc}); fix it or delete it to use the defaults") from exc
+        return cls.parse(text, path)
+
+    @classmethod
+    def parse(cls, text: str, path: Path) -> Config:
+        """The config in `text`, read from `path` by a caller that had it already (a hook)."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path} is not valid TOML ({exc}); fix it or delete it to use the defaults") from exc
         types = data.get("types", {})
         if not isinstance(types, dict) or not all(isinstance(v, dict) for v in types.values()):

@@ -31,7 +31,6 @@ from typing import Any
 
 from memtui.hooks import client
 from memtui.hooks.plugin import PLUGIN_FLAG
-from memtui.recall.context import EVENTS as RECALL_EVENTS
 from memtui.recall.context import Context, locate, parse_payload
 
 #: Seconds before the watchdog gives up on a hook; Claude Code's own timeout for us is larger.
@@ -105,7 +104,7 @@ def _run(argv: Sequence[str], data: bytes | None) -> None:
 
 def dispatch(context: Context) -> dict[str, Any] | None:
     event = context.event
-    if event in RECALL_EVENTS:
+    if event in client.EVENTS:
         from memtui.recall.answer import respond
 
         return respond(context)

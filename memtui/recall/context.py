@@ -42,7 +42,10 @@ class Context:
         if self._config is None:
             try:
                 text = self.project.path("config.toml").read_text(encoding="utf-8")
-            except (OSError, ValueError):
+            except OSError:
+                text = ""
+            except ValueError:
+                self.log("config.toml is not UTF-8 text; using the defaults")
                 text = ""
             self._config = _Config(text, self)
         return self._config
@@ -88,9 +91,9 @@ class _Config:
             from memtui.config import Config
             from memtui.errors import ConfigError
 
-            try:
-                self._parsed = Config.load(self.context.project.path("config.toml"))
-            except (ConfigError, OSError) as exc:
+            try:  # the text the hook read already: the file is read once
+                self._parsed = Config.parse(self.text, self.context.project.path("config.toml"))
+            except ConfigError as exc:
                 self.context.log(f"{exc}; using the defaults")
                 self._parsed = Config()
         return self._parsed

@@ -70,7 +70,7 @@ def ranked(
     from memtui.index.fusion import DRIFTED_FACTOR
     from memtui.index.search import open_index
 
-    registry = registry or DEFAULT_REGISTRY
+    registry = DEFAULT_REGISTRY if registry is None else registry
     index = open_index(project)
     index.refresh(wait=0.25)
     rows = index.guard(lambda: index.conn.execute(_RANK_ROWS).fetchall())

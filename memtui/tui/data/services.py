@@ -40,11 +40,11 @@ def health() -> Callable[..., Any]:
     return read
 
 
-def health_rows(health: Mapping[str, Any]) -> tuple[list[Any], float]:
+def health_rows(health: dict[str, Any]) -> tuple[list[Any], float]:
     """The rows `memtui status` prints (`capture.health.rows`) and today's use against the cap."""
     from memtui.capture.health import ratio, rows
 
-    return rows(dict(health)), ratio(dict(health))
+    return rows(health), ratio(health)
 
 
 def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
