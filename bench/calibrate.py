@@ -13,12 +13,16 @@ the hybrid signals, one on the words-only signals. Both suites weigh the same in
 thousand LoCoMo questions do not drown the coding prompts the gate is mostly for.
 
 The query-level models (does the store hold anything relevant for this prompt?) are fitted the
-same way on coding-dev alone, the only set with prompts that have no relevant memory, from the
-signals of each prompt's best five hits under the hit model just fitted. Each model's gate is the lowest
-probability at which 85 % (the target) of coding-dev's `none` prompts get nothing, with both models; the hit
-floor is the highest that costs at most one point of gated recall. The printed table shows what
-the gate costs per category, and a leave-one-project-out run of the same fit shows how it holds
-on projects it was not fitted on.
+same way on the coding sets alone (coding-dev and coding-more, nine projects), the only sets with
+prompts that have no relevant memory, from the signals of each prompt's best five hits under the
+hit model just fitted.
+
+The gate is chosen out of sample. Leave one coding project out: fit the hit model and the query
+model without it, score its prompts; after nine folds every coding prompt has been scored by
+models that never saw its project. Each model's gate is the lowest probability at which 85 % (the
+target) of those out-of-sample `none` prompts get nothing; the hit floor is the highest that costs
+at most one point of out-of-sample gated recall. The shipped models are then fitted on all the
+data. The report prints in-sample and out-of-sample figures side by side, and per project.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from memtui.index import calibration, embed
 from memtui.index.search import RERANK_DEPTH, open_index, search
 
 TARGET = REPO / "memtui" / "index" / "calibration.py"
-#: Share of coding-dev's `none` prompts that must stay empty at the gate.
+#: Share of the coding sets' `none` prompts that must stay empty at the gate, out of sample.
 NONE_EMPTY = 0.85
 L2 = 1.0
 DECIMALS = 3
@@ -125,25 +129,37 @@ def ranked(row: dict, weights) -> list[tuple[float, str]]:
     return out
 
 
-def injected(row: dict, weights, query_weights, gate: float, floor: float) -> list[str]:
+def scored(rows: list[dict], weights, query_weights) -> list[dict]:
+    """Each row with what the models make of it: its candidates in probability order, and the
+    probability that the store holds something for the prompt. Gates and floors are then cuts."""
+    return [
+        {
+            **row,
+            "order": ranked(row, weights),
+            "relevant": calibration.probability(query_weights, query_features(row, weights)),
+        }
+        for row in rows
+    ]
+
+
+def injected(row: dict, gate: float, floor: float) -> list[str]:
     """What recall injects for this prompt (calibration.gate, on the recorded candidates)."""
-    order = ranked(row, weights)
-    if not order or calibration.probability(query_weights, query_features(row, weights)) < gate:
+    if not row["order"] or row["relevant"] < gate:
         return []
-    return [i for p, i in order if p >= floor][:5]
+    return [i for p, i in row["order"] if p >= floor][:5]
 
 
-def metrics(rows: list[dict], weights, query_weights, gate: float, floor: float) -> dict[str, float]:
+def metrics(rows: list[dict], gate: float, floor: float) -> dict[str, float]:
+    """Pooled over the prompts of `rows` (scored): recall@5 of the ranking and of what the gate
+    keeps, per category, and the share of `none` prompts left empty."""
     recall, gated, empty, per = [], [], [], {}
     for row in rows:
-        order = ranked(row, weights)
-        above = injected(row, weights, query_weights, gate, floor)
+        above = injected(row, gate, floor)
         if not row["gold"]:
             empty.append(not above)
             continue
-        r = recall_at(row["gold"], [i for _, i in order], row["canonical"])
+        recall.append(recall_at(row["gold"], [i for _, i in row["order"]], row["canonical"]))
         g = recall_at(row["gold"], above, row["canonical"])
-        recall.append(r)
         gated.append(g)
         per.setdefault(row["category"], []).append(g)
     mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
@@ -155,43 +171,56 @@ def metrics(rows: list[dict], weights, query_weights, gate: float, floor: float)
     }
 
 
-def choose_gate(rows: list[dict], weights, query_weights) -> float:
-    """The lowest gate (in steps of 0.01) that leaves NONE_EMPTY of the `none` prompts empty."""
-    for step in range(1, 100):
-        gate = step / 100
-        if metrics(rows, weights, query_weights, gate, 0.0)["none_empty"] >= NONE_EMPTY:
+GATES = [step / 100 for step in range(1, 100)]
+
+
+def choose_gate(rows: list[dict]) -> float:
+    """The lowest gate (in steps of 0.01) that leaves NONE_EMPTY of the scored `none` prompts empty."""
+    for gate in GATES:
+        if metrics(rows, gate, 0.0)["none_empty"] >= NONE_EMPTY:
             return gate
-    return 0.99
+    return GATES[-1]
 
 
-def choose_floor(coding_rows: dict[str, list[dict]], models, queries, gates) -> float:
+def choose_floor(rows: dict[str, list[dict]], gates: dict[str, float]) -> float:
     """The highest hit floor that costs at most one point of gated recall with either model."""
     best = 0.0
     for floor in (0.02, 0.05, 0.1, 0.15, 0.2, 0.3):
         if all(
-            metrics(coding_rows[m], models[m], queries[m], gates[m], floor)["gated"]
-            >= metrics(coding_rows[m], models[m], queries[m], gates[m], 0.0)["gated"] - 0.01
-            for m in models
+            metrics(rows[m], gates[m], floor)["gated"] >= metrics(rows[m], gates[m], 0.0)["gated"] - 0.01 for m in rows
         ):
             best = floor
     return best
 
 
-def held_out(coding_rows: list[dict], weights) -> dict[str, float]:
-    """Leave one coding project out: fit query model and gate on the other two, measure on it."""
+def project(row: dict) -> str:
+    return row["store"]
 
-    def project(row: dict) -> str:
-        return row["store"]
 
-    out: dict[str, list] = {}
-    for held in sorted({project(r) for r in coding_rows}):
-        train = [r for r in coding_rows if project(r) != held]
-        test = [r for r in coding_rows if project(r) == held]
-        q = fit_query(train, weights)
-        gate = choose_gate(train, weights, q)
-        for key, value in metrics(test, weights, q, gate, 0.0).items():
-            out.setdefault(key, []).append(value)
-    return {k: sum(v) / len(v) for k, v in out.items() if len(v) == len(set(map(project, coding_rows)))}
+def cross_validated(rows: list[dict]) -> list[dict]:
+    """Leave one coding project out: fit the hit model (on everything else, LoCoMo included) and
+    the query model (on the other coding projects) without it, then score its prompts. Every
+    coding prompt is scored once, by models that never saw its project: out of sample."""
+    coding = [r for r in rows if r["suite"] == "coding"]
+    out = []
+    for held in sorted({project(r) for r in coding}):
+        train = [r for r in rows if project(r) != held]
+        weights = fit(train)
+        query = fit_query([r for r in train if r["suite"] == "coding"], weights)
+        out += scored([r for r in coding if project(r) == held], weights, query)
+    return out
+
+
+def report(inside: list[dict], outside: list[dict], gate: float, floor: float) -> str:
+    """In sample and out of sample side by side, overall and per coding project."""
+    a, b = metrics(inside, gate, floor), metrics(outside, gate, floor)
+    lines = ["  | coding | in sample | out of sample (leave one project out) |", "  |---|---:|---:|"]
+    lines += [f"  | {k} | {a[k]:.3f} | {b[k]:.3f} |" for k in a]
+    lines.append("  out of sample per project (gated R@5 / none empty):")
+    for held in sorted({project(r) for r in outside}):
+        got = metrics([r for r in outside if project(r) == held], gate, floor)
+        lines.append(f"    {held:<18} {got['gated']:.3f} / {got['none_empty']:.2f}")
+    return "\n".join(lines)
 
 
 def render(models: dict[str, tuple], queries: dict[str, tuple], gates: dict[str, float], floor: float) -> str:
@@ -226,20 +255,24 @@ def main(argv: list[str] | None = None) -> int:
     models = {m: fit(r) for m, r in rows.items()}
     coding = {m: [r for r in rs if r["suite"] == "coding"] for m, rs in rows.items()}
     queries = {m: fit_query(coding[m], models[m]) for m in models}
-    gates = {m: choose_gate(coding[m], models[m], queries[m]) for m in models}
-    floor = choose_floor(coding, models, queries, gates)
+    inside = {m: scored(coding[m], models[m], queries[m]) for m in models}
+    outside = {m: cross_validated(rows[m]) for m in models}
+    # The gate is chosen out of sample: the lowest whose leave-one-project-out run leaves
+    # NONE_EMPTY of the `none` prompts empty. In sample the models have seen the very prompts
+    # they are cut on, and a gate chosen there is too low for a project they have not seen.
+    gates = {m: choose_gate(outside[m]) for m in models}
+    floor = choose_floor(outside, gates)
     for m, weights in models.items():
         names = calibration.HYBRID_SIGNALS if m == "hybrid" else calibration.LEXICAL_SIGNALS
         print(
             f"{m}: bias {weights[0]:+.3f}, "
             + ", ".join(f"{n} {w:+.3f}" for n, w in zip(names, weights[1:], strict=False))
         )
-        print(f"  query model: {queries[m]}")
-        for suite in ("coding", "locomo-obs"):
-            got = metrics([r for r in rows[m] if r["suite"] == suite], weights, queries[m], gates[m], floor)
-            print(f"  {suite:<11} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()))
-        got = held_out(coding[m], weights)
-        print("  coding, leave one project out: " + "  ".join(f"{k} {v:.3f}" for k, v in got.items()))
+        print(f"  query model: {queries[m]}; gate {gates[m]} (in sample it would be {choose_gate(inside[m])})")
+        print(report(inside[m], outside[m], gates[m], floor))
+        locomo = scored([r for r in rows[m] if r["suite"] == "locomo-obs"], weights, queries[m])
+        got = metrics(locomo, gates[m], floor)
+        print("  locomo-obs (in sample): " + "  ".join(f"{k} {v:.3f}" for k, v in got.items() if v == v))
     print(f"gates {gates}, hit floor {floor}")
     text = TARGET.read_text(encoding="utf-8")
     pattern = re.compile(r"(# -- fitted by bench/calibrate.py[^\n]*\n)(.*?)(# -- end of fitted constants)", re.S)

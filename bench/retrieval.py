@@ -31,6 +31,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+import devsets
 
 from memtui.core.memory import Memory, Status
 from memtui.core.similarity import STOP_WORDS
@@ -75,8 +78,7 @@ def write_store(root: Path, memories: list[Memory]) -> Project:
 
 
 def coding_stores(data: Path, tmp: Path) -> list[Store]:
-    memories = load(data / "coding-dev" / "memories.jsonl")
-    queries = load(data / "coding-dev" / "queries.jsonl")
+    memories, queries = devsets.coding(data)
     replaced_by = {m["id"]: m["superseded_by"] for m in memories if m.get("superseded_by")}
     replaces = {new: old for old, new in replaced_by.items()}
     stores = []
@@ -404,7 +406,10 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.pop("CLAUDE_CONFIG_DIR", None)
         os.environ.pop("CLAUDE_PROJECT_DIR", None)
         suites = {
-            "coding": ("coding-dev (3 projects, 246 memories, 180 queries)", lambda: coding_stores(data, tmp)),
+            "coding": (
+                "coding (coding-dev + coding-more: 9 projects, 390 memories, 324 queries)",
+                lambda: coding_stores(data, tmp),
+            ),
             "locomo-obs": (
                 "locomo-dev observations (5 conversations, categories 1-4 with observation gold)",
                 lambda: locomo_stores(data, tmp, "obs"),
