@@ -237,9 +237,25 @@ def overall(tallies: dict[str, Tally], attr: str, skip: tuple[str, ...] = ("none
 # -- through the installed hook, with the recall service warm ---------------------------------------
 
 
-def through_hook(stores: list[Store]) -> dict[str, Tally]:
-    """Every query as Claude Code sends it: the installed prompt hook in a fresh process, after a
-    SessionStart hook started the project's recall service; what it injects is what counts."""
+def transcript(path: Path, turn: dict) -> str:
+    """A real transcript file holding the turn before the prompt (as Claude Code writes it)."""
+    records = [
+        {"type": "user", "uuid": "u1", "sessionId": "bench", "message": {"role": "user", "content": turn["previous"]}},
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "sessionId": "bench",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": turn["assistant"]}]},
+        },
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return str(path)
+
+
+def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) -> list[list[str]]:
+    """What the installed prompt hook injects for each prompt, in a fresh process each, after a
+    SessionStart hook started the project's recall service. With `with_turn`, each prompt's
+    previous turn is in a real transcript file the hook is pointed at."""
     import subprocess
 
     from memtui.commands.setup import hook_prefix
@@ -247,55 +263,94 @@ def through_hook(stores: list[Store]) -> dict[str, Tally]:
     from memtui.recall import service as control
 
     hook = hook_prefix([sys.executable, "-m", "memtui"])
+    root = store.project.root
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_"))}
+    env["CLAUDE_PROJECT_DIR"] = str(root)
+    start = {
+        "session_id": "bench-start",
+        "transcript_path": "/none",
+        "cwd": str(root),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    subprocess.run([*hook, "SessionStart"], input=json.dumps(start).encode(), env=env, capture_output=True, check=True)
+    deadline = time.monotonic() + 120
+    while remote.ping(str(root), budget=1.0) is None:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the recall service of {root} did not come up")
+        time.sleep(0.1)
+    ids = sorted((m.id for m in store.memories), key=len, reverse=True)
+    out = []
+    try:
+        for n, q in enumerate(prompts):
+            path = transcript(root / f"turn-{n}.jsonl", q) if with_turn else "/none"
+            data = {
+                "session_id": f"bench-{n}",
+                "transcript_path": path,
+                "cwd": str(root),
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": q.get("prompt") or q["query"],
+            }
+            answer = subprocess.run(
+                [*hook, "UserPromptSubmit"], input=json.dumps(data).encode(), env=env, capture_output=True, check=True
+            ).stdout
+            context = json.loads(answer)["hookSpecificOutput"]["additionalContext"] if answer.strip() else ""
+            out.append([i for i in ids if f" · {i}]" in context or f" · {i} · " in context])  # fence.label
+    finally:
+        control.stop(store.project)
+    return out
+
+
+def tally(tallies: dict[str, Tally], store: Store, q: dict, injected: list[str]) -> None:
+    t = tallies[q["category"]]
+    if not q["gold"]:
+        t.empty.append(not injected)
+        return
+    r = recall_at(q["gold"], injected, store.canonical)
+    t.recall.append(r)
+    t.recall_at_threshold.append(r)
+
+
+def through_hook(stores: list[Store]) -> dict[str, Tally]:
+    """Every query as Claude Code sends it: the installed prompt hook; what it injects counts."""
     tallies: dict[str, Tally] = defaultdict(Tally)
     for store in stores:
-        root = store.project.root
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_"))}
-        env["CLAUDE_PROJECT_DIR"] = str(root)
-        start = {
-            "session_id": "bench-start",
-            "transcript_path": "/none",
-            "cwd": str(root),
-            "hook_event_name": "SessionStart",
-            "source": "startup",
-        }
-        subprocess.run(
-            [*hook, "SessionStart"], input=json.dumps(start).encode(), env=env, capture_output=True, check=True
-        )
-        deadline = time.monotonic() + 120
-        while remote.ping(str(root), budget=1.0) is None:
-            if time.monotonic() > deadline:
-                raise SystemExit(f"the recall service of {root} did not come up")
-            time.sleep(0.1)
-        ids = sorted((m.id for m in store.memories), key=len, reverse=True)
-        try:
-            for n, q in enumerate(store.queries):
-                data = {
-                    "session_id": f"bench-{n}",
-                    "transcript_path": "/none",
-                    "cwd": str(root),
-                    "hook_event_name": "UserPromptSubmit",
-                    "prompt": q["query"],
-                }
-                out = subprocess.run(
-                    [*hook, "UserPromptSubmit"],
-                    input=json.dumps(data).encode(),
-                    env=env,
-                    capture_output=True,
-                    check=True,
-                ).stdout
-                context = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
-                injected = [i for i in ids if f" · {i}]" in context or f" · {i} · " in context]  # fence.label
-                t = tallies[q["category"]]
-                if not q["gold"]:
-                    t.empty.append(not injected)
-                    continue
-                r = recall_at(q["gold"], injected, store.canonical)
-                t.recall.append(r)
-                t.recall_at_threshold.append(r)
-        finally:
-            control.stop(store.project)
+        for q, injected in zip(store.queries, hook_answers(store, store.queries), strict=True):
+            tally(tallies, store, q, injected)
     return dict(tallies)
+
+
+def turn_results(stores: list[Store], turns: list[dict], semantic: str | None, hook: bool) -> dict[str, dict]:
+    """The multi-turn set, each prompt with and without its previous turn: what the gate lets
+    through (in process, `calibration.gate` over `search`) or what the installed hook injects."""
+    by_name = {s.name.split("/", 1)[1]: s for s in stores}
+    out: dict[str, dict] = {}
+    for label, with_turn in (("prompt alone", False), ("with the previous turn", True)):
+        tallies: dict[str, Tally] = defaultdict(Tally)
+        for name in sorted({t["project"] for t in turns}):
+            store, mine = by_name[name], [t for t in turns if t["project"] == name]
+            if hook:
+                answers = hook_answers(store, mine, with_turn=with_turn)
+            else:
+                answers = []
+                for t in mine:
+                    context = f"{t['previous']}\n{t['assistant']}" if with_turn else ""
+                    hits = search(
+                        open_index(store.project), t["prompt"], k=5, semantic=semantic or "off", context=context
+                    )
+                    answers.append([h.memory.id for h in calibration.gate(hits, 5)])
+            for t, injected in zip(mine, answers, strict=True):
+                tally(tallies, store, t, injected)
+        out[label] = dict(tallies)
+    return out
+
+
+def turn_table(title: str, results: dict[str, dict]) -> list[str]:
+    lines = [f"### {title}", "", "| query | followup R@5 | switch R@5 | none: empty |", "|---|---:|---:|---:|"]
+    for label, tallies in results.items():
+        cells = [f"{mean(tallies[c].recall):.3f}" for c in ("followup", "switch")]
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {mean(tallies['none'].empty):.0%} |")
+    return [*lines, ""]
 
 
 # -- report ---------------------------------------------------------------------------------------
@@ -378,6 +433,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run every coding query through the installed prompt hook with the service warm",
     )
+    parser.add_argument(
+        "--turns",
+        action="store_true",
+        help="also run the multi-turn set, with and without the previous turn (through the hook with --hook)",
+    )
     args = parser.parse_args(argv)
     data = args.data or default_data_dir()
     if not (data / "coding-dev").is_dir():
@@ -447,6 +507,15 @@ def main(argv: list[str] | None = None) -> int:
                 ]
                 report["coding-hook"] = {
                     c: {"recall@5": mean(t.recall), "none_empty": mean(t.empty)} for c, t in tallies.items()
+                }
+            if key == "coding" and args.turns:
+                turns = devsets.turns(data)
+                got = turn_results(stores, turns, semantic, args.hook)
+                where = "the installed prompt hook, recall service warm" if args.hook else "calibration.gate in process"
+                lines += turn_table(f"multi-turn ({len(turns)} turns; {where})", got)
+                report["turns"] = {
+                    label: {c: {"recall@5": mean(t.recall), "none_empty": mean(t.empty)} for c, t in r.items()}
+                    for label, r in got.items()
                 }
             report[key] = {
                 s: {

@@ -114,7 +114,7 @@ def spoken(text: str) -> str:
     return text
 
 
-def _blocks_text(content: Any, kinds: tuple[str, ...] = ("text",)) -> str:
+def blocks_text(content: Any, kinds: tuple[str, ...] = ("text",)) -> str:
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
@@ -207,7 +207,7 @@ def read_span(path: Path, start: int = 0) -> Span:
         if kind == "user":
             if record.get("isCompactSummary"):
                 if not spoke:
-                    text = _blocks_text(message.get("content"))
+                    text = blocks_text(message.get("content"))
                     span.events.append(
                         Event("EARLIER (summary): " + _clean(cut(text, PROMPT_CHARS)), index, index, "summary", stamp)
                     )
@@ -218,14 +218,14 @@ def read_span(path: Path, start: int = 0) -> Span:
             if isinstance(content, list):
                 for block in content:
                     if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("is_error"):
-                        detail = _blocks_text(block.get("content"))
+                        detail = blocks_text(block.get("content"))
                         if detail:
                             span.events.append(
                                 Event("TOOL ERROR: " + _clean(cut(detail, ERROR_CHARS)), index, index, "tool", stamp)
                             )
                 if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
                     continue
-            text = spoken(_blocks_text(content, ("text", "image")))
+            text = spoken(blocks_text(content, ("text", "image")))
             if text:
                 spoke = True
                 span.prompts.append((index, text))

@@ -234,6 +234,11 @@ class Query:
             parts += (f'"{t}"*' for t in terms)
         return " OR ".join(dict.fromkeys(parts))
 
+    def with_words(self, more: tuple[str, ...]) -> Query:
+        """The same query with more words OR-ed in (the conversation's; not typed, never a prefix)."""
+        words = tuple(dict.fromkeys((*self.words, *more)))
+        return Query(self.text, words, self.phrases, self.corrections, False)
+
     def with_corrections(self, corrections: dict[str, tuple[str, ...]]) -> Query:
         return Query(self.text, self.words, self.phrases, corrections, self.prefix_last)
 

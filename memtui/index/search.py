@@ -38,6 +38,9 @@ SEMANTIC_MODES = ("auto", "off", "local", "daemon", "warm")
 POOL = 50
 #: How many of the best candidates the calibrated probability re-orders.
 RERANK_DEPTH = 20
+#: At most this many of the conversation's words join the lexical query (its first ones: the
+#: previous prompt, then the start of the answer).
+CONTEXT_WORDS = 6
 
 
 _cache: dict[tuple, Index] = {}
@@ -86,8 +89,14 @@ def search(
     fuzzy: bool = True,
     semantic: str = "auto",
     min_score: float = 0.0,
+    context: str = "",
 ) -> list[Hit]:
-    """The `k` memories most relevant to `query`, best first. Never raises for odd input."""
+    """The `k` memories most relevant to `query`, best first. Never raises for odd input.
+
+    `context`: what the conversation is about (recall passes the previous turn), so that a
+    follow-up that names nothing ("and how do we deploy it?") still finds its subject. It adds
+    its words to the lexical query and pulls the query's meaning towards it; the prompt's own
+    words stay what coverage is measured on."""
     if semantic not in SEMANTIC_MODES:
         raise ValueError(f"semantic must be one of {', '.join(SEMANTIC_MODES)}")
     parsed = parse(query or "", prefix_last=fuzzy)
@@ -97,7 +106,7 @@ def search(
     filters = _filters(types, scopes, include_inactive)
     embedder = None
     if semantic != "off":
-        if semantic in ("auto", "daemon"):
+        if semantic in ("auto", "daemon") and not context:
             from memtui.index import remote
 
             answer = remote.ask(
@@ -115,7 +124,7 @@ def search(
     lock = index.cache.get("lock") or threading.RLock()
     with lock:
         index.refresh(wait=0.25)
-        hits = index.guard(lambda: _rank(index, parsed, filters, k, fuzzy, embedder))
+        hits = index.guard(lambda: _rank(index, parsed, filters, k, fuzzy, embedder, context))
     return [h for h in hits if h.score >= min_score]
 
 
@@ -128,7 +137,9 @@ def _embedder(semantic: str) -> Any:
     return embed.load() if embed.available() else None
 
 
-def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: bool, embedder: Any) -> list[Hit]:
+def _rank(
+    index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: bool, embedder: Any, context: str = ""
+) -> list[Hit]:
     if fuzzy and not parsed.empty:
         from memtui.index import fuzzy as typo
 
@@ -136,13 +147,15 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
         if corrections:
             parsed = parsed.with_corrections(corrections)
     pool = max(POOL, 2 * k)
-    expression = parsed.expression()
+    around = parse(context).words[:CONTEXT_WORDS] if context else ()
+    searched = parsed.with_words(around) if around else parsed
+    expression = searched.expression()
     bm25 = dict(index.bm25(expression, filters, pool))
     cos = None
     if embedder is not None:
         from memtui.index import semantic
 
-        cos = semantic.cosines(index, embedder, parsed.text, filters, pool, bm25)
+        cos = semantic.cosines(index, embedder, parsed.text, filters, pool, bm25, context=context)
     n_docs = cos.count if cos is not None else index.count(filters.statuses)
     inactive: set[int] = (
         set(index.inactive(list(bm25) + list(cos.values if cos else ()))) if filters.statuses is None else set()
@@ -161,6 +174,9 @@ def _rank(index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: 
     ranked.sort(key=lambda t: (-t[0], -bm25.get(t[1], 0.0), t[1]))
     top = [rowid for _, rowid in ranked[: max(k, RERANK_DEPTH)]]
     memories = index.memories(top)
+    # Coverage stays the share of the *prompt's* words a memory holds: counted over the
+    # conversation's words too, an off-topic prompt after an on-topic turn passed the gate
+    # (multi-turn dev set: none left empty fell from 5 in 6 to 1 in 6).
     signals = _signals(top, bm25, cos, n_docs, parsed, memories)
     weights = calibration.HYBRID if cos is not None else calibration.LEXICAL
     position = {rowid: i for i, rowid in enumerate(top)}

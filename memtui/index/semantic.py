@@ -11,6 +11,9 @@ from memtui.index.index import Index
 from memtui.index.lexical import Filters
 
 PRIOR_ROWS = 10
+#: How far the conversation pulls the query's meaning: the query vector is the prompt's plus
+#: this share of the conversation's (chosen on the multi-turn development set).
+CONTEXT_WEIGHT = 0.5
 PRIOR_MEAN, PRIOR_SD = 0.12, 0.09
 
 
@@ -38,7 +41,14 @@ class Cosines:
 
 
 def cosines(
-    index: Index, embedder: Embedder, text: str, filters: Filters, pool: int, also: Iterable[int] = ()
+    index: Index,
+    embedder: Embedder,
+    text: str,
+    filters: Filters,
+    pool: int,
+    also: Iterable[int] = (),
+    *,
+    context: str = "",
 ) -> Cosines | None:
     """Cosines of the `pool` nearest memories and of every rowid in `also`; None without vectors."""
     import numpy as np
@@ -48,7 +58,12 @@ def cosines(
     allowed = m.mask(filters) if len(m.rowids) else None
     if allowed is None or not allowed.any():
         return None
-    q = np.asarray(embedder.embed([text or "."], query=True), dtype=np.float32)[0]
+    if context:
+        both = np.asarray(embedder.embed([text or ".", context], query=True), dtype=np.float32)
+        q = both[0] + CONTEXT_WEIGHT * both[1]
+        q /= float(np.linalg.norm(q)) or 1.0
+    else:
+        q = np.asarray(embedder.embed([text or "."], query=True), dtype=np.float32)[0]
     scores = m.vectors @ q
     kept = scores[allowed]
     n = min(pool, len(kept))

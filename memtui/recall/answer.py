@@ -57,7 +57,11 @@ def prompt(context: Any) -> dict[str, Any] | None:
     skip = set(state.surfaced) | {m.id for m in saved}
     # Ask for more than we show: some hits are already surfaced in this session.
     wanted = settings.recall_k + min(len(skip), 4 * settings.recall_k)
-    matches = [m for m in lookup.search(context.project, text[:QUERY_CHARS], wanted) if m.memory.id not in skip]
+    from memtui.recall.conversation import last_turn
+
+    turn = last_turn(context.payload.get("transcript_path"))
+    found = lookup.search(context.project, text[:QUERY_CHARS], wanted, context=turn.text)
+    matches = [m for m in found if m.memory.id not in skip]
     now = utcnow()
     chosen: list[str] = []
     parts: list[str] = []

@@ -15,10 +15,12 @@ from memtui.core.memory import Memory
 from memtui.index.hit import Hit
 
 
-def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = None, recall: bool = True) -> list[Hit]:
+def search(
+    target: Any, query: str, k: int, *, types: Sequence[str] | None = None, recall: bool = True, context: str = ""
+) -> list[Hit]:
     """Up to `k` active memories, best first; with `recall`, only what the calibrated gate lets
     through (a prompt the store probably holds nothing for gets nothing; `index.calibration`).
-    `target` is a Project or a Bank."""
+    `target` is a Project or a Bank; `context` what the conversation is about (`conversation`)."""
     from memtui.index import calibration
     from memtui.index import search as index
 
@@ -26,7 +28,12 @@ def search(target: Any, query: str, k: int, *, types: Sequence[str] | None = Non
     # Recall runs in the service (model loaded) or in its fallback, which must not ask the service
     # again; an explicit search (MCP) asks the service for hybrid results.
     hits = index.search(
-        target, query, k=max(k, 5), types=list(types) if types else None, semantic="warm" if recall else "auto"
+        target,
+        query,
+        k=max(k, 5),
+        types=list(types) if types else None,
+        semantic="warm" if recall else "auto",
+        context=context,
     )
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [h for h in hits[:k] if h.memory.active]
