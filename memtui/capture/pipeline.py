@@ -64,6 +64,8 @@ class ExtractResult:
     cursor: int = 0
     chunks: int = 0
     consolidation: dict[str, Any] | None = field(default=None, compare=False)
+    #: The background doc2query batch run after the extraction (`capture.enrich`), if any.
+    enrichment: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -205,6 +207,16 @@ def extract(
             outcome = consolidation.maybe_run(bank, run.client, event=event)
             if outcome is not None:
                 result = replace(result, consolidation=outcome)
+        if result.ok and not result.paused and run.client is not None:
+            from memtui.capture import enrich
+
+            try:
+                # Not what this run saved: the model was just asked for their questions.
+                enriched = enrich.run(bank, run.client, skip={m.id for m in result.saved})
+            except MemtuiError as exc:  # the extraction is saved either way; the batch waits
+                enriched = {"ok": False, "error": str(exc)}
+            if enriched is not None:
+                result = replace(result, enrichment=enriched)
         return result
     finally:
         lock.release()
@@ -321,6 +333,7 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
                             supersedes=item.get("supersedes") or None,
                             source=run.source,
                             reviewed=False,
+                            questions=item.get("questions") or (),
                         ),
                         known,
                     )

@@ -51,6 +51,10 @@ class Memory:
     #: After a git merge in which both sides edited this memory: the id of the other version
     #: (`mergeConflict` in state.json). Settled by dropping one, merging both, or reviewing.
     conflict: str | None = None
+    #: Questions or phrasings the memory answers, written by a model (doc2query): searched for
+    #: words and meaning so a prompt worded unlike the memory still finds it; never rendered into
+    #: CLAUDE.md. Optional in both store formats; memory-mcp ignores the key.
+    questions: tuple[str, ...] = ()
     #: Which store holds it: "state" or "md:<scope>".
     store: str = "state"
     scope: str = "project"

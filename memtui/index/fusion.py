@@ -66,7 +66,7 @@ def coverage(
     a misspelt word counts when one of its corrections is there."""
     if memory is None or not words:
         return 0.0
-    text = " ".join((memory.name, memory.description, memory.content, " ".join(memory.tags)))
+    text = " ".join((memory.name, memory.description, memory.content, " ".join(memory.tags), *memory.questions))
     have = {w[:5] for w in _WORD.findall(text.lower())}
     have |= {w[:5] for w in idents(text).split()}
     corrections = corrections or {}

@@ -8,10 +8,18 @@ from dataclasses import dataclass
 
 from memtui.index.rows import FIELDS
 
-#: bm25() weight per column (name, description, content, tags, idents). A word in the title or a tag
-#: says more about what a memory is about than one in passing in its body.
-WEIGHTS = (3.0, 2.0, 1.0, 3.0, 1.0)
-LABELS = {"name": "name", "description": "description", "content": "content", "tags": "tags", "idents": "identifiers"}
+#: bm25() weight per column (name, description, content, tags, idents, questions). A word in the title
+#: or a tag says more about what a memory is about than one in passing in its body; the questions a
+#: memory answers weigh as its body does.
+WEIGHTS = (3.0, 2.0, 1.0, 3.0, 1.0, 1.0)
+LABELS = {
+    "name": "name",
+    "description": "description",
+    "content": "content",
+    "tags": "tags",
+    "idents": "identifiers",
+    "questions": "questions",
+}
 _OPEN, _CLOSE = "\x02", "\x03"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from memtui.core.memory import Memory, Source, Status
 
 #: The FTS5 columns, in order; bm25() weights are given in the same order (see lexical.py).
-FIELDS = ("name", "description", "content", "tags", "idents")
+FIELDS = ("name", "description", "content", "tags", "idents", "questions")
 
 # An identifier with inner capitals or digits: `HTTPServer`, `OrgNotActivated`, `handleWebhook2`.
 _CAMEL = re.compile(r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*|[A-Za-z0-9]*[A-Z]{2,}[a-z][A-Za-z0-9]*")
@@ -52,21 +52,22 @@ class Row:
     status: str
     updated: float
     tags: tuple[str, ...]
-    fields: tuple[str, str, str, str, str]
+    fields: tuple[str, str, str, str, str, str]
     text_hash: str
     data: str
     data_hash: str
 
     @property
     def embed_text(self) -> str:
-        return embed_text(*self.fields[:4])
+        return embed_text(*self.fields[:4], self.fields[5])
 
 
-def embed_text(name: str, description: str, content: str, tags: str) -> str:
-    """What the embedding model reads: the title, summary, body and tags as one passage."""
+def embed_text(name: str, description: str, content: str, tags: str, questions: str = "") -> str:
+    """What the embedding model reads: the title, summary, body and tags as one passage, then the
+    questions the memory answers (doc2query: the vector moves towards how prompts are worded)."""
     return " ".join(
         p.strip()
-        for p in (f"{name}." if name else "", f"{description}." if description else "", content, tags)
+        for p in (f"{name}." if name else "", f"{description}." if description else "", content, tags, questions)
         if p.strip()
     )
 
@@ -86,11 +87,14 @@ def _redacted(memory: Memory) -> Memory:
     memory Claude Code or a person wrote is not, and the index must never hold a secret."""
     from memtui.core.redact import scan
 
-    changes = {}
+    changes: dict[str, Any] = {}
     for field_name in ("content", "name", "description"):
         result = scan(getattr(memory, field_name))
         if result.changed:
             changes[field_name] = result.text
+    asked = [scan(q) for q in memory.questions]
+    if any(r.changed for r in asked):
+        changes["questions"] = tuple(r.text for r in asked)
     return memory.evolve(**changes) if changes else memory
 
 
@@ -103,6 +107,7 @@ def to_row(memory: Memory) -> Row:
         memory.content,
         tags,
         idents(memory.name, memory.description, memory.content, tags),
+        "\n".join(memory.questions),
     )
     data = encode(memory)
     return Row(
@@ -138,6 +143,7 @@ def encode(memory: Memory) -> str:
         "merged_from": list(memory.merged_from),
         "source": [memory.source.session, memory.source.event] if memory.source else None,
         "reviewed": memory.reviewed,
+        **({"questions": list(memory.questions)} if memory.questions else {}),
         "store": memory.store,
         "scope": memory.scope,
         "path": memory.path,
@@ -164,6 +170,7 @@ def decode(data: str) -> Memory:
         merged_from=tuple(v.get("merged_from", ())),
         source=Source(source[0], source[1]) if source else None,
         reviewed=bool(v.get("reviewed", True)),
+        questions=tuple(v.get("questions", ())),
         store=v.get("store", "state"),
         scope=v.get("scope", "project"),
         path=v.get("path"),

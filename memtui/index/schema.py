@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 #: Bump when the tables, the tokenizer or what goes into a column change: old files are rebuilt.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -37,7 +37,7 @@ CREATE INDEX IF NOT EXISTS docs_text_hash ON docs (text_hash);
 CREATE TABLE IF NOT EXISTS tags (tag TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (tag, doc)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tags_doc ON tags (doc);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
-    name, description, content, tags, idents, tokenize = '{TOKENIZER}'
+    name, description, content, tags, idents, questions, tokenize = '{TOKENIZER}'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab (fts, 'row');
 -- Keyed by the text hash, not the row: a rebuild or a status change keeps the (costly) vectors.

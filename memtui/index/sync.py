@@ -159,7 +159,8 @@ def upsert(conn: sqlite3.Connection, row: Row, report: SyncReport, frag: int | N
 
 
 def _insert_text(conn: sqlite3.Connection, rowid: int, row: Row) -> None:
-    conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?, ?, ?, ?, ?, ?)", (rowid, *row.fields))
+    marks = ", ".join("?" * (len(FIELDS) + 1))
+    conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES ({marks})", (rowid, *row.fields))
     conn.executemany("INSERT OR IGNORE INTO tags (tag, doc) VALUES (?, ?)", ((t, rowid) for t in row.tags))
 
 

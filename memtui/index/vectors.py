@@ -22,12 +22,12 @@ from memtui.index.rows import embed_text
 def missing(index: Index, model_id: str) -> list[tuple[str, str]]:
     """(text hash, text to embed) for every distinct text without a vector from this model."""
     sql = (
-        "SELECT d.text_hash, f.name, f.description, f.content, f.tags FROM docs d"
+        "SELECT d.text_hash, f.name, f.description, f.content, f.tags, f.questions FROM docs d"
         " JOIN fts f ON f.rowid = d.rowid"
         " LEFT JOIN vectors v ON v.text_hash = d.text_hash AND v.model = ?"
         " WHERE v.text_hash IS NULL GROUP BY d.text_hash"
     )
-    return [(h, embed_text(n, d, c, t)) for h, n, d, c, t in index.conn.execute(sql, (model_id,))]
+    return [(h, embed_text(n, d, c, t, q)) for h, n, d, c, t, q in index.conn.execute(sql, (model_id,))]
 
 
 def update(

@@ -88,6 +88,11 @@ def extraction(types: Sequence[str]) -> dict[str, Any]:
                 "description": "one self-contained, specific statement with concrete names",
             },
             "tags": _strings(description="a few lower-case topic tags"),
+            "questions": _strings(
+                maxItems=5,
+                description="2-4 short questions a developer might ask that this memory answers, in other "
+                "words than the memory's own",
+            ),
             "supersedes": {
                 "type": ["string", "null"],
                 "description": "the id (or exact text) of an existing memory this one replaces, else null",
@@ -102,6 +107,27 @@ def extraction(types: Sequence[str]) -> dict[str, Any]:
         "required": ["memories"],
         "additionalProperties": False,
     }
+
+
+ENRICHMENT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "memories": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "questions": _strings(minItems=1, maxItems=5),
+                },
+                "required": ["id", "questions"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["memories"],
+    "additionalProperties": False,
+}
 
 
 CONSOLIDATION: dict[str, Any] = {

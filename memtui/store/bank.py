@@ -51,6 +51,22 @@ def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+#: At most this many questions per memory, each at most QUESTION_CHARS: a handful of phrasings,
+#: not a second copy of the memory.
+MAX_QUESTIONS = 5
+QUESTION_CHARS = 160
+
+
+def clean_questions(questions: Iterable[str]) -> tuple[str, ...]:
+    """Questions as stored: redacted, one line each, short, distinct, at most MAX_QUESTIONS."""
+    seen: dict[str, None] = {}
+    for question in questions:
+        text = " ".join(redact.redact(str(question)).split())[:QUESTION_CHARS].strip()
+        if text and text.lower() not in {s.lower() for s in seen}:
+            seen.setdefault(text, None)
+    return tuple(seen)[:MAX_QUESTIONS]
+
+
 class Bank:
     def __init__(
         self,
@@ -229,10 +245,12 @@ class Bank:
         store: str = "state",
         source: Source | None = None,
         reviewed: bool = True,
+        questions: Iterable[str] = (),
     ) -> SaveResult:
         scan = redact.scan(content)
         content = scan.text.strip()
         name, description = redact.redact(name).strip(), redact.redact(description).strip()
+        asked = clean_questions(questions)
         type_ = type_.strip().lower()
         if not content:
             raise UsageError("the memory is empty; give the text to remember")
@@ -266,6 +284,7 @@ class Bank:
                 supersedes=decision.supersede[0] if decision.supersede else None,
                 source=source,
                 reviewed=reviewed,
+                questions=asked,
                 store=target.key,
                 scope=target.scope,
             )
@@ -284,6 +303,26 @@ class Bank:
                 unmatched_supersede=decision.unmatched,
                 redacted=scan.kinds,
             )
+
+    def ask_about(self, answers: Mapping[str, Iterable[str]]) -> list[Memory]:
+        """Record the questions each memory answers (doc2query), id → questions; one change, no
+        new version of the text (the memory says the same, it is only easier to find)."""
+        with self.lock:
+            changes: dict[str, dict[str, Memory | None]] = {}
+            done = []
+            for ref, questions in answers.items():
+                try:
+                    memory = self.resolve(ref)
+                except (NotFound, Ambiguous):
+                    continue  # dropped or merged since the batch was asked: nothing to enrich
+                asked = clean_questions(questions)
+                if asked and asked != memory.questions:
+                    changed = memory.evolve(questions=asked)
+                    changes.setdefault(memory.store, {})[memory.id] = changed
+                    done.append(changed)
+            if changes:
+                self.commit("enrich", f"questions for {len(done)} memories", changes)
+            return done
 
     def touch(self, *refs: str) -> list[Memory]:
         return self._mutate("touch", refs, ops.touch)

@@ -125,6 +125,7 @@ class MarkdownStore:
         merged = doc.find("merged_from")
         session, event = text("source_session"), text("source_event")
         reviewed = doc.find("reviewed")
+        asked = doc.find("questions")
         return Memory(
             id=self.id_for(rel),
             type=type_,
@@ -139,6 +140,7 @@ class MarkdownStore:
             merged_from=tuple(str(x) for x in merged.value) if merged and isinstance(merged.value, list) else (),
             source=Source(session or None, event or None) if session or event else None,
             reviewed=not (reviewed is not None and reviewed.value is False),
+            questions=tuple(str(q) for q in asked.value if q) if asked and isinstance(asked.value, list) else (),
             store=self.key,
             scope=self.scope,
             path=str(self.path / rel),
@@ -203,6 +205,7 @@ class MarkdownStore:
             ("source_session", lambda m: (m.source or Source()).session, source.session),
             ("source_event", lambda m: (m.source or Source()).event, source.event),
             ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
+            ("questions", lambda m: m.questions, list(memory.questions) or None),
             # The file's mtime is its age; `created` is written only when it says something more.
             (
                 "created",

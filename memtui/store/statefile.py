@@ -3,7 +3,7 @@
 `{version, project, description, memories[], lastUpdated, extractionCount, …}`, two-space indent,
 no trailing newline; memory keys `id, type, content, tags, created, updated, confidence,
 accessCount, supersedes, mergedFrom`, with superseded / archived carried as tags. Our extra
-fields (name, description, source, reviewed) are extra keys memory-mcp ignores, written only when
+fields (name, description, source, reviewed, questions) are extra keys memory-mcp ignores, written only when
 they differ from the default. Unknown keys at either level are preserved in place.
 
 Speed: the parsed file is cached against its (inode, size, mtime) so a writer that holds the lock

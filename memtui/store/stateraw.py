@@ -1,7 +1,7 @@
 """One memory as a state.json object and back, and each memory's exact text within the file.
 
 memory-mcp's keys (`id, type, content, tags, created, updated, confidence, accessCount, supersedes,
-mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed`) written only
+mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed, questions`) written only
 when set; a changed memory keeps its unknown keys and key order. Written for speed: a 10k-memory
 file means 10k calls per load.
 """
@@ -117,6 +117,8 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         values["merged_from"] = tuple(str(x) for x in merged) if merged and isinstance(merged, list) else ()
         values["source"] = Source(source.get("session"), source.get("event")) if isinstance(source, dict) else None
         values["reviewed"] = get("reviewed", True) is not False
+        asked = get("questions")
+        values["questions"] = tuple(str(x) for x in asked if x) if isinstance(asked, list) else ()
         conflict = get("mergeConflict")
         values["conflict"] = str(conflict.get("with")) if isinstance(conflict, dict) and conflict.get("with") else None
     memory = _new(Memory)
@@ -163,6 +165,7 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     )
     _set(raw, "source", source, {})
     _set(raw, "reviewed", memory.reviewed, True)
+    _set(raw, "questions", list(memory.questions), [])
     if not memory.conflict:
         raw.pop("mergeConflict", None)
     elif not (isinstance(raw.get("mergeConflict"), dict) and raw["mergeConflict"].get("with") == memory.conflict):

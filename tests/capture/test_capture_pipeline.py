@@ -12,6 +12,7 @@ from capture_helpers import asked, assistant, conversation, memories, text, user
 from conftest import fast_env
 from fakeapi import delay, error, raw, tool
 from fakeapi import text as text_reply
+from secretkit import URLSAFE, fill
 
 from memtui.capture import health
 from memtui.capture.pipeline import extract
@@ -294,8 +295,10 @@ def test_a_session_end_extraction_triggers_consolidation(llm, bank, tmp_path):
     )
     result = extract(bank, path, session_id="s", event="SessionEnd")
     assert result.ok and result.consolidation["ok"] and result.consolidation["merged"] == 1
-    first, second = llm.messages()
+    first, second, third, *_ = llm.messages()
     assert asked(llm, first, "record_memories") and asked(llm, second, "consolidation_plan")
+    # then the memories added without a model get their questions (capture.enrich), in one call
+    assert asked(llm, third, "record_questions") and "Gotchas 0 and 1 together." in third.prompt_text
     active = [m for m in Bank.open(bank.project.root).memories() if m.active]
     assert any(m.merged_from == tuple(ids[:2]) for m in active) and len(active) == 4
     assert _status(bank)["consolidation"]["merged"] == 1
@@ -363,7 +366,8 @@ def test_a_forked_session_sends_only_its_own_records(llm, bank, tmp_path):
     )
     result = extract(bank, fork, session_id="fork", event="SessionEnd")
     assert result.ok and result.explicit == 0
-    conversation = llm.messages()[-1].prompt_text.split("<transcript>")[-1]
+    extraction = [m for m in llm.messages() if "<transcript>" in m.prompt_text][-1]
+    conversation = extraction.prompt_text.split("<transcript>")[-1]
     assert "staging database is reset" in conversation
     assert "We chose Redis" not in conversation and "make release" not in conversation
     contents = [m.content for m in Bank(bank.project).memories()]
@@ -389,3 +393,62 @@ def test_private_spans_never_reach_the_model_or_the_store(llm, bank, tmp_path):
     assert "88231" not in "".join(
         p.read_text(errors="replace") for p in bank.project.memory_dir.rglob("*") if p.is_file()
     )
+
+
+KEY = "sk-ant-api03-" + fill("enrich", 93, URLSAFE) + "AA"
+
+
+def test_memories_saved_without_a_model_get_questions_after_the_next_capture(llm, bank, tmp_path):
+    plain = bank.add("decision", "We deploy with make ship from the main branch only").memory
+    short = bank.add("feedback", "Uses uv").memory  # too short to be worth a call
+    path = write_lines(tmp_path / "s.jsonl", user("The staging database is reset every Monday night"))
+    llm.script(
+        tool(
+            memories(
+                {
+                    "type": "gotcha",
+                    "content": "The staging database is reset every Monday night.",
+                    "tags": ["staging"],
+                    "questions": ["why did my staging data vanish?", "when is staging wiped?"],
+                    "supersedes": None,
+                }
+            )
+        ),
+        tool(
+            {
+                "memories": [
+                    {"id": plain.id, "questions": ["how do we release to production?", f"is {KEY} the key?"]},
+                    {"id": "mem_1_invented", "questions": ["a memory it was never shown"]},
+                ]
+            }
+        ),
+    )
+    result = extract(bank, path, session_id="s", event="PreCompact")
+    assert result.ok and result.enrichment == {"ok": True, "asked": 1, "enriched": 1}
+    stored = {m.id: m for m in Bank.open(bank.project.root).memories()}
+    [captured] = result.saved
+    assert stored[captured.id].questions == ("why did my staging data vanish?", "when is staging wiped?")
+    asked_about = stored[plain.id].questions
+    assert asked_about[0] == "how do we release to production?" and KEY not in asked_about[1]
+    assert stored[short.id].questions == () and "mem_1_invented" not in stored
+    enrichment = llm.messages()[1]
+    assert plain.id in enrichment.prompt_text and captured.id not in enrichment.prompt_text
+    assert short.id not in enrichment.prompt_text
+    # kept in state.json as an optional key memory-mcp ignores; never in the CLAUDE.md block
+    raw = json.loads(bank.project.path("state.json").read_text())
+    [entry] = [m for m in raw["memories"] if m["id"] == plain.id]
+    assert entry["questions"][0] == "how do we release to production?"
+    from memtui.core.clock import utcnow
+    from memtui.core.render_block import render
+
+    block = render(list(stored.values()), utcnow(), project="p").text
+    assert "how do we release to production?" not in block and "We deploy with make ship" in block
+
+
+def test_an_enrichment_the_model_fails_leaves_the_memories_waiting(api_llm, bank, tmp_path):
+    plain = bank.add("decision", "We deploy with make ship from the main branch only").memory
+    path = write_lines(tmp_path / "s.jsonl", user("The staging database is reset every Monday night"))
+    api_llm.script(tool(memories()), error(400, message="bad request"))
+    result = extract(bank, path, session_id="s", event="PreCompact")
+    assert result.ok and result.enrichment["ok"] is False and result.enrichment["asked"] == 1
+    assert Bank.open(bank.project.root).get(plain.id).questions == ()

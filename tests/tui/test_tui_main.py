@@ -159,3 +159,15 @@ async def test_detail_names_what_a_memory_replaced_and_what_replaced_it(demo):
         await settle(pilot)
         facts = str(app.screen.query_one("#detail-facts").render())
         assert f"replaced by {newer.id} ({newer.title[:30]}" in facts
+
+
+async def test_detail_shows_the_questions_a_memory_answers(demo):
+    memory = next(m for m in demo.memories() if m.active and m.store == "state")
+    demo.ask_about({memory.id: ["how do we ship to production?", "where do releases come from?"]})
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.screen.reveal(memory.id)
+        await settle(pilot)
+        facts = str(app.screen.query_one("#detail-facts").render())
+        assert "answers     how do we ship to production?\n            where do releases come from?" in facts

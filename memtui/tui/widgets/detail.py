@@ -188,6 +188,10 @@ says it still holds, `d` drops it).
         lines: list[tuple[str, str]] = []
         if memory.name and memory.description:
             lines.append(("about", memory.description))
+        # What the memory answers (doc2query): search matches these words and their meaning, so a
+        # person curating the memory sees why it comes up for a prompt that shares no word with it.
+        for i, question in enumerate(memory.questions):
+            lines.append(("answers" if i == 0 else "", question))
         if memory.supersedes:
             lines.append(("replaces", named(memory.supersedes)))
         for mid in memory.merged_from:
