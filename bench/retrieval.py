@@ -275,9 +275,13 @@ def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) 
     }
     subprocess.run([*hook, "SessionStart"], input=json.dumps(start).encode(), env=env, capture_output=True, check=True)
     deadline = time.monotonic() + 120
-    while remote.ping(str(root), budget=1.0) is None:
+    # Up, and warm: until its model is loaded the service answers with words only.
+    while True:
+        status = remote.ping(str(root), budget=1.0)
+        if status is not None and (status.get("semantic") or not embed.available()):
+            break
         if time.monotonic() > deadline:
-            raise SystemExit(f"the recall service of {root} did not come up")
+            raise SystemExit(f"the recall service of {root} did not come up warm")
         time.sleep(0.1)
     ids = sorted((m.id for m in store.memories), key=len, reverse=True)
     out = []
@@ -285,7 +289,8 @@ def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) 
         for n, q in enumerate(prompts):
             path = transcript(root / f"turn-{n}.jsonl", q) if with_turn else "/none"
             data = {
-                "session_id": f"bench-{n}",
+                # a session of its own per prompt and per run: nothing counts as already surfaced
+                "session_id": f"bench-{'turn' if with_turn else 'alone'}-{n}",
                 "transcript_path": path,
                 "cwd": str(root),
                 "hook_event_name": "UserPromptSubmit",
