@@ -142,7 +142,14 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
         "daily_tokens": settings.daily_tokens,
         "consolidation": data.get("consolidation"),
         "waiting": data.get("waiting"),
+        "recall_today": _recall_today(project),
     }
+
+
+def _recall_today(project: Any) -> list[int]:
+    from memtui.store import recall_tally as tally
+
+    return list(tally.today(project.memory_dir))
 
 
 def _age(epoch: float) -> str:
@@ -240,6 +247,16 @@ def rows(health: dict[str, Any]) -> list[Row]:
     else:
         used = f"{today.get('calls', 0)} calls, {tokens} tokens, ${cost:.4f} of ${float(health.get('budget_usd') or 0):.2f} daily budget"
     out.append(Row("Today", "used", used + (" (PAUSED)" if health.get("paused") else "")))
+    got, held = health.get("recall_today") or (0, 0)
+    if got or held:
+        out.append(
+            Row(
+                "Today",
+                "recall",
+                f"{got} prompt(s) got memories, {held} held back (nothing relevant enough; "
+                "the agent can still search with memory_search)",
+            )
+        )
     return out
 
 

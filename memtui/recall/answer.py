@@ -62,6 +62,12 @@ def prompt(context: Any) -> dict[str, Any] | None:
     turn = last_turn(context.payload.get("transcript_path"))
     found = lookup.search(context.project, text[:QUERY_CHARS], wanted, context=turn.text)
     matches = [m for m in found if m.memory.id not in skip]
+    from memtui.store import recall_tally as tally
+
+    # Held back: the gate let nothing through (a prompt whose memories were all shown earlier in
+    # the session is neither).
+    if matches or not found:
+        tally.note(memory_dir, injected=bool(matches))
     now = utcnow()
     chosen: list[str] = []
     parts: list[str] = []

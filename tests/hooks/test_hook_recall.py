@@ -346,3 +346,14 @@ def test_remember_keeps_private_spans_out(hook, project):
     state = project.path("state.json").read_text()
     assert "acme-demo" in state and "55120" not in state
     assert "55120" not in context_of(answer)
+
+
+def test_status_counts_the_prompts_that_got_memories_and_those_held_back(hook, bank, project, cli):
+    bank.add("decision", DEPLOY)
+    assert "got memories" not in cli("status", cwd=project.root).stdout.decode()
+    hook("UserPromptSubmit", prompt=PROMPT)
+    hook("UserPromptSubmit", prompt=PROMPT, session="again")
+    hook("UserPromptSubmit", prompt=PROMPT)  # all shown before in this session: counted as neither
+    assert hook("UserPromptSubmit", prompt="Please refactor the colour palette of the settings dialog") is None
+    out = cli("status", cwd=project.root).stdout.decode()
+    assert "2 prompt(s) got memories, 1 held back" in " ".join(out.split())
