@@ -24,6 +24,7 @@ import re
 import sys
 import tempfile
 import time
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -77,8 +78,11 @@ def write_store(root: Path, memories: list[Memory]) -> Project:
     return project
 
 
-def coding_stores(data: Path, tmp: Path) -> list[Store]:
+def coding_stores(data: Path, tmp: Path, *, questions: bool = False) -> list[Store]:
+    """Every coding project as a real memtui project; with `questions`, the memories carry the
+    hand-written questions of `questions/` (the doc2query ceiling: what a model could add)."""
     memories, queries = devsets.coding(data)
+    asked = devsets.questions(data) if questions else {}
     replaced_by = {m["id"]: m["superseded_by"] for m in memories if m.get("superseded_by")}
     replaces = {new: old for old, new in replaced_by.items()}
     stores = []
@@ -99,6 +103,7 @@ def coding_stores(data: Path, tmp: Path) -> list[Store]:
                     tags=tuple(m["tags"]),
                     status=Status.SUPERSEDED if m["id"] in replaced_by else Status.ACTIVE,
                     supersedes=replaces.get(m["id"]),
+                    questions=tuple(asked.get(m["id"], ())),
                 )
             )
         project = write_store(tmp / "coding" / name, out)
@@ -284,13 +289,14 @@ def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) 
             raise SystemExit(f"the recall service of {root} did not come up warm")
         time.sleep(0.1)
     ids = sorted((m.id for m in store.memories), key=len, reverse=True)
+    run = uuid.uuid4().hex[:12]
     out = []
     try:
         for n, q in enumerate(prompts):
             path = transcript(root / f"turn-{n}.jsonl", q) if with_turn else "/none"
             data = {
                 # a session of its own per prompt and per run: nothing counts as already surfaced
-                "session_id": f"bench-{'turn' if with_turn else 'alone'}-{n}",
+                "session_id": f"bench-{run}-{n}",
                 "transcript_path": path,
                 "cwd": str(root),
                 "hook_event_name": "UserPromptSubmit",
@@ -439,6 +445,11 @@ def main(argv: list[str] | None = None) -> int:
         help="also run every coding query through the installed prompt hook with the service warm",
     )
     parser.add_argument(
+        "--questions",
+        action="store_true",
+        help="index the hand-written questions of questions/ with the coding memories (the doc2query ceiling)",
+    )
+    parser.add_argument(
         "--turns",
         action="store_true",
         help="also run the multi-turn set, with and without the previous turn (through the hook with --hook)",
@@ -473,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         suites = {
             "coding": (
                 "coding (coding-dev + coding-more: 9 projects, 390 memories, 324 queries)",
-                lambda: coding_stores(data, tmp),
+                lambda: coding_stores(data, tmp, questions=args.questions),
             ),
             "locomo-obs": (
                 "locomo-dev observations (5 conversations, categories 1-4 with observation gold)",
