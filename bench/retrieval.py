@@ -345,9 +345,13 @@ def turn_results(stores: list[Store], turns: list[dict], semantic: str | None, h
             else:
                 answers = []
                 for t in mine:
-                    context = f"{t['previous']}\n{t['assistant']}" if with_turn else ""
                     hits = search(
-                        open_index(store.project), t["prompt"], k=5, semantic=semantic or "off", context=context
+                        open_index(store.project),
+                        t["prompt"],
+                        k=5,
+                        semantic=semantic or "off",
+                        context=f"{t['previous']}\n{t['assistant']}" if with_turn else "",
+                        about=t["previous"] if with_turn else "",
                     )
                     answers.append([h.memory.id for h in calibration.gate(hits, 5)])
             for t, injected in zip(mine, answers, strict=True):

@@ -40,7 +40,7 @@ POOL = 50
 RERANK_DEPTH = 20
 #: At most this many of the conversation's words join the lexical query (its first ones: the
 #: previous prompt, then the start of the answer).
-CONTEXT_WORDS = 6
+CONTEXT_WORDS = 10
 
 
 _cache: dict[tuple, Index] = {}
@@ -90,13 +90,15 @@ def search(
     semantic: str = "auto",
     min_score: float = 0.0,
     context: str = "",
+    about: str = "",
 ) -> list[Hit]:
     """The `k` memories most relevant to `query`, best first. Never raises for odd input.
 
-    `context`: what the conversation is about (recall passes the previous turn), so that a
-    follow-up that names nothing ("and how do we deploy it?") still finds its subject. It adds
-    its words to the lexical query and pulls the query's meaning towards it; the prompt's own
-    words stay what coverage is measured on."""
+    What the conversation is about, so that a follow-up that names nothing ("and how do we deploy
+    it?") still finds its subject (recall passes the previous turn): `context` adds its first words
+    to the lexical query (the prompt's own words stay what coverage is measured on), and `about`
+    (the previous prompt) pulls the query's meaning towards its own. Its vector is usually cached:
+    the service embedded that prompt when it was the prompt (`semantic.query_vector`)."""
     if semantic not in SEMANTIC_MODES:
         raise ValueError(f"semantic must be one of {', '.join(SEMANTIC_MODES)}")
     parsed = parse(query or "", prefix_last=fuzzy)
@@ -106,7 +108,7 @@ def search(
     filters = _filters(types, scopes, include_inactive)
     embedder = None
     if semantic != "off":
-        if semantic in ("auto", "daemon") and not context:
+        if semantic in ("auto", "daemon") and not (context or about):
             from memtui.index import remote
 
             answer = remote.ask(
@@ -124,7 +126,7 @@ def search(
     lock = index.cache.get("lock") or threading.RLock()
     with lock:
         index.refresh(wait=0.25)
-        hits = index.guard(lambda: _rank(index, parsed, filters, k, fuzzy, embedder, context))
+        hits = index.guard(lambda: _rank(index, parsed, filters, k, fuzzy, embedder, context, about))
     return [h for h in hits if h.score >= min_score]
 
 
@@ -138,7 +140,14 @@ def _embedder(semantic: str) -> Any:
 
 
 def _rank(
-    index: Index, parsed: Query, filters: lexical.Filters, k: int, fuzzy: bool, embedder: Any, context: str = ""
+    index: Index,
+    parsed: Query,
+    filters: lexical.Filters,
+    k: int,
+    fuzzy: bool,
+    embedder: Any,
+    context: str = "",
+    about: str = "",
 ) -> list[Hit]:
     if fuzzy and not parsed.empty:
         from memtui.index import fuzzy as typo
@@ -155,7 +164,7 @@ def _rank(
     if embedder is not None:
         from memtui.index import semantic
 
-        cos = semantic.cosines(index, embedder, parsed.text, filters, pool, bm25, context=context)
+        cos = semantic.cosines(index, embedder, parsed.text, filters, pool, bm25, about=about)
     n_docs = cos.count if cos is not None else index.count(filters.statuses)
     inactive: set[int] = (
         set(index.inactive(list(bm25) + list(cos.values if cos else ()))) if filters.statuses is None else set()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from memtui.index import vectors
 from memtui.index.embed import Embedder
@@ -12,8 +13,13 @@ from memtui.index.lexical import Filters
 
 PRIOR_ROWS = 10
 #: How far the conversation pulls the query's meaning: the query vector is the prompt's plus
-#: this share of the conversation's (chosen on the multi-turn development set).
+#: this share of the previous prompt's (chosen on the multi-turn development set).
 CONTEXT_WEIGHT = 0.5
+#: Query vectors kept by text: the previous prompt of a session is the prompt this process
+#: embedded a moment ago, so the conversation's meaning costs no second model run.
+QUERY_CACHE = 64
+_queries: dict[str, Any] = {}
+QUERY_KEY_CHARS = 600
 PRIOR_MEAN, PRIOR_SD = 0.12, 0.09
 
 
@@ -25,6 +31,21 @@ def ensure_vectors(index: Index, embedder: Embedder) -> int:
     done = vectors.update(index, embedder)
     index.cache[key] = index.generation()
     return done
+
+
+def query_vector(embedder: Embedder, text: str) -> Any:
+    """The embedding of a query text, from the cache when this process embedded it lately. The
+    key is the text as `conversation` hands back a previous prompt: whitespace folded, cut short."""
+    import numpy as np
+
+    key = f"{embedder.model_id}\x00{' '.join(text.split())[:QUERY_KEY_CHARS]}"
+    found = _queries.pop(key, None)
+    if found is None:
+        found = np.asarray(embedder.embed([text or "."], query=True), dtype=np.float32)[0]
+    _queries[key] = found  # most recent last: the oldest goes first when the cache is full
+    while len(_queries) > QUERY_CACHE:
+        del _queries[next(iter(_queries))]
+    return found
 
 
 @dataclass(frozen=True)
@@ -48,7 +69,7 @@ def cosines(
     pool: int,
     also: Iterable[int] = (),
     *,
-    context: str = "",
+    about: str = "",
 ) -> Cosines | None:
     """Cosines of the `pool` nearest memories and of every rowid in `also`; None without vectors."""
     import numpy as np
@@ -58,12 +79,10 @@ def cosines(
     allowed = m.mask(filters) if len(m.rowids) else None
     if allowed is None or not allowed.any():
         return None
-    if context:
-        both = np.asarray(embedder.embed([text or ".", context], query=True), dtype=np.float32)
-        q = both[0] + CONTEXT_WEIGHT * both[1]
-        q /= float(np.linalg.norm(q)) or 1.0
-    else:
-        q = np.asarray(embedder.embed([text or "."], query=True), dtype=np.float32)[0]
+    q = query_vector(embedder, text)
+    if about:
+        q = q + CONTEXT_WEIGHT * query_vector(embedder, about)
+        q = q / (float(np.linalg.norm(q)) or 1.0)
     scores = m.vectors @ q
     kept = scores[allowed]
     n = min(pool, len(kept))

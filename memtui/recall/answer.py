@@ -60,7 +60,7 @@ def prompt(context: Any) -> dict[str, Any] | None:
     from memtui.recall.conversation import last_turn
 
     turn = last_turn(context.payload.get("transcript_path"))
-    found = lookup.search(context.project, text[:QUERY_CHARS], wanted, context=turn.text)
+    found = lookup.search(context.project, text[:QUERY_CHARS], wanted, context=turn.text, about=turn.previous)
     matches = [m for m in found if m.memory.id not in skip]
     from memtui.store import recall_tally as tally
 

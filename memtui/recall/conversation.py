@@ -16,7 +16,8 @@ from typing import Any
 
 #: How much of the transcript's end is read: a few records, never the whole file.
 TAIL_BYTES = 64 * 1024
-#: How much of each part the search sees (the start of an answer says what it is about).
+#: How much of each part the search sees (the start of an answer says what it is about). The
+#: search caches query vectors under the same cut (`index.semantic.QUERY_KEY_CHARS`).
 PART_CHARS = 600
 
 

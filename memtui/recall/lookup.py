@@ -16,11 +16,19 @@ from memtui.index.hit import Hit
 
 
 def search(
-    target: Any, query: str, k: int, *, types: Sequence[str] | None = None, recall: bool = True, context: str = ""
+    target: Any,
+    query: str,
+    k: int,
+    *,
+    types: Sequence[str] | None = None,
+    recall: bool = True,
+    context: str = "",
+    about: str = "",
 ) -> list[Hit]:
     """Up to `k` active memories, best first; with `recall`, only what the calibrated gate lets
     through (a prompt the store probably holds nothing for gets nothing; `index.calibration`).
-    `target` is a Project or a Bank; `context` what the conversation is about (`conversation`)."""
+    `target` is a Project or a Bank; `context` and `about` what the conversation is about (`conversation`;
+    `index.search` says how each is used)."""
     from memtui.index import calibration
     from memtui.index import search as index
 
@@ -34,6 +42,7 @@ def search(
         types=list(types) if types else None,
         semantic="warm" if recall else "auto",
         context=context,
+        about=about,
     )
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [h for h in hits[:k] if h.memory.active]
