@@ -22,11 +22,15 @@ MIN_CHARS = 24
 
 
 def pending(bank: Bank, skip: Collection[str] = ()) -> list[Memory]:
-    """Active memories without questions, newest first (the ones a prompt is likeliest to need)."""
+    """Active memories without questions, newest first (the ones a prompt is likeliest to need),
+    except those the model was asked about and gave nothing for (`status.json`: not asked twice)."""
+    from memtui.capture import health
+
+    passed = set((health.load(bank.project).get("enrichment") or {}).get("nothing", ()))
     out = [
         m
         for m in bank.memories(include_inactive=False)
-        if not m.questions and len(m.content) >= MIN_CHARS and m.id not in skip
+        if not m.questions and len(m.content) >= MIN_CHARS and m.id not in skip and m.id not in passed
     ]
     out.sort(key=lambda m: (m.updated, m.id), reverse=True)
     return out
@@ -56,4 +60,22 @@ def run(bank: Bank, client: Any, *, batch: int = BATCH, skip: Collection[str] = 
     # Only ids of this batch: the model cannot enrich (or invent) a memory it was not shown.
     found = {item["id"]: item["questions"] for item in answer["memories"] if item["id"] in wanted}
     done = bank.ask_about(found)
+    _remember_nothing(bank, [m.id for m in todo if m.id not in {d.id for d in done}])
     return {"ok": True, "asked": len(todo), "enriched": len(done)}
+
+
+#: How many ids of memories the model had nothing for are remembered (the newest).
+NOTHING_KEPT = 1000
+
+
+def _remember_nothing(bank: Bank, ids: list[str]) -> None:
+    """Memories the model was shown and gave no questions for: not sent again (a memory it cannot
+    phrase a question for would otherwise take a place in every batch)."""
+    if not ids:
+        return
+    from memtui.capture import health
+
+    with bank.lock:
+        entry = dict(health.load(bank.project).get("enrichment") or {})
+        entry["nothing"] = [*entry.get("nothing", []), *ids][-NOTHING_KEPT:]
+        health.update(bank.project, enrichment=entry)

@@ -452,3 +452,16 @@ def test_an_enrichment_the_model_fails_leaves_the_memories_waiting(api_llm, bank
     result = extract(bank, path, session_id="s", event="PreCompact")
     assert result.ok and result.enrichment["ok"] is False and result.enrichment["asked"] == 1
     assert Bank.open(bank.project.root).get(plain.id).questions == ()
+
+
+def test_a_memory_the_model_gives_no_questions_for_is_not_asked_about_again(api_llm, bank, tmp_path):
+    plain = bank.add("decision", "We deploy with make ship from the main branch only").memory
+    path = write_lines(tmp_path / "s.jsonl", user("The staging database is reset every Monday night"))
+    api_llm.script(tool(memories()), tool({"memories": []}))
+    assert extract(bank, path, session_id="s", event="PreCompact").enrichment == {"ok": True, "asked": 1, "enriched": 0}
+    write_lines(path, user("The API runs on port 8080 behind nginx"))
+    api_llm.script(tool(memories()))
+    again = extract(bank, path, session_id="s", event="PreCompact")
+    # extraction, enrichment, extraction: the memory was not sent to be enriched a second time
+    assert again.ok and again.enrichment is None and len(api_llm.messages()) == 3
+    assert Bank.open(bank.project.root).get(plain.id).questions == ()
