@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import devsets
 import numpy as np
-from retrieval import coding_stores, default_data_dir, locomo_stores, recall_at
+from devsets import coding_stores, default_data_dir, locomo_stores, recall_at
 
 from memtui.index import calibration, embed
 from memtui.index.search import RERANK_DEPTH, open_index, search
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         stores = coding_stores(data, tmp, questions=args.questions) + locomo_stores(data, tmp, "obs")
         rows = {"hybrid": collect(stores, "local"), "lexical": collect(stores, "off")}
     # The projects questions/ covers, reported apart with or without --questions (the same prompts).
-    asked = {f"coding/{i.split('/')[0]}" for i in devsets.questions(data)}
+    asked = {f"coding/{i.split('/')[0]}" for i in devsets.questions_of(data)}
     for rs in rows.values():
         for r in rs:
             r["asked"] = r["store"] in asked

@@ -1,4 +1,5 @@
-"""The coding development sets, loaded as one, and the rules their READMEs state, checked.
+"""The development sets: loaded, checked against the rules their READMEs state, and built into
+real memtui projects for the benchmarks (retrieval, calibrate, enrich, search_latency, verify).
 
     python bench/devsets.py [DATA_DIR]      # exit 1 and name every broken rule
 
@@ -16,12 +17,16 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from memtui.core.memory import Memory, Status
 from memtui.core.similarity import STOP_WORDS
+from memtui.store.locations import Project
 
 CODING = ("coding-dev", "coding-more")
 
@@ -45,7 +50,7 @@ def turns(data: Path) -> list[dict]:
     return load(path) if path.is_file() else []
 
 
-def questions(data: Path) -> dict[str, list[str]]:
+def questions_of(data: Path) -> dict[str, list[str]]:
     path = data / "questions" / "questions.jsonl"
     return {r["id"]: r["questions"] for r in load(path)} if path.is_file() else {}
 
@@ -99,12 +104,108 @@ def problems(memories: list[dict], queries: list[dict], multi: list[dict] = ()) 
     return out
 
 
+# -- the sets as real memtui projects (bench/retrieval.py, bench/calibrate.py, bench/enrich.py) ------
+
+BASE = datetime(2026, 4, 20, tzinfo=UTC)
+
+
+def default_data_dir() -> Path:
+    """The development sets the repository carries (tests/data/README.md says where each comes from)."""
+    return REPO / "tests" / "data"
+
+
+# -- stores ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Store:
+    name: str
+    project: Project
+    memories: list[Memory]
+    #: id → canonical id (near-duplicates count as their canonical memory)
+    canonical: dict[str, str] = field(default_factory=dict)
+    queries: list[dict] = field(default_factory=list)
+
+
+def write_store(root: Path, memories: list[Memory]) -> Project:
+    from memtui.store.bank import init_project
+    from memtui.store.statefile import StateStore, to_raw
+
+    project = init_project(root)
+    state = StateStore(project.path("state.json"), project.name)
+    state.load()
+    state.apply({m.id: to_raw(m, None) for m in memories}, BASE)
+    return project
+
+
+def coding_stores(data: Path, tmp: Path, *, questions: bool = False) -> list[Store]:
+    """Every coding project as a real memtui project; with `questions`, the memories carry the
+    hand-written questions of `questions/` (the doc2query ceiling: what a model could add)."""
+    memories, queries = coding(data)
+    asked = questions_of(data) if questions else {}
+    replaced_by = {m["id"]: m["superseded_by"] for m in memories if m.get("superseded_by")}
+    replaces = {new: old for old, new in replaced_by.items()}
+    stores = []
+    for name in sorted({m["project"] for m in memories}):
+        mine = [m for m in memories if m["project"] == name]
+        out = []
+        for i, m in enumerate(mine):
+            when = BASE + timedelta(minutes=i)
+            out.append(
+                Memory(
+                    id=m["id"],
+                    type=m["type"],
+                    content=m["content"],
+                    created=when,
+                    updated=when,
+                    name=m["name"],
+                    description=m["description"],
+                    tags=tuple(m["tags"]),
+                    status=Status.SUPERSEDED if m["id"] in replaced_by else Status.ACTIVE,
+                    supersedes=replaces.get(m["id"]),
+                    questions=tuple(asked.get(m["id"], ())),
+                )
+            )
+        project = write_store(tmp / "coding" / name, out)
+        canonical = {m["id"]: m.get("dup_of") or m["id"] for m in mine}
+        stores.append(Store(f"coding/{name}", project, out, canonical, [q for q in queries if q["project"] == name]))
+    return stores
+
+
+def locomo_stores(data: Path, tmp: Path, kind: str) -> list[Store]:
+    source = "observations.jsonl" if kind == "obs" else "memories.jsonl"
+    rows = load(data / "locomo-dev" / source)
+    queries = load(data / "locomo-dev" / "queries.jsonl")
+    stores = []
+    for conv in sorted({r["conv"] for r in rows}):
+        out = []
+        for i, r in enumerate(r for r in rows if r["conv"] == conv):
+            when = BASE + timedelta(minutes=i)
+            out.append(Memory(id=r["id"], type="context", content=r["text"], created=when, updated=when))
+        project = write_store(tmp / f"locomo-{kind}" / conv, out)
+        mine = []
+        for q in queries:
+            if q["conv"] != conv:
+                continue
+            gold = q["gold_obs"] if kind == "obs" else q["gold"]
+            if kind == "obs" and not gold:
+                continue
+            mine.append({**q, "gold": gold, "category": f"c{q['category']}"})
+        stores.append(Store(f"locomo-{kind}/{conv}", project, out, {m.id: m.id for m in out}, mine))
+    return stores
+
+
+def recall_at(gold: list[str], ranked: list[str], canonical: dict[str, str], k: int = 5) -> float:
+    top = {canonical.get(mid, mid) for mid in ranked[:k]}
+    return sum(g in top for g in gold) / len(gold)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     data = Path(args[0]) if args else REPO / "tests" / "data"
     memories, queries = coding(data)
     found = problems(memories, queries, turns(data))
-    asked = questions(data)
+    asked = questions_of(data)
     found += [f"questions for unknown memory {i}" for i in asked if i not in {m["id"] for m in memories}]
     for line in found:
         print(line)

@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 import devsets
 import fakeapi
-from retrieval import coding_stores
+from devsets import coding_stores
 
 from memtui.capture import enrich
 from memtui.llm.backend import open_client
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=enrich.BATCH)
     args = parser.parse_args(argv)
     data = REPO / "tests" / "data"
-    written = devsets.questions(data)
+    written = devsets.questions_of(data)
     # A near-duplicate answers what its canonical memory answers.
     memories, _ = devsets.coding(data)
     written.update({m["id"]: written[m["dup_of"]] for m in memories if m.get("dup_of") in written})

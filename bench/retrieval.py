@@ -27,7 +27,6 @@ import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,105 +34,11 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import devsets
+from devsets import Store, coding_stores, default_data_dir, locomo_stores, recall_at
 
-from memtui.core.memory import Memory, Status
 from memtui.core.similarity import STOP_WORDS
 from memtui.index import calibration, embed
 from memtui.index.search import RECALL_THRESHOLD, open_index, search
-from memtui.store.locations import Project
-
-BASE = datetime(2026, 4, 20, tzinfo=UTC)
-
-
-def default_data_dir() -> Path:
-    """The development sets the repository carries (tests/data/README.md says where each comes from)."""
-    return REPO / "tests" / "data"
-
-
-def load(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-# -- stores ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class Store:
-    name: str
-    project: Project
-    memories: list[Memory]
-    #: id → canonical id (near-duplicates count as their canonical memory)
-    canonical: dict[str, str] = field(default_factory=dict)
-    queries: list[dict] = field(default_factory=list)
-
-
-def write_store(root: Path, memories: list[Memory]) -> Project:
-    from memtui.store.bank import init_project
-    from memtui.store.statefile import StateStore, to_raw
-
-    project = init_project(root)
-    state = StateStore(project.path("state.json"), project.name)
-    state.load()
-    state.apply({m.id: to_raw(m, None) for m in memories}, BASE)
-    return project
-
-
-def coding_stores(data: Path, tmp: Path, *, questions: bool = False) -> list[Store]:
-    """Every coding project as a real memtui project; with `questions`, the memories carry the
-    hand-written questions of `questions/` (the doc2query ceiling: what a model could add)."""
-    memories, queries = devsets.coding(data)
-    asked = devsets.questions(data) if questions else {}
-    replaced_by = {m["id"]: m["superseded_by"] for m in memories if m.get("superseded_by")}
-    replaces = {new: old for old, new in replaced_by.items()}
-    stores = []
-    for name in sorted({m["project"] for m in memories}):
-        mine = [m for m in memories if m["project"] == name]
-        out = []
-        for i, m in enumerate(mine):
-            when = BASE + timedelta(minutes=i)
-            out.append(
-                Memory(
-                    id=m["id"],
-                    type=m["type"],
-                    content=m["content"],
-                    created=when,
-                    updated=when,
-                    name=m["name"],
-                    description=m["description"],
-                    tags=tuple(m["tags"]),
-                    status=Status.SUPERSEDED if m["id"] in replaced_by else Status.ACTIVE,
-                    supersedes=replaces.get(m["id"]),
-                    questions=tuple(asked.get(m["id"], ())),
-                )
-            )
-        project = write_store(tmp / "coding" / name, out)
-        canonical = {m["id"]: m.get("dup_of") or m["id"] for m in mine}
-        stores.append(Store(f"coding/{name}", project, out, canonical, [q for q in queries if q["project"] == name]))
-    return stores
-
-
-def locomo_stores(data: Path, tmp: Path, kind: str) -> list[Store]:
-    source = "observations.jsonl" if kind == "obs" else "memories.jsonl"
-    rows = load(data / "locomo-dev" / source)
-    queries = load(data / "locomo-dev" / "queries.jsonl")
-    stores = []
-    for conv in sorted({r["conv"] for r in rows}):
-        out = []
-        for i, r in enumerate(r for r in rows if r["conv"] == conv):
-            when = BASE + timedelta(minutes=i)
-            out.append(Memory(id=r["id"], type="context", content=r["text"], created=when, updated=when))
-        project = write_store(tmp / f"locomo-{kind}" / conv, out)
-        mine = []
-        for q in queries:
-            if q["conv"] != conv:
-                continue
-            gold = q["gold_obs"] if kind == "obs" else q["gold"]
-            if kind == "obs" and not gold:
-                continue
-            mine.append({**q, "gold": gold, "category": f"c{q['category']}"})
-        stores.append(Store(f"locomo-{kind}/{conv}", project, out, {m.id: m.id for m in out}, mine))
-    return stores
-
 
 # -- systems --------------------------------------------------------------------------------------
 
@@ -189,11 +94,6 @@ class Tally:
     mrr: list[float] = field(default_factory=list)
     empty: list[bool] = field(default_factory=list)
     wrong_first: list[bool] = field(default_factory=list)
-
-
-def recall_at(gold: list[str], ranked: list[str], canonical: dict[str, str], k: int = 5) -> float:
-    top = {canonical.get(mid, mid) for mid in ranked[:k]}
-    return sum(g in top for g in gold) / len(gold)
 
 
 def mrr_at(gold: list[str], ranked: list[str], canonical: dict[str, str], k: int = 10) -> float:

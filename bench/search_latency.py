@@ -35,9 +35,8 @@ sys.path.insert(0, str(REPO))
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-from retrieval import write_store
-
-from bench.retrieval import MemoryMcp, Store, default_data_dir, load, mcp_tokens
+from bench.devsets import Store, default_data_dir, load, write_store
+from bench.retrieval import MemoryMcp, mcp_tokens
 from memtui.core.memory import Memory
 from memtui.index import embed, remote
 from memtui.index.index import Index

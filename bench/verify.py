@@ -50,7 +50,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from retrieval import write_store
+from devsets import write_store
 
 from memtui.core.memory import Memory
 from memtui.verify import engine
