@@ -232,8 +232,11 @@ def through_hook(stores: list[Store]) -> dict[str, Tally]:
 
 
 def turn_results(stores: list[Store], turns: list[dict], semantic: str | None, hook: bool) -> dict[str, dict]:
-    """The multi-turn set, each prompt with and without its previous turn: what the gate lets
-    through (in process, `calibration.gate` over `search`) or what the installed hook injects."""
+    """The multi-turn set, each prompt with and without its previous turn: what recall lets
+    through (in process, `recall.lookup.search`, with this process's model if loaded) or what the
+    installed hook injects."""
+    from memtui.recall import lookup
+
     by_name = {s.name.split("/", 1)[1]: s for s in stores}
     out: dict[str, dict] = {}
     for label, with_turn in (("prompt alone", False), ("with the previous turn", True)):
@@ -245,15 +248,14 @@ def turn_results(stores: list[Store], turns: list[dict], semantic: str | None, h
             else:
                 answers = []
                 for t in mine:
-                    hits = search(
-                        open_index(store.project),
+                    hits = lookup.search(
+                        store.project,
                         t["prompt"],
-                        k=5,
-                        semantic=semantic or "off",
+                        5,
                         context=f"{t['previous']}\n{t['assistant']}" if with_turn else "",
                         about=t["previous"] if with_turn else "",
                     )
-                    answers.append([h.memory.id for h in calibration.gate(hits, 5)])
+                    answers.append([h.memory.id for h in hits])
             for t, injected in zip(mine, answers, strict=True):
                 tally(tallies, store, t, injected)
         out[label] = dict(tallies)

@@ -28,25 +28,36 @@ def search(
     """Up to `k` active memories, best first; with `recall`, only what the calibrated gate lets
     through (a prompt the store probably holds nothing for gets nothing; `index.calibration`).
     `target` is a Project or a Bank; `context` and `about` what the conversation is about (`conversation`;
-    `index.search` says how each is used)."""
+    `index.search` says how each is used).
+
+    The conversation is asked only when the prompt alone gets nothing through the gate: a prompt
+    that stands on its own is answered as it is (an unrelated previous turn would only blur it),
+    and a follow-up that names nothing gets its subject from the turn before. The second search
+    costs no model run (both query vectors are cached by then)."""
     from memtui.index import calibration
     from memtui.index import search as index
 
-    # At least five: the gate reads the best five hits' signals whatever `k` the caller shows.
-    # Recall runs in the service (model loaded) or in its fallback, which must not ask the service
-    # again; an explicit search (MCP) asks the service for hybrid results.
-    hits = index.search(
-        target,
-        query,
-        k=max(k, 5),
-        types=list(types) if types else None,
-        semantic="warm" if recall else "auto",
-        context=context,
-        about=about,
-    )
+    def run(context: str = "", about: str = "") -> list[Hit]:
+        # At least five: the gate reads the best five hits' signals whatever `k` the caller shows.
+        # Recall runs in the service (model loaded) or in its fallback, which must not ask the
+        # service again; an explicit search (MCP) asks the service for hybrid results.
+        return index.search(
+            target,
+            query,
+            k=max(k, 5),
+            types=list(types) if types else None,
+            semantic="warm" if recall else "auto",
+            context=context,
+            about=about,
+        )
+
+    hits = run()
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [h for h in hits[:k] if h.memory.active]
-    return [h for h in calibration.gate(hits, k) if h.memory.active]
+    kept = calibration.gate(hits, k)
+    if not kept and (context or about):
+        kept = calibration.gate(run(context=context, about=about), k)
+    return [h for h in kept if h.memory.active]
 
 
 #: The briefing ranks every active memory but reads in full only this many of the best.
