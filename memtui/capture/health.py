@@ -246,7 +246,6 @@ def rows(health: dict[str, Any]) -> list[Row]:
         )
     else:
         used = f"{today.get('calls', 0)} calls, {tokens} tokens, ${cost:.4f} of ${float(health.get('budget_usd') or 0):.2f} daily budget"
-    out.append(Row("Today", "used", used + (" (PAUSED)" if health.get("paused") else "")))
     got, held = health.get("recall_today") or (0, 0)
     if got or held:
         out.append(
@@ -257,6 +256,8 @@ def rows(health: dict[str, Any]) -> list[Row]:
                 "the agent can still search with memory_search)",
             )
         )
+    # "used" stays the last row: the TUI draws today's cap bar under it.
+    out.append(Row("Today", "used", used + (" (PAUSED)" if health.get("paused") else "")))
     return out
 
 

@@ -136,3 +136,19 @@ async def test_health_wraps_a_long_value_under_itself_at_80_columns(demo):
         value_column = lines[at].index("set ANTHROPIC_API_KEY")
         following = lines[at + 1 : at + 3]
         assert all(line[:value_column].strip() == "" and line[value_column] != " " for line in following), following
+
+
+async def test_health_counts_the_prompts_recall_answered_and_held_back_today(demo):
+    from memtui.store import recall_tally
+
+    for injected in (True, False, False):
+        recall_tally.note(demo.project.memory_dir, injected)
+    app = make_app(demo)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("H")
+        await settle(pilot)
+        body = str(app.screen.query_one("#health-body").render())
+        assert "recall        1 prompt(s) got memories, 2 held back" in body
+        assert body.index("recall ") < body.index("used ") < body.index("cap ")  # the cap bar stays under "used"
+        assert "More" not in body

@@ -92,6 +92,7 @@ SHOWN = {
     "daily_tokens",
     "waiting",
     "waiting_jobs",
+    "recall_today",
 }
 
 
