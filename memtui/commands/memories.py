@@ -147,6 +147,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"supersedes:  {memory.supersedes}")
     if memory.merged_from:
         print(f"merged from: {', '.join(memory.merged_from)}")
+    for i, question in enumerate(memory.questions):
+        print(f"{'answers:' if i == 0 else '':<13}{question}")
     if memory.source:
         print(f"source:      session {memory.source.session or '?'} ({memory.source.event or '?'})")
     if not memory.reviewed:

@@ -30,6 +30,7 @@ def to_dict(memory: Memory, now: datetime, registry: TypeRegistry = DEFAULT_REGI
         "merged_from": list(memory.merged_from),
         "source": {"session": memory.source.session, "event": memory.source.event} if memory.source else None,
         "reviewed": memory.reviewed,
+        "questions": list(memory.questions),
         "store": memory.store,
         "scope": memory.scope,
         "path": memory.path,

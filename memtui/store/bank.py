@@ -392,6 +392,8 @@ class Bank:
             changes = {k: v for k, v in changes.items() if getattr(current, k) != v}
             if not changes:
                 return current  # the same text, type and tags: nothing to write, nothing to undo
+            if "content" in changes and current.questions:
+                changes["questions"] = ()  # they answered the old text; enrichment asks again
             updated = current.evolve(updated=self.clock(), **changes)
             self.commit("edit", f"edit {current.id}: {', '.join(changes)}", {current.store: {current.id: updated}})
             return self._fresh(updated)

@@ -127,6 +127,7 @@ def test_list_filters_and_json(run):
         "merged_from",
         "source",
         "reviewed",
+        "questions",
         "store",
         "scope",
         "path",

@@ -37,3 +37,12 @@ def test_a_markdown_memory_keeps_its_questions_in_the_frontmatter(bank):
     again = Bank.open(bank.project.root).get(memory.id)
     assert again.questions == ("how should I write tests?",)
     assert "questions:" in Path(again.path).read_text(encoding="utf-8")
+
+
+def test_editing_the_text_drops_the_questions_it_answered_and_show_prints_them(bank, cli):
+    memory = bank.add("decision", DEPLOY).memory
+    bank.ask_about({memory.id: ["how do we ship to production?"]})
+    shown = cli("show", memory.id, cwd=bank.project.root).stdout.decode()
+    assert "answers:     how do we ship to production?" in shown
+    assert bank.update(memory.id, tags=["release"]).questions == ("how do we ship to production?",)
+    assert bank.update(memory.id, content="Releases are cut by hand on Fridays").questions == ()
