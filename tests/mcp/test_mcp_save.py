@@ -59,3 +59,20 @@ def test_no_secret_is_saved_or_answered(project, home):
     assert [kind for kind, secret in SECRETS.items() if any(p in said for p in pieces(secret))] == []
     assert "[REDACTED:github-token]" in found
     assert leaked(project.memory_dir, project.root / "CLAUDE.md", home / ".claude") == []
+
+
+def test_the_agent_can_say_what_a_saved_fact_answers(project, home, seeded):
+    async def calls(client):
+        return await client.call_tool(
+            "memory_save",
+            {
+                "content": "Merging to main runs release.yml, which lets Argo CD sync staging",
+                "type": "decision",
+                "questions": ["how do we ship to staging?", "what happens when I merge?"],
+            },
+        )
+
+    saved = session(project.root, home, calls)
+    assert not saved.is_error
+    [memory] = [m for m in Bank(project).memories() if m.content.startswith("Merging to main")]
+    assert memory.questions == ("how do we ship to staging?", "what happens when I merge?")

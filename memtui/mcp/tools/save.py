@@ -15,7 +15,7 @@ def register(server: Any, ws: Any) -> None:
 
     from memtui.mcp import schema
 
-    def memory_save(content: str, type: str, tags: list[str] | None = None) -> str:
+    def memory_save(content: str, type: str, tags: list[str] | None = None, questions: list[str] | None = None) -> str:
         """Save one durable fact about this project so future sessions know it: a decision and
         its reason, an architectural fact, a convention, a gotcha, the state of ongoing work, or
         a preference the user stated. Save when the user asks you to remember something, or when
@@ -23,7 +23,9 @@ def register(server: Any, ws: Any) -> None:
 
         `content`: one self-contained statement (it will be read without this conversation), at
         most 2000 characters. `type` (required): one of the project's memory types (listed with
-        their meanings in the schema). `tags`: a few lowercase topic words.
+        their meanings in the schema). `tags`: a few lowercase topic words. `questions`: 2-4 short
+        questions a developer might later ask that this fact answers, in other words than its own
+        (they let a differently worded prompt find it).
 
         Saving a fact that is already stored re-affirms it instead of adding a copy; a newer
         version of a stored fact supersedes the old one. Secrets are redacted before saving.
@@ -39,7 +41,9 @@ def register(server: Any, ws: Any) -> None:
                 "the durable fact itself, or split it into several memories"
             )
         bank = ws.bank()
-        result = bank.add(type, content, tags=tags or (), source=Source(ws.session, "mcp"), reviewed=False)
+        result = bank.add(
+            type, content, tags=tags or (), source=Source(ws.session, "mcp"), reviewed=False, questions=questions or ()
+        )
         m = result.memory
         line = f"Already known: re-affirmed {m.id} ({m.type})." if result.reaffirmed else f"Saved {m.id} ({m.type})."
         for old in result.superseded:
