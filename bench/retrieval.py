@@ -405,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.pop("CLAUDE_PROJECT_DIR", None)
         suites = {
             "coding": (
-                "coding (coding-dev + coding-more: 9 projects, 390 memories, 324 queries)",
+                "coding (coding-dev + coding-more: 9 projects, 390 memories, 348 queries)",
                 lambda: coding_stores(data, tmp, questions=args.questions),
             ),
             "locomo-obs": (

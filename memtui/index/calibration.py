@@ -41,12 +41,12 @@ HYBRID_SIGNALS = ("cosine", "cosine_z", "cosine_gap", "bm25", "coverage", "lexic
 LEXICAL_SIGNALS = ("bm25", "coverage", "lexical", "lexical_gap")
 
 # -- fitted by bench/calibrate.py: do not edit by hand ------------------------------------------
-HYBRID = (-2.63, -1.004, 0.574, 8.306, 0.253, -6.541, 12.083)
-LEXICAL = (-6.016, 5.058, -4.075, 9.091, 4.577)
-QUERY_HYBRID = (-2.844, 13.828, -0.277, 2.831, -1.603)
-QUERY_LEXICAL = (-1.04, 1.825, -1.248, 3.723, 3.578)
-GATE_HYBRID = 0.71
-GATE_LEXICAL = 0.82
+HYBRID = (-2.816, -0.867, 0.605, 7.81, 0.182, -6.399, 11.958)
+LEXICAL = (-5.931, 4.764, -4.097, 9.341, 4.376)
+QUERY_HYBRID = (-3.253, 11.51, 0.166, 2.293, -3.494)
+QUERY_LEXICAL = (-1.125, 1.213, -0.983, 4.016, 3.172)
+GATE_HYBRID = 0.68
+GATE_LEXICAL = 0.77
 HIT_FLOOR = 0.02
 # -- end of fitted constants ----------------------------------------------------------------------
 
