@@ -236,6 +236,7 @@ def turn_results(stores: list[Store], turns: list[dict], semantic: str | None, h
     through (in process, `recall.lookup.search`, with this process's model if loaded) or what the
     installed hook injects."""
     from memtui.recall import lookup
+    from memtui.recall.conversation import Turn
 
     by_name = {s.name.split("/", 1)[1]: s for s in stores}
     out: dict[str, dict] = {}
@@ -248,12 +249,9 @@ def turn_results(stores: list[Store], turns: list[dict], semantic: str | None, h
             else:
                 answers = []
                 for t in mine:
+                    turn = Turn(t["previous"], t["assistant"])
                     hits = lookup.search(
-                        store.project,
-                        t["prompt"],
-                        5,
-                        context=f"{t['previous']}\n{t['assistant']}" if with_turn else "",
-                        about=t["previous"] if with_turn else "",
+                        store.project, t["prompt"], 5, conversation=(lambda turn=turn: turn) if with_turn else None
                     )
                     answers.append([h.memory.id for h in hits])
             for t, injected in zip(mine, answers, strict=True):

@@ -59,8 +59,8 @@ def run(bank: Bank, client: Any, *, batch: int = BATCH, skip: Collection[str] = 
     wanted = {m.id for m in todo}
     # Only ids of this batch: the model cannot enrich (or invent) a memory it was not shown.
     found = {item["id"]: item["questions"] for item in answer["memories"] if item["id"] in wanted}
-    done = bank.ask_about(found)
-    _remember_nothing(bank, [m.id for m in todo if m.id not in {d.id for d in done}])
+    done = {m.id for m in bank.ask_about(found)}
+    _remember_nothing(bank, [m.id for m in todo if m.id not in done])
     return {"ok": True, "asked": len(todo), "enriched": len(done)}
 
 

@@ -12,15 +12,16 @@ from memtui.index.index import Index
 from memtui.index.lexical import Filters
 
 PRIOR_ROWS = 10
+PRIOR_MEAN, PRIOR_SD = 0.12, 0.09
 #: How far the conversation pulls the query's meaning: the query vector is the prompt's plus
 #: this share of the previous prompt's (chosen on the multi-turn development set).
 CONTEXT_WEIGHT = 0.5
 #: Query vectors kept by text: the previous prompt of a session is the prompt this process
-#: embedded a moment ago, so the conversation's meaning costs no second model run.
+#: embedded a moment ago, so the conversation's meaning costs no second model run. Keyed by the
+#: text as `recall.conversation` hands a previous prompt back: whitespace folded, cut short.
 QUERY_CACHE = 64
-_queries: dict[str, Any] = {}
 QUERY_KEY_CHARS = 600
-PRIOR_MEAN, PRIOR_SD = 0.12, 0.09
+_queries: dict[str, Any] = {}
 
 
 def ensure_vectors(index: Index, embedder: Embedder) -> int:
@@ -34,8 +35,7 @@ def ensure_vectors(index: Index, embedder: Embedder) -> int:
 
 
 def query_vector(embedder: Embedder, text: str) -> Any:
-    """The embedding of a query text, from the cache when this process embedded it lately. The
-    key is the text as `conversation` hands back a previous prompt: whitespace folded, cut short."""
+    """The embedding of a query text, from the cache when this process embedded it lately."""
     import numpy as np
 
     key = f"{embedder.model_id}\x00{' '.join(text.split())[:QUERY_KEY_CHARS]}"

@@ -58,12 +58,11 @@ def prompt(context: Any) -> dict[str, Any] | None:
     # Ask for more than we show: some hits are already surfaced in this session.
     wanted = settings.recall_k + min(len(skip), 4 * settings.recall_k)
     from memtui.recall.conversation import last_turn
-
-    turn = last_turn(context.payload.get("transcript_path"))
-    found = lookup.search(context.project, text[:QUERY_CHARS], wanted, context=turn.text, about=turn.previous)
-    matches = [m for m in found if m.memory.id not in skip]
     from memtui.store import recall_tally as tally
 
+    transcript = context.payload.get("transcript_path")
+    found = lookup.search(context.project, text[:QUERY_CHARS], wanted, conversation=lambda: last_turn(transcript))
+    matches = [m for m in found if m.memory.id not in skip]
     # Held back: the gate let nothing through (a prompt whose memories were all shown earlier in
     # the session is neither).
     if matches or not found:

@@ -47,6 +47,8 @@ def last_turn(path: Any, limit: int = TAIL_BYTES) -> Turn:
     lines = data.split(b"\n")
     if len(data) == limit and size > limit:
         lines = lines[1:]  # the first line is cut at the window's edge
+    # Not capture's read_span: it redacts and summarises every event of the span, milliseconds a
+    # prompt; this walks back from the end and stops at the first prompt, parsing only what it needs.
     from memtui.capture.transcript import blocks_text, spoken
 
     assistant: list[str] = []

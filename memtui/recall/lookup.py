@@ -7,12 +7,13 @@ running. Results are the index's own `Hit` (the one search-result type).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC
 from typing import Any
 
 from memtui.core.memory import Memory
 from memtui.index.hit import Hit
+from memtui.recall.conversation import Turn
 
 
 def search(
@@ -22,22 +23,22 @@ def search(
     *,
     types: Sequence[str] | None = None,
     recall: bool = True,
-    context: str = "",
-    about: str = "",
+    conversation: Callable[[], Turn] | None = None,
 ) -> list[Hit]:
     """Up to `k` active memories, best first; with `recall`, only what the calibrated gate lets
     through (a prompt the store probably holds nothing for gets nothing; `index.calibration`).
-    `target` is a Project or a Bank; `context` and `about` what the conversation is about (`conversation`;
-    `index.search` says how each is used).
+    `target` is a Project or a Bank.
 
-    The conversation is asked only when the prompt alone gets nothing through the gate: a prompt
-    that stands on its own is answered as it is (an unrelated previous turn would only blur it),
-    and a follow-up that names nothing gets its subject from the turn before. The second search
-    costs no model run (both query vectors are cached by then)."""
+    `conversation` gives the turn before the prompt (`conversation.last_turn`), and is called only
+    when the prompt alone gets nothing through the gate: a prompt that stands on its own is
+    answered as it is (an unrelated previous turn would only blur it) without reading the
+    transcript, and a follow-up that names nothing gets its subject from the turn before
+    (`index.search` says how). The second search costs no model run: both query vectors are
+    cached by then."""
     from memtui.index import calibration
     from memtui.index import search as index
 
-    def run(context: str = "", about: str = "") -> list[Hit]:
+    def run(turn: Turn | None = None) -> list[Hit]:
         # At least five: the gate reads the best five hits' signals whatever `k` the caller shows.
         # Recall runs in the service (model loaded) or in its fallback, which must not ask the
         # service again; an explicit search (MCP) asks the service for hybrid results.
@@ -47,16 +48,18 @@ def search(
             k=max(k, 5),
             types=list(types) if types else None,
             semantic="warm" if recall else "auto",
-            context=context,
-            about=about,
+            context=turn.text if turn else "",
+            about=turn.previous if turn else "",
         )
 
     hits = run()
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [h for h in hits[:k] if h.memory.active]
     kept = calibration.gate(hits, k)
-    if not kept and (context or about):
-        kept = calibration.gate(run(context=context, about=about), k)
+    if not kept and conversation is not None:
+        turn = conversation()
+        if turn.text:
+            kept = calibration.gate(run(turn), k)
     return [h for h in kept if h.memory.active]
 
 

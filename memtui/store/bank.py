@@ -59,12 +59,12 @@ QUESTION_CHARS = 160
 
 def clean_questions(questions: Iterable[str]) -> tuple[str, ...]:
     """Questions as stored: redacted, one line each, short, distinct, at most MAX_QUESTIONS."""
-    seen: dict[str, None] = {}
+    seen: dict[str, str] = {}  # folded → as written: the first spelling of a question is kept
     for question in questions:
         text = " ".join(redact.redact(str(question)).split())[:QUESTION_CHARS].strip()
-        if text and text.lower() not in {s.lower() for s in seen}:
-            seen.setdefault(text, None)
-    return tuple(seen)[:MAX_QUESTIONS]
+        if text:
+            seen.setdefault(text.lower(), text)
+    return tuple(seen.values())[:MAX_QUESTIONS]
 
 
 class Bank:
