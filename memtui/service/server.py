@@ -28,6 +28,7 @@ from typing import Any
 
 from memtui.index import remote
 from memtui.recall import service as control
+from memtui.store import runtime
 
 #: How often the loop wakes to check the exit conditions when no request comes.
 TICK = 1.0
@@ -123,6 +124,7 @@ class Service:
     def bind(self) -> Any:
         import socket
 
+        runtime.ensure(os.path.dirname(self.path))  # made by whoever took the lock; checked again
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)  # a stale socket of a service that died (we hold the lock, so it is not live)
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -184,12 +186,12 @@ class Service:
         try:
             status = control.read_status(self.project)
             if status.get("pid") == os.getpid():
-                self.project.path(control.STATUS).unlink()
+                control.runtime_path(self.project, control.STATUS).unlink()
         except OSError:
             pass
 
     def _status(self, state: str) -> None:
-        path = self.project.path(control.STATUS)
+        path = control.runtime_path(self.project, control.STATUS)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             tmp.write_text(
@@ -305,7 +307,7 @@ def serve(
     taken by whoever started us; without it the lock is taken here (and if another service holds
     it, this returns 0 at once)."""
     if lock_fd is None:
-        lock_fd = control.try_lock(project.memory_dir)
+        lock_fd = control.try_lock(project)
         if lock_fd is None:
             log("memtui service: already running for this project")
             return 0
