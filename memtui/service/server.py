@@ -339,8 +339,11 @@ def serve(
     if lock_fd is None:
         lock_fd = control.try_lock(project)
         if lock_fd is None:
-            log("memtui service: already running for this project")
-            return 0
+            refused = control.refusal(project)
+            log(
+                f"memtui service: refused: {refused}" if refused else "memtui service: already running for this project"
+            )
+            return 1 if refused else 0
     remote.set_serving(True)
 
     def redacted(message: str) -> None:  # service.log sits in .memory/: an error message may quote a request
