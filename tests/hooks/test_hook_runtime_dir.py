@@ -245,3 +245,16 @@ def test_a_long_project_path_gets_its_socket_in_the_private_dir(shared, long_pro
             assert st.st_uid == os.getuid() and st.st_mode & 0o777 == 0o700
     finally:
         control.stop(long_project)
+
+
+def test_the_runtime_dir_is_xdg_runtime_dir_where_that_is_private(tmp_path):
+    xdg = tmp_path / "run-user"
+    xdg.mkdir()
+    xdg.chmod(0o700)
+    env = {"XDG_RUNTIME_DIR": str(xdg), "TMPDIR": str(tmp_path)}
+    fallback = str(tmp_path / f"memtui-{os.getuid()}")
+    assert runtime.base(env) == str(xdg / "memtui")
+    assert runtime.base({**env, "XDG_RUNTIME_DIR": "run-user"}) == fallback  # not absolute
+    assert runtime.base({**env, "XDG_RUNTIME_DIR": str(tmp_path / "missing")}) == fallback
+    xdg.chmod(0o755)
+    assert runtime.base(env) == fallback  # open to others: not a private runtime directory
