@@ -17,6 +17,8 @@ through the command `memtui setup` installs (`python -S …/memtui/hooks/launch.
 * Stop (queue a capture job; the first one starts the worker);
 * a naive hook that imports the whole package and the SDKs and loads every memory, which is
   what a hook written without care for start-up costs (fewer runs: it is slow);
+* what the client checks before it sends a prompt (its runtime directory, the service's uid), in
+  microseconds, measured in-process beside the connect it follows;
 * the floors: `python -S -c pass`, and a process that only imports json, sqlite3, re, os and
   pathlib (with and without `-S`), the reference the targets are stated against.
 
@@ -267,11 +269,39 @@ def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
         [*plain, "UserPromptSubmit"],
         lambda i: prompt_payload(i + 2 * runs),
     )
+    result["peer check"] = peer_check_cost(project)
     status = control.info(project)
     result["service"] = {k: status.get(k) for k in ("pid", "rss_mb", "semantic", "requests", "memories")}
     control.stop(project)
     _wait_for_worker(root)
     return result
+
+
+def peer_check_cost(project, n: int = 200) -> dict:
+    """What the client checks before it sends a prompt (the runtime directory: two lstat; the peer's
+    uid: one getsockopt), in microseconds, beside the connect they follow: measured in this process,
+    so the machine's load barely moves it, unlike the spawn-to-exit figures."""
+    import _socket
+
+    from memtui.index import remote
+    from memtui.store import runtime
+
+    path = remote.socket_path(str(project.root))
+    connects, checks = [], []
+    for _ in range(n):
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
+            started = time.perf_counter()
+            sock.connect(path)
+            connected = time.perf_counter()
+            runtime.check(os.path.dirname(path))
+            if runtime.same_user(sock, path) is not None:
+                raise SystemExit(f"{path} is not served by this user")
+            checks.append((time.perf_counter() - connected) * 1e6)
+            connects.append((connected - started) * 1e6)
+        finally:
+            sock.close()
+    return {"check_us": round(statistics.median(checks), 1), "connect_us": round(statistics.median(connects), 1)}
 
 
 def wait_ready(project, timeout: float) -> dict | None:
@@ -374,6 +404,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{entry['memories']:>9} {'service RSS after the runs':<48} {svc['rss_mb']} MB  target ≤200 MB "
             + ("✓" if (svc["rss_mb"] or 999) <= 200 else "✗")
+        )
+        peer = entry["peer check"]
+        print(
+            f"{entry['memories']:>9} {'peer check (runtime dir + SO_PEERCRED)':<48} {peer['check_us']} µs per request "
+            f"(connect: {peer['connect_us']} µs; warm prompt hook p50: "
+            f"{entry['UserPromptSubmit, service warm']['p50'] * 1000:.0f} µs)"
         )
         naive = entry["naive"]["p50"] / entry["UserPromptSubmit, service warm"]["p50"]
         print(

@@ -240,7 +240,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     settings = control.ServiceSettings.load(project)
     idle = args.idle if args.idle is not None else settings.idle_seconds
     if args.background:
-        fd = control.try_lock(project.memory_dir)
+        fd = control.try_lock(project)
         if fd is None:
             print("service already running")
             return 0

@@ -31,6 +31,7 @@ from typing import Any
 
 from memtui.hooks import client
 from memtui.hooks.plugin import PLUGIN_FLAG
+from memtui.index import remote
 from memtui.recall.context import Context, locate, parse_payload
 
 #: Seconds before the watchdog gives up on a hook; Claude Code's own timeout for us is larger.
@@ -88,6 +89,8 @@ def _run(argv: Sequence[str], data: bytes | None) -> None:
             _disarm_watchdog()  # a half-written answer would be worse than none
             _emit(answer)
             if event in client.EVENTS:
+                if remote.refused:  # another user's socket or an open runtime directory: never used
+                    context.log(f"recall service refused: {remote.refused}; answered in process")
                 # Nobody answered on the service's socket (or we would not be here): start it for
                 # the next prompt. After the answer is out, so it costs this prompt nothing.
                 from memtui.recall.service import ServiceSettings, ensure

@@ -13,6 +13,11 @@ Requests are one JSON header line, optionally followed by a body:
                                                    the body is Claude Code's payload
     {"op": "stop"}                              → + {} and the service exits
 
+The socket lives in the user's private runtime directory (`memtui.store.runtime`), and a client
+sends nothing until it knows the service at the other end is its own user's (the peer's uid from
+the kernel): another local user can neither read a prompt nor answer one. A refusal is kept in
+`refused` for the caller to log, and the caller does the work itself.
+
 This module is on the prompt hook's path: at module level it imports only what the interpreter
 has loaded before the first line of any program, and `_socket` (C); `json` is imported only by
 the functions the hook does not call.
@@ -23,7 +28,7 @@ from __future__ import annotations
 import os
 import time
 
-from memtui.store.root import MEMORY_DIR
+from memtui.store import runtime
 
 #: True for type checkers only (pyproject.toml's mypy `always_true`): the thin hook client imports
 #: this module, and `typing` is one of the imports it must not pay for.
@@ -32,39 +37,37 @@ if TYPING:
     from typing import Any
 
 SOCKET_NAME = "service.sock"
-#: AF_UNIX paths are limited to ~104 bytes; longer ones move to the temp dir under a hash.
-MAX_SOCKET_PATH = 100
 #: How long a search client waits for the service before it searches by itself.
 SEARCH_BUDGET = 0.3
 #: Largest reply read (a search of k=100 with full memories is well under this).
 MAX_REPLY = 16 << 20
+#: Why the last request was not sent (a runtime directory or a peer that is not ours), or None.
+refused: str | None = None
 
 
-def socket_path(root: str) -> str:
-    """The service's socket for the project at `root` (absolute and resolved).
-
-    `.memory/service.sock`, or `$TMPDIR/memtui-<uid>-<hash>.sock` when that path is too long
-    for a Unix socket. The service and every client compute it with this one function.
-    """
-    path = os.path.join(root, MEMORY_DIR, SOCKET_NAME)
-    if len(os.fsencode(path)) < MAX_SOCKET_PATH:
-        return path
-    import _blake2
-
-    digest = _blake2.blake2b(os.fsencode(root), digest_size=8).hexdigest()
-    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"memtui-{os.getuid()}-{digest}.sock")
+def socket_path(root: str, env: Any = None) -> str:
+    """The service's socket for the project at `root` (absolute and resolved), in the private
+    runtime directory. The service and every client compute it with this one function."""
+    return os.path.join(runtime.project_dir(root, env), SOCKET_NAME)
 
 
 def request(path: str, data: bytes, budget: float) -> bytes | None:
     """Send `data`, read the whole reply within `budget` seconds; None when nobody answered in time
-    (no socket, a stale one nobody listens on, refused, timed out, cut off)."""
+    (no socket, a stale one nobody listens on, refused, timed out, cut off) or the directory or the
+    peer is not this user's (then `refused` says why)."""
     import _socket
 
+    global refused
+    refused = None
     deadline = time.monotonic() + budget
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
+        runtime.check(os.path.dirname(path))
         sock.settimeout(budget)
         sock.connect(path)
+        refused = runtime.same_user(sock, path)
+        if refused is not None:
+            return None
         sock.sendall(data)
         sock.shutdown(_socket.SHUT_WR)
         chunks = []
@@ -81,6 +84,9 @@ def request(path: str, data: bytes, budget: float) -> bytes | None:
             size += len(chunk)
             if size > MAX_REPLY:
                 return None
+    except runtime.Refused as exc:
+        refused = str(exc)
+        return None
     except OSError:
         return None
     finally:

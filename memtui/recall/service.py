@@ -8,10 +8,14 @@ idle_seconds = 900    # it exits after this long without a request
 
 `MEMTUI_SERVICE=off` in the environment does the same as `enabled = false` (scripts, CI).
 
-One service per project is guaranteed by `.memory/service.lock` (flock): whoever starts a service
-takes the lock first and hands the locked descriptor to the child, so two hooks racing to start
-one cannot both succeed, and a lock that cannot be taken means one is running or warming up.
-The lock dies with its process, so a crashed service is simply started again by the next hook.
+One service per project is guaranteed by its lock (flock): whoever starts a service takes the
+lock first and hands the locked descriptor to the child, so two hooks racing to start one cannot
+both succeed, and a lock that cannot be taken means one is running or warming up. The lock dies
+with its process, so a crashed service is simply started again by the next hook.
+
+The lock, the status file and the socket live in the project's directory inside the user's private
+runtime directory (`memtui.store.runtime`), never in the project or under a name another user
+could take first; when that directory is not private, no service is started and `info` says why.
 """
 
 from __future__ import annotations
@@ -66,18 +70,45 @@ class ServiceSettings:
         return cls.from_table(table, env)
 
 
-def try_lock(memory_dir: Path) -> int | None:
-    """The service lock, taken (a descriptor to hand to the service), or None when one holds it."""
+def runtime_path(project: Any, name: str) -> Path:
+    """Where the service of `project` keeps the file `name` (its lock, status and socket)."""
+    from memtui.store import runtime
+
+    return Path(runtime.project_dir(str(project.root)), name)
+
+
+def try_lock(project: Any) -> int | None:
+    """The service lock, taken (a descriptor to hand to the service), or None when one holds it or
+    the runtime directory is not private."""
+    from memtui.store import runtime
     from memtui.store.lock import try_hold
 
-    return try_hold(memory_dir / LOCK, 0o600)
+    try:
+        directory = runtime.ensure(runtime.project_dir(str(project.root)))
+    except OSError:  # Refused: the caller answers by itself, and `info` says why
+        return None
+    return try_hold(Path(directory, LOCK), 0o600)
+
+
+def refusal(project: Any) -> str | None:
+    """Why the runtime directory of `project` may not be used, or None (fine, or not made yet)."""
+    from memtui.store import runtime
+
+    try:
+        runtime.check(runtime.project_dir(str(project.root)))
+    except runtime.Refused as exc:
+        return str(exc)
+    except OSError:
+        pass
+    return None
 
 
 def alive(project: Any) -> bool:
     """Whether a service process holds the lock (answering, or still warming up)."""
     from memtui.store.lock import held
 
-    return project.memory_dir.is_dir() and held(project.memory_dir / LOCK)
+    lock = runtime_path(project, LOCK)
+    return project.memory_dir.is_dir() and refusal(project) is None and lock.exists() and held(lock)
 
 
 def ensure(project: Any, log: Any = None, env: Any = None, settings: ServiceSettings | None = None) -> bool:
@@ -92,9 +123,7 @@ def ensure(project: Any, log: Any = None, env: Any = None, settings: ServiceSett
     from memtui.store.detached import start_once
 
     what = "the recall service; recall runs in the hook meanwhile"
-    return start_once(
-        try_lock(project.memory_dir), lambda fd: spawn(project.root, fd, settings.idle_seconds), log, what
-    )
+    return start_once(try_lock(project), lambda fd: spawn(project.root, fd, settings.idle_seconds), log, what)
 
 
 def command(root: Path, lock_fd: int | None = None, idle: float | None = None) -> list[str]:
@@ -125,7 +154,7 @@ def read_status(project: Any) -> dict[str, Any]:
     import json
 
     try:
-        data = json.loads(project.path(STATUS).read_text(encoding="utf-8"))
+        data = json.loads(runtime_path(project, STATUS).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -141,6 +170,10 @@ def info(project: Any, env: Any = None) -> dict[str, Any]:
         "idle_limit": settings.idle_seconds,
         "socket": remote.socket_path(str(project.root)),
     }
+    refused = refusal(project)
+    if refused is not None:
+        out.update(state="refused", reason=refused)
+        return out
     answer = remote.ping(str(project.root), budget=2.0) if project.memory_dir.is_dir() else None
     if answer is not None:
         out.update(
@@ -169,6 +202,8 @@ def describe(data: dict[str, Any]) -> str:
         )
     if state in ("starting", "warming"):
         return f"starting (pid {data.get('pid') or '?'}: loading the model and vectors)"
+    if state == "refused":
+        return f"refused: {data.get('reason')}; hooks recall by words only"
     if state == "disabled":
         return "disabled ([service] enabled = false or MEMTUI_SERVICE=off); hooks recall by words only"
     return "not running (the next Claude Code session starts it)"

@@ -2,8 +2,13 @@
 
 Warm-up loads the embedding model (when `memtui[semantic]` is installed), opens the index and
 embeds whatever has no vector yet; only then is the socket bound, so a client never waits behind
-the warm-up (it answers for itself meanwhile). Requests are served one at a time, each on its own
-connection (the wire is `memtui.index.remote`'s).
+the warm-up (it answers for itself meanwhile). Each connection is served on a thread of its own
+(at most `MAX_CLIENTS` at once), so a slow or silent client never holds up another: reading the
+request and writing the reply happen outside the one lock around the warm work (index, model,
+session state), and a request that does not arrive whole within its deadline is dropped alone
+(`memtui.service.wire`, which also bounds its size and nesting). A request that fails is answered
+`-reason` and logged; nothing a client sends ends the service. Only this user's processes are
+served (the peer's uid), and the socket sits in the user's private runtime directory.
 
 It exits, removing its socket and status file, when any of these holds:
 
@@ -21,6 +26,7 @@ import contextlib
 import json
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,17 +34,17 @@ from typing import Any
 
 from memtui.index import remote
 from memtui.recall import service as control
+from memtui.service import wire
+from memtui.store import runtime
 
 #: How often the loop wakes to check the exit conditions when no request comes.
 TICK = 1.0
-#: A request larger than this is refused (a hook payload is at most a long prompt).
-MAX_REQUEST = 64 << 20
+#: Connections served at once; one more is answered "-busy" (its client answers by itself).
+MAX_CLIENTS = 16
+#: Seconds a client gets to read its reply.
+REPLY_DEADLINE = 5.0
 #: The files whose change means the installed memtui changed.
 _STAMPED = (Path(__file__).resolve().parents[1] / "__init__.py", Path(__file__).resolve())
-
-
-class _Stop(Exception):
-    pass
 
 
 def package_stamp() -> tuple[tuple[int, int, int] | None, ...]:
@@ -91,6 +97,11 @@ class Service:
         self.stamp = package_stamp()
         self.path = remote.socket_path(self.root)
         self.socket_id: tuple | None = None
+        self.work = threading.Lock()  # the index, the model and the sessions: one request at a time
+        self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        self.threads: set[threading.Thread] = set()
+        self.stopping: str | None = None
+        self.wake_r, self.wake_w = os.pipe()  # a stop request wakes the accept loop at once
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -123,6 +134,7 @@ class Service:
     def bind(self) -> Any:
         import socket
 
+        runtime.ensure(os.path.dirname(self.path))  # made by whoever took the lock; checked again
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)  # a stale socket of a service that died (we hold the lock, so it is not live)
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -135,6 +147,7 @@ class Service:
         self.socket_id = (st.st_ino, st.st_dev)
         server.listen(32)
         server.settimeout(TICK)
+        self.last = time.monotonic()  # idle from now: a warm-up longer than `idle` must not end it unasked
         self._status("ready")
         return server
 
@@ -154,25 +167,55 @@ class Service:
         return None
 
     def run(self, server: Any) -> str:
+        import select
 
         while True:
-            reason = self.should_exit()
+            reason = self.stopping or self.should_exit()
             if reason:
                 return reason
+            ready, _, _ = select.select([server, self.wake_r], [], [], TICK)
+            if server not in ready:
+                continue
             try:
                 conn, _ = server.accept()
-            except TimeoutError:
+            except OSError:  # the client gave up between select and accept
                 continue
             self.last = time.monotonic()
             self.requests += 1
+            if not self.slots.acquire(blocking=False):
+                with conn, contextlib.suppress(OSError):
+                    conn.settimeout(0)
+                    conn.send(b"-busy")
+                continue
+            thread = threading.Thread(target=self.serve_one, args=(conn,), daemon=True)
+            self.threads = {t for t in self.threads if t.is_alive()} | {thread}
+            thread.start()
+
+    def serve_one(self, conn: Any) -> None:
+        """One connection, start to end, on its own thread; never raises."""
+        try:
             with conn:
-                try:
-                    self.handle(conn)
-                except _Stop:
-                    return "asked to stop"
+                reply = self.reply(conn)
+                if reply is not None:
+                    conn.settimeout(REPLY_DEADLINE)
+                    with contextlib.suppress(OSError):  # the client gave up; it has answered for itself
+                        conn.sendall(reply)
             # After the connection is closed, so the client does not wait for it: 0.4 ms that keeps
             # the resident size flat (10k memories: ~182 MB after hundreds of requests, ~200 without).
             release_memory()
+        except BaseException as exc:  # a thread that dies silently would be worse
+            self.log(f"memtui service: a connection failed: {type(exc).__name__}: {exc}")
+        finally:
+            self.slots.release()
+
+    def finish(self, timeout: float = 5.0) -> None:
+        """Let the requests in flight end (their clients get their answers) before the files go."""
+        deadline = time.monotonic() + timeout
+        for thread in list(self.threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
+        for fd in (self.wake_r, self.wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def cleanup(self) -> None:
         try:
@@ -184,12 +227,12 @@ class Service:
         try:
             status = control.read_status(self.project)
             if status.get("pid") == os.getpid():
-                self.project.path(control.STATUS).unlink()
+                control.runtime_path(self.project, control.STATUS).unlink()
         except OSError:
             pass
 
     def _status(self, state: str) -> None:
-        path = self.project.path(control.STATUS)
+        path = control.runtime_path(self.project, control.STATUS)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             tmp.write_text(
@@ -201,47 +244,36 @@ class Service:
 
     # -- requests ----------------------------------------------------------------------------------
 
-    def handle(self, conn: Any) -> None:
-        conn.settimeout(5.0)
-        chunks, size = [], 0
-        while True:
-            chunk = conn.recv(1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > MAX_REQUEST:
-                conn.sendall(b"-request too large")
-                return
-        data = b"".join(chunks)
-        head, _, body = data.partition(b"\n")
+    def reply(self, conn: Any) -> bytes | None:
+        """The answer to the request on `conn`, or None when the client is dropped unanswered."""
+        peer = runtime.peer_uid(conn)
+        if peer is not None and peer != os.getuid():
+            self.log(f"memtui service: refused a client of uid {peer}")
+            return b"-not your service"
         try:
-            request = json.loads(head)
-            if not isinstance(request, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            conn.sendall(b"-bad request")
-            return
+            request, body = wire.parse(wire.receive(conn))
+        except wire.BadRequest as exc:
+            return f"-{exc}".encode()
+        except OSError as exc:  # silent past its deadline, or gone: only this client is dropped
+            self.log(f"memtui service: dropped a client ({exc})")
+            return None
         op = request.get("op")
         try:
             if op == "stop":
-                conn.sendall(b"+{}")
-                raise _Stop
-            if op == "ping":
-                reply = b"+" + json.dumps(self.status()).encode("utf-8")
-            elif op == "search":
-                reply = b"+" + json.dumps(self.search(request), ensure_ascii=False).encode("utf-8")
-            elif op == "hook":
-                reply = b"+" + self.hook(request, body)
-            else:
-                reply = f"-unknown op {op!r}".encode()
-        except _Stop:
-            raise
+                self.stopping = "asked to stop"
+                os.write(self.wake_w, b"x")
+                return b"+{}"
+            with self.work:
+                if op == "ping":
+                    return b"+" + json.dumps(self.status()).encode("utf-8")
+                if op == "search":
+                    return b"+" + json.dumps(self.search(request), ensure_ascii=False).encode("utf-8")
+                if op == "hook":
+                    return b"+" + self.hook(request, body)
+            return f"-unknown op {str(op)[:40]!r}".encode()
         except Exception as exc:  # one bad request must not take the service down
-            self.log(f"memtui service: {op} failed: {type(exc).__name__}: {exc}")
-            reply = f"-{type(exc).__name__}".encode()
-        with contextlib.suppress(OSError):  # the client gave up waiting; it has answered for itself
-            conn.sendall(reply)
+            self.log(f"memtui service: {str(op)[:40]} failed: {type(exc).__name__}: {exc}")
+            return f"-{type(exc).__name__}".encode()
 
     def status(self) -> dict[str, Any]:
         from memtui.index.search import open_index
@@ -305,10 +337,13 @@ def serve(
     taken by whoever started us; without it the lock is taken here (and if another service holds
     it, this returns 0 at once)."""
     if lock_fd is None:
-        lock_fd = control.try_lock(project.memory_dir)
+        lock_fd = control.try_lock(project)
         if lock_fd is None:
-            log("memtui service: already running for this project")
-            return 0
+            refused = control.refusal(project)
+            log(
+                f"memtui service: refused: {refused}" if refused else "memtui service: already running for this project"
+            )
+            return 1 if refused else 0
     remote.set_serving(True)
 
     def redacted(message: str) -> None:  # service.log sits in .memory/: an error message may quote a request
@@ -332,6 +367,7 @@ def serve(
             reason = service.run(server)
         finally:
             server.close()
+            service.finish()
         log(f"memtui service: stopped ({reason})")
         return 0
     finally:

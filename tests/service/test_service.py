@@ -21,6 +21,7 @@ from factkit import FACTS
 from memtui.hooks import launch_path
 from memtui.index import remote
 from memtui.recall import service as control
+from memtui.store import runtime
 
 PROMPT = "How do we deploy with make ship from the main branch these days?"
 LAUNCHER = [sys.executable, "-S", str(launch_path())]
@@ -146,7 +147,7 @@ def test_idle_exit_removes_socket_and_status(project, home, bank):
     wait_ready(project)
     wait_gone(project)
     assert not os.path.exists(remote.socket_path(str(project.root)))
-    assert not project.path(control.STATUS).exists()
+    assert not control.runtime_path(project, control.STATUS).exists()
     assert "idle" in log_of(project)
 
 
@@ -169,7 +170,7 @@ def test_exits_when_memtui_is_upgraded(project, home, bank, tmp_path):
     shutil.copytree(
         Path(control.__file__).resolve().parents[1], site / "memtui", ignore=shutil.ignore_patterns("__pycache__")
     )
-    fd = control.try_lock(project.memory_dir)
+    fd = control.try_lock(project)
     env = isolated_env(project.root, home, MEMTUI_SERVICE="", PYTHONPATH=str(site))
     proc = subprocess.Popen(
         [sys.executable, "-m", "memtui", "-C", str(project.root), "daemon", "--idle", "60", "--lock-fd", str(fd)],
@@ -246,6 +247,7 @@ class FakeService:
         import socket
 
         self.path = remote.socket_path(str(root))
+        runtime.ensure(os.path.dirname(self.path))
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.bind(self.path)
         self.sock.listen(8)
