@@ -121,7 +121,7 @@ def _package_scripts(text: str) -> Iterable[str]:
         scripts = json.loads(text).get("scripts")
     except (ValueError, AttributeError):
         # A fragment (a removed diff line) or a broken file: the lines that look like script entries.
-        return re.findall(r'^\s*"([\w:.-]+)"\s*:\s*"', text, re.M)
+        return re.findall(r'^[ \t]*"([\w:.-]+)"\s*:\s*"', text, re.M)
     return [str(k) for k in scripts] if isinstance(scripts, dict) else []
 
 
@@ -129,7 +129,7 @@ def _pyproject_scripts(text: str) -> Iterable[str]:
     section = re.search(r"^\[(?:project\.scripts|tool\.poetry\.scripts)\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
     if section is None:
         return []
-    return re.findall(r"^\s*[\"']?([\w.-]+)[\"']?\s*=", section.group(1), re.M)
+    return re.findall(r"^[ \t]*[\"']?([\w.-]+)[\"']?\s*=", section.group(1), re.M)
 
 
 def words(text: str) -> set[str]:
