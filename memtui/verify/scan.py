@@ -119,7 +119,7 @@ def targets(path: str, text: str) -> set[str]:
 def _package_scripts(text: str) -> Iterable[str]:
     try:
         scripts = json.loads(text).get("scripts")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):  # nesting deeper than json's recursion limit
         # A fragment (a removed diff line) or a broken file: the lines that look like script entries.
         return re.findall(r'^[ \t]*"([\w:.-]+)"\s*:\s*"', text, re.M)
     return [str(k) for k in scripts] if isinstance(scripts, dict) else []
