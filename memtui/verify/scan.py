@@ -42,7 +42,9 @@ _GO = re.compile(
 _RUST = re.compile(r"\b(?:fn|struct|enum|trait|type|const|static|mod|union)[ \t]+(\w+)|\bmacro_rules![ \t]*(\w+)")
 _JAVA = re.compile(
     r"\b(?:class|interface|enum|record|object|fun|val|var)[ \t]+(\w+)"
-    r"|^[ \t]+(?:(?:public|private|protected|static|final|abstract|synchronized|override|default)[ \t]+)+[\w<>\[\],.? ]+?[ \t]+(\w+)[ \t]*[(=;]",
+    # Possessive `)++`: the modifiers never give words back to the type, which can hold them too
+    # (backtracking between the two was quadratic on a line of `public public …`).
+    r"|^[ \t]+(?:(?:public|private|protected|static|final|abstract|synchronized|override|default)[ \t]+)++[\w<>\[\],.? ]+?[ \t]+(\w+)[ \t]*[(=;]",
     re.M,
 )
 _RUBY = re.compile(
