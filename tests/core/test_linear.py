@@ -12,7 +12,7 @@ import pytest
 
 from memtui.capture import transcript
 from memtui.capture.explicit import MAX_TRIGGERS, explicit_memories
-from memtui.core import redact, references, render_block, similarity
+from memtui.core import redact, references, render_block, render_index, similarity
 from memtui.index import query, rows
 from memtui.recall import fence
 from memtui.store import frontmatter
@@ -140,6 +140,8 @@ def test_markup_and_frontmatter_are_read_in_one_pass():
         doc = frontmatter.parse(f"---\nname: a{text.replace(chr(10), ' ')}b\ntags:\n  - x{text[:1000]}y \n---\nbody")
         assert str(doc.get("name")).startswith("a") and str(doc.get("name")).endswith("b"), name
     assert render_block.current_block(render_block.START * (N // len(render_block.START))) is None
+    for name, text in shapes():
+        assert render_index.linked(f"- {text.replace(chr(10), ' ')} [note](note.md)") == "note.md", name
 
 
 @pytest.mark.timeout(60)
@@ -147,3 +149,5 @@ def test_verify_reads_definitions_after_any_run():
     for name, text in shapes():
         assert "ship" in scan.definitions("package.json", f'{text}\n  "ship": "make ship"'), name
         assert "handle" in scan.definitions("app.py", f"{text}\ndef handle():\n    pass\n"), name
+        java = f"  {'public ' * (N // 7)}\n{text}\n  public static void main(String[] args) {{"
+        assert "main" in scan.definitions("App.java", java), name
