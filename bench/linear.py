@@ -12,8 +12,10 @@ is cubic on capitals). Times are CPU time of this process (a shared machine's lo
 time, not the work done), medians of `--runs` (twice as many at 10k); the load average is printed
 before and after. End-to-end figures are wall time.
 
-`--e2e`: a memory of 2,000 and of 100,000 capitals saved with `memtui add`, then `memtui search`
-and the UserPromptSubmit hook (service off), as fresh processes.
+`--e2e`: a memory of 2,000 and of 100,000 capitals saved with `memtui add`, then `memtui index`,
+`memtui search` and the UserPromptSubmit hook (service off), as fresh processes, beside a store
+without them. `--e2e-old DIR`: the same at 2,000 capitals on another checkout (the code before the
+fix: `git worktree add DIR main~N`), each step stopped after two minutes.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from memtui.core.memory import Memory
 from memtui.index import query, rows
 
 TARGET = 1.5
+STEP_TIMEOUT = 120  # seconds: an end-to-end step of the old code on capitals is stopped here
 UNITS = {
     "capitals": "A",
     "lower": "a",
@@ -172,36 +175,56 @@ def _timed(fn: Callable[[str], object], text: str) -> float:
     return (time.process_time() - start) * 1000
 
 
-def e2e(tmp: Path) -> list[str]:
-    """`memtui add` a memory of capitals, then `memtui search` and the prompt hook, as fresh processes."""
-    lines = ["### end to end (fresh processes)", "", "| capitals | step | seconds |", "|---:|---|---:|"]
-    for n in (2_000, 100_000):
-        root = tmp / f"e2e-{n}"
+def e2e(tmp: Path, sizes: tuple[int, ...] = (0, 2_000, 100_000), code: Path = ROOT) -> list[str]:
+    """`memtui add` a memory of capitals, then `memtui index`, `memtui search` and the prompt hook
+    (service off), each a fresh process; the hook must still inject the one relevant memory.
+    Size 0 adds no capitals: the baseline. `code`: another checkout to run (the naive: before the fix)."""
+    lines = [
+        f"### end to end, {code} (fresh processes, wall time)",
+        "",
+        "| capitals | step | seconds |",
+        "|---:|---|---:|",
+    ]
+    for n in sizes:
+        root = tmp / f"e2e-{code.name}-{n}"
         root.mkdir()
         subprocess.run(["git", "init", "-q", str(root)], check=True)
         env = dict(os.environ, CLAUDE_PROJECT_DIR=str(root), HOME=str(tmp / "home"), MEMTUI_SERVICE="off")
+        env.update(PYTHONPATH=str(code))
         env.pop("CLAUDE_CONFIG_DIR", None)
         memtui = [sys.executable, "-m", "memtui"]
+        subprocess.run([*memtui, "init"], env=env, cwd=root, capture_output=True, check=True)
+        fact = "HTTPServer fails to start when port 8080 is already taken by the dev proxy"
+        subprocess.run([*memtui, "add", "--type", "gotcha", fact], env=env, cwd=root, capture_output=True, check=True)
         payload = json.dumps(
             {
                 "session_id": f"linear-{n}",
                 "transcript_path": str(root / "none.jsonl"),
                 "cwd": str(root),
                 "hook_event_name": "UserPromptSubmit",
-                "prompt": "why does the HTTPServer fail to start?",
+                "prompt": "why does the HTTPServer fail to start on port 8080?",
             }
         )
         steps = [
-            ("memtui add", [*memtui, "add", "context", "A" * n], None),
-            ("memtui search", [*memtui, "search", "HTTPServer start"], None),
-            ("prompt hook", [sys.executable, "-S", str(ROOT / "memtui/hooks/launch.py"), "UserPromptSubmit"], payload),
-        ]
+            ("memtui add (the capitals, from standard input)", [*memtui, "add", "--type", "context"], "A" * n),
+            ("memtui index", [*memtui, "index"], None),
+            ("memtui search", [*memtui, "search", "HTTPServer port 8080"], None),
+            ("prompt hook", [sys.executable, "-S", str(code / "memtui/hooks/launch.py"), "UserPromptSubmit"], payload),
+        ][0 if n else 1 :]
         for step, command, stdin in steps:
             start = time.perf_counter()
-            done = subprocess.run(command, input=stdin, capture_output=True, text=True, env=env, cwd=root)
+            try:
+                done = subprocess.run(
+                    command, input=stdin, capture_output=True, text=True, env=env, cwd=root, timeout=STEP_TIMEOUT
+                )
+            except subprocess.TimeoutExpired:
+                lines.append(f"| {n:,} | {step} (stopped) | > {STEP_TIMEOUT} |")
+                continue
             seconds = time.perf_counter() - start
-            status = "" if done.returncode == 0 else f" (exit {done.returncode}: {done.stderr.strip()[:80]})"
-            lines.append(f"| {n:,} | {step}{status} | {seconds:.2f} |")
+            note = "" if done.returncode == 0 else f" (exit {done.returncode}: {done.stderr.strip()[:80]})"
+            if step == "prompt hook":
+                note += ", injected the fact" if "8080" in done.stdout else ", injected nothing"
+            lines.append(f"| {n:,} | {step}{note} | {seconds:.2f} |")
     return [*lines, ""]
 
 
@@ -210,13 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", help="one entry point, by the start of its name")
     parser.add_argument("--e2e", action="store_true")
+    parser.add_argument("--e2e-old", type=Path, help="also run the 2,000-capital case on this checkout (the naive)")
     args = parser.parse_args(argv)
     lines = [f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", ""]
     worst: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="memtui-linear-") as tmpdir:
         tmp = Path(tmpdir)
         for name, fn in entries(tmp).items():
-            if args.only and not name.startswith(args.only):
+            if args.only is not None and not name.startswith(args.only):
                 continue
             table, worst[name] = measure(name, fn, args.runs)
             lines += table
@@ -224,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         lines += naive_rows(args.runs)
         if args.e2e:
             lines += e2e(tmp)
+        if args.e2e_old:
+            lines += e2e(tmp, (0, 2_000), args.e2e_old.resolve())
     lines += ["worst ratio (100k ÷ 10k, per 10k characters; target ≤ 1.5):"]
     lines += [f"  {name}: {ratio:.2f}" for name, ratio in worst.items()]
     lines.append(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
