@@ -44,6 +44,10 @@ _NOT_A_REQUEST = {
     "what",
 }
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
+#: A person asks to remember a few things in one prompt. Each trigger reads the text before it and
+#: its sentence, so a pasted wall of "remember that remember that …" would cost the square of its
+#: length; past this many triggers the rest are not read.
+MAX_TRIGGERS = 16
 
 #: Leading subject → how CLAUDE.md should say it; the verb after it is conjugated to match.
 _SUBJECT = re.compile(r"^(I|we)\s+(?:(always|never|usually|often|mostly|really|also)\s+)?([\w']+)", re.I)
@@ -204,12 +208,14 @@ def explicit_memories(prompt: str) -> list[tuple[str, str]]:
 
     prompt = strip_private(prompt)  # before sentences are cut, so a private span never half-survives
     found: list[tuple[str, str]] = []
-    for match in _TRIGGER.finditer(prompt):
+    for seen, match in enumerate(_TRIGGER.finditer(prompt)):
+        if seen == MAX_TRIGGERS:
+            break
         keyword = match.group(0).lower().lstrip("#")
         if not keyword.startswith("remember") or not _request(prompt, match.start(), match.start()):
             continue
-        rest = prompt[match.end() :]
-        text = _unquote(_SENTENCE_END.split(rest, maxsplit=1)[0].strip())
+        end = _SENTENCE_END.search(prompt, match.end())
+        text = _unquote(prompt[match.end() : end.start() if end else len(prompt)].strip())
         text = text.rstrip(" ,;:")
         if len(text) < 3 or text.endswith("?"):
             continue

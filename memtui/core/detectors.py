@@ -334,7 +334,9 @@ CONTEXT: tuple[Rule, ...] = (
     # user:password@ in URLs (the user may be empty, as in redis://:pw@host); the user name stays.
     Rule(
         "password",
-        _r(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"),
+        # Anchored on `://` (a scheme character before it), not on the scheme's first letter: `\b[a-z][…]*://`
+        # restarted inside every run of `a.a.a…` and rescanned it to its end (quadratic).
+        _r(r"(?<=[a-zA-Z0-9+.-])://[^\s:/@]*:(?P<secret>[^\s@/]+)@"),
         "secret",
         lambda v: not v.startswith("[REDACTED") and not _NOT_A_LITERAL.search(v),
         needles=("://",),
@@ -467,19 +469,44 @@ def _plan() -> tuple[tuple[Rule, ...], tuple[re.Pattern[str], ...], tuple[str, .
 OWN = PREFIXED + CONTEXT
 
 
+#: detect-secrets' patterns are not all linear: its npm, OpenAI and JWT detectors backtrack
+#: quadratically or worse on a long run of `/`, `sk-` or `eyJ`. A longer text reaches them in
+#: windows of this many characters, each overlapping the next by half, so their cost grows with the
+#: text and not with its square. A match of up to `LIBRARY_WINDOW // 2` characters lies whole in
+#: some window; longer secrets of those kinds (a PEM block, a JWT) are also memtui's own rules',
+#: which are linear and see the whole text.
+LIBRARY_WINDOW = 512
+
+
+def _windows(rule: Rule, lower: str) -> list[tuple[int, int]]:
+    """The spans of the text a library rule sees: the whole of a short text; of a long one, the
+    overlapping windows that hold one of its needles."""
+    if len(lower) <= LIBRARY_WINDOW:
+        return [(0, len(lower))]
+    step = LIBRARY_WINDOW // 2
+    spans = [(start, min(start + LIBRARY_WINDOW, len(lower))) for start in range(0, len(lower) - step, step)]
+    if rule.needles is None:
+        return spans
+    return [(s, e) for s, e in spans if any(lower.find(needle, s, e) >= 0 for needle in rule.needles)]
+
+
 def find(text: str) -> list[Finding]:
     """Every secret in `text`, as non-overlapping spans in order (overlapping findings are joined)."""
     raw: list[tuple[int, int, int, str]] = []
     every, compiled, needles = _plan()
     lower = text.lower()
     present = {needle for needle in needles if needle in lower}
+    first_library = len(PREFIXED)
+    last_library = first_library + len(library())
     for order, (rule, pattern) in enumerate(zip(every, compiled, strict=True)):
         if rule.needles is not None and present.isdisjoint(rule.needles):
             continue
-        for match in pattern.finditer(text):
-            span = _span(rule, match)
-            if span is not None:
-                raw.append((span[0], span[1], order, rule.kind))
+        windows = _windows(rule, lower) if first_library <= order < last_library else [(0, len(text))]
+        for start, end in windows:
+            for match in pattern.finditer(text, start, end):
+                span = _span(rule, match)
+                if span is not None:
+                    raw.append((span[0], span[1], order, rule.kind))
     raw.sort()
     merged: list[list] = []
     for start, end, order, kind in raw:

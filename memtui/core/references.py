@@ -276,7 +276,9 @@ _COMMAND = re.compile(r"\b(make|just|(?:npm|yarn|pnpm|bun) run|yarn|pnpm)\s+([a-
 _RUNNER_WORDS = ("make ", "just ", " run ", "yarn ", "pnpm ")
 _DOT_WORD = re.compile(r"\w\.[A-Za-z_]")
 _CASE_CHANGE = re.compile(r"[a-z][A-Z]")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+", re.IGNORECASE)
+# Each alternative starts only where its run starts (the lookbehinds), so no run is rescanned from
+# every position in it: `\S+@` and `\b[a-z][a-z0-9+.-]*` were quadratic on a long word or `a.a.a…`.
+_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+|(?<![^\s@])[^\s@]+@[^\s@]+\.\w+", re.IGNORECASE)
 _VERSION = re.compile(r"^v?\d+(?:\.\d+)+\w*$")
 
 
@@ -355,31 +357,38 @@ def _in_prose(text: str, *, code: bool = False) -> Iterable[Reference]:
             ref = _command(match.group(0))
             if ref is not None:
                 yield ref
-    taken: list[tuple[int, int]] = []
+    # The characters a reference already took: a later pattern's match inside them is part of it.
+    # A mark per character, not a list of spans searched per match (quadratic on `a() a() a()…`).
+    taken = bytearray(len(text))
+
+    def take(m: re.Match[str]) -> None:
+        start, end = m.span(1)
+        taken[start:end] = b"\x01" * (end - start)
+
+    def free(m: re.Match[str]) -> bool:
+        start, end = m.span(1)
+        return taken.find(0, start, end) >= 0
+
     dotted = _DOT_WORD.search(text) is not None
     if "/" in text or dotted:
         for match in _PATHLIKE.finditer(text):
             ref = _path(match.group(1), in_code=code)
             if ref is not None:
-                taken.append(match.span(1))
+                take(match)
                 yield ref
-
-    def free(m: re.Match[str]) -> bool:
-        start, end = m.span(1)
-        return not any(s <= start and end <= e for s, e in taken)
 
     if dotted:
         for match in _DOTTED.finditer(text):
             if free(match):
                 ref = _dotted(match.group(1), called=bool(match.group(2)), code=code)
                 if ref is not None:
-                    taken.append(match.span(1))
+                    take(match)
                     yield ref
     patterns = ([_CALL] if "()" in text else []) + ([_SNAKE, _CONST] if "_" in text else [])
     for pattern in patterns:
         for match in pattern.finditer(text):
             if free(match) and match.group(1).lower() not in _KEYWORDS:
-                taken.append(match.span(1))
+                take(match)
                 yield Reference(SYMBOL, match.group(1))
     if _CASE_CHANGE.search(text) is not None:
         for match in _CAMEL.finditer(text):

@@ -14,7 +14,6 @@ memory, with a note that says what is gone and its likely new name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -158,7 +157,14 @@ class MarkerError(MemtuiError, ValueError):
     A MemtuiError so the CLI reports it in one line (exit 1) instead of a traceback."""
 
 
-_BLOCK = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
+def _span(text: str) -> tuple[int, int] | None:
+    """Where the first marker pair is: the first START and the first END after it. String search,
+    not `START.*?END`, which rescans to the end of the text from every START when no END follows."""
+    start = text.find(START)
+    if start < 0:
+        return None
+    end = text.find(END, start + len(START))
+    return None if end < 0 else (start, end + len(END))
 
 
 def splice(existing: str | None, block: str) -> str:
@@ -178,17 +184,18 @@ def splice(existing: str | None, block: str) -> str:
         raise MarkerError(
             f"CLAUDE.md has {starts} {START} and {ends} {END} markers; keep exactly one pair (or none) and run again"
         )
-    return _BLOCK.sub(lambda _: block, existing, count=1)
+    span = _span(existing)
+    return existing if span is None else existing[: span[0]] + block + existing[span[1] :]
 
 
 def remove(existing: str) -> str | None:
     """`existing` without the marked block (and the blank line `splice` put before it when it
     appended it), or None when there is no block: the text around it stays byte for byte."""
-    match = _BLOCK.search(existing)
-    if match is None:
+    span = _span(existing)
+    if span is None:
         return None
     nl = "\r\n" if "\r\n" in existing else "\n"
-    before, after = existing[: match.start()], existing[match.end() :]
+    before, after = existing[: span[0]], existing[span[1] :]
     if after.startswith(nl):
         after = after[len(nl) :]
     if not after and before.endswith(nl) and before[: -len(nl)].endswith(("\n", "\r")):
@@ -199,5 +206,5 @@ def remove(existing: str) -> str | None:
 def current_block(text: str | None) -> str | None:
     if not text:
         return None
-    match = _BLOCK.search(text)
-    return match.group(0) if match else None
+    span = _span(text)
+    return text[span[0] : span[1]] if span else None

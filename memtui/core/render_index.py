@@ -57,7 +57,8 @@ def order(memories: Iterable[Memory], now: datetime, registry: TypeRegistry = DE
 
 
 #: An entry line: a list item whose first link points at a Markdown file in the directory.
-_ENTRY = re.compile(r"^\s*[-*+]\s+.*?\[[^\]]*\]\(<?(?:\./)?([^)<>\s]+?\.md)>?\)")
+# Link text without brackets in it: `[^\]]*` ran from every `[` of a line to its end (quadratic on `[[[…`).
+_ENTRY = re.compile(r"^\s*[-*+]\s+.*?\[[^\[\]]*\]\(<?(?:\./)?([^)<>\s]+?\.md)>?\)")
 HINT_MARK = "more memories not listed here (MEMORY.md load limit)"
 
 

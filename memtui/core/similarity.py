@@ -207,7 +207,9 @@ def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float
 #: flags, code in backticks, ALL-CAPS names and single capital letters ("service A").
 _PIECE = re.compile(r"`[^`]+`|\S+")
 _EDGES = "\"'()[]{}<>,;:!?.…“”‘’"
-_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+#: Two capitals before a lower-case letter, not `{2,}`: the same test, without rescanning a run of
+#: capitals from every position in it (quadratic).
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z][A-Z][a-z]")
 
 
 def _pieces(text: str) -> list[str]:
@@ -247,6 +249,11 @@ def _stems(text: str) -> list[str] | None:
     return [w[:5] for w in words]
 
 
+#: The slot test compares one sentence with another; texts longer than this many words (or
+#: characters, in a script without spaces) are not one sentence, and are not compared word by word.
+TEMPLATE_WORDS = 200
+
+
 def different_things(a: str, b: str) -> bool:
     """True when the two texts are about different things, however many words they share:
 
@@ -269,6 +276,8 @@ def different_things(a: str, b: str) -> bool:
         # word there is one to four of them (金曜日 / 月曜日 differ in one).
         left, right = list("".join(_WORD.findall(a.lower()))), list("".join(_WORD.findall(b.lower())))
         span, total = 3, 4
+    if max(len(left), len(right)) > TEMPLATE_WORDS:
+        return False  # not one sentence (and difflib's matching is quadratic in the words)
     ops = [op for op in difflib.SequenceMatcher(a=left, b=right, autojunk=False).get_opcodes() if op[0] != "equal"]
     # Values swapped between two slots ("primary is db-east, replica db-west" and the other way
     # round) fill no slot with anything new: that is one statement reversed, not two things.

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from memtui.core.similarity import STOP_WORDS
-from memtui.index.rows import split_identifier
+from memtui.index.rows import MAX_IDENT, split_identifier
 
 # The usual English function words (NLTK's list) and the filler prompts are full of: a memory
 # that matches only these is not relevant, and they would lift it over the recall threshold.
@@ -253,7 +253,8 @@ def parse(text: str, *, prefix_last: bool = False) -> Query:
     for chunk in _CHUNK.findall(text):
         pieces: list[str] = []
         for part in _WORD.findall(chunk):
-            sub = split_identifier(part) if not (part.islower() or part.isupper()) else []
+            mixed = not (part.islower() or part.isupper()) and len(part) <= MAX_IDENT
+            sub = split_identifier(part) if mixed else []
             if len(sub) > 1 and all(s.isascii() for s in sub):
                 pieces += (s.lower() for s in sub)
                 if _keep(part.lower()):

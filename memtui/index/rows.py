@@ -9,7 +9,6 @@ everything else (an access count or a confidence only rewrites the JSON copy).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,27 +18,95 @@ from memtui.core.memory import Memory, Source, Status
 #: The FTS5 columns, in order; bm25() weights are given in the same order (see lexical.py).
 FIELDS = ("name", "description", "content", "tags", "idents", "questions")
 
-# An identifier with inner capitals or digits: `HTTPServer`, `OrgNotActivated`, `handleWebhook2`.
-_CAMEL = re.compile(r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*|[A-Za-z0-9]*[A-Z]{2,}[a-z][A-Za-z0-9]*")
-_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+#: A longer run of letters and digits is a pasted blob (base64, a key, minified code, a run of one
+#: letter), not an identifier anyone types: it is not split. Real identifiers stay far below this
+#: (the longest in the development sets has 41 characters); the whole run is still in the index as
+#: one FTS5 token, so nothing that was findable by its full text is lost.
+MAX_IDENT = 64
+
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_DIGIT = frozenset("0123456789")
+
+
+def _run(word: str, start: int, chars: frozenset[str]) -> int:
+    """The end of the run of `chars` that starts at `start`."""
+    end = start
+    while end < len(word) and word[end] in chars:
+        end += 1
+    return end
 
 
 def split_identifier(word: str) -> list[str]:
-    """`HTTPServer` → [HTTP, Server]; `OrgNotActivated` → [Org, Not, Activated]."""
-    return _PARTS.findall(word)
+    """`HTTPServer` → [HTTP, Server]; `OrgNotActivated` → [Org, Not, Activated]; `handleWebhook2`
+    → [handle, Webhook, 2]. ASCII letters and digits only; anything else separates.
+
+    One left-to-right scan over character classes, so the cost is linear in the word whatever it
+    holds (a regular expression with lookahead over capital runs backtracked cubically).
+    """
+    parts: list[str] = []
+    at = 0
+    while at < len(word):
+        char = word[at]
+        if char in _UPPER:
+            end = _run(word, at, _UPPER)
+            if end < len(word) and word[end] in _LOWER:
+                if end - at > 1:  # `HTTPServer`: the last capital starts the next word
+                    parts.append(word[at : end - 1])
+                    at = end - 1
+                end = _run(word, end, _LOWER)
+        elif char in _LOWER:
+            end = _run(word, at, _LOWER)
+        elif char in _DIGIT:
+            end = _run(word, at, _DIGIT)
+        else:
+            at += 1
+            continue
+        parts.append(word[at:end])
+        at = end
+    return parts
+
+
+def _camel(run: str) -> bool:
+    """A case change inside the run: a lower-case letter or digit before a capital, or two
+    capitals before a lower-case letter (`HTTPServer`)."""
+    for i in range(1, len(run)):
+        if run[i] in _UPPER and run[i - 1] not in _UPPER:
+            return True
+        if run[i] in _LOWER and i >= 2 and run[i - 1] in _UPPER and run[i - 2] in _UPPER:
+            return True
+    return False
+
+
+def _alnum_runs(text: str) -> list[str]:
+    """The maximal runs of ASCII letters and digits in `text`, in order."""
+    alnum = _UPPER | _LOWER | _DIGIT
+    runs: list[str] = []
+    start = -1
+    for i, char in enumerate(text):
+        if char in alnum:
+            if start < 0:
+                start = i
+        elif start >= 0:
+            runs.append(text[start:i])
+            start = -1
+    if start >= 0:
+        runs.append(text[start:])
+    return runs
 
 
 def idents(*texts: str) -> str:
     """The parts of every camelCase identifier in the texts, so `not activated` finds `OrgNotActivated`.
 
     FTS5's unicode61 tokenizer already splits snake_case and paths at the punctuation; only case
-    changes inside one token need help.
+    changes inside one token need help. A run longer than `MAX_IDENT` is not split.
     """
     seen: dict[str, None] = {}
     for text in texts:
-        for match in _CAMEL.finditer(text):
-            for part in split_identifier(match.group(0)):
-                seen.setdefault(part.lower(), None)
+        for run in _alnum_runs(text):
+            if len(run) <= MAX_IDENT and _camel(run):
+                for part in split_identifier(run):
+                    seen.setdefault(part.lower(), None)
     return " ".join(seen)
 
 

@@ -11,8 +11,10 @@ import json
 import re
 from dataclasses import dataclass, field
 
-_KEY = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(?P<value>.*?))?[ \t]*$")
-_ITEM = re.compile(r"^[ \t]+-[ \t]+(?P<value>.*?)[ \t]*$|^-[ \t]+(?P<top>.*?)[ \t]*$")
+# Values are taken to the end of the line and their trailing blanks stripped in code: a lazy value
+# before `[ \t]*$` rescans every run of blanks inside it from each position (quadratic).
+_KEY = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(?P<value>.*))?$")
+_ITEM = re.compile(r"^[ \t]+-[ \t]+(?P<value>.*)$|^-[ \t]+(?P<top>.*)$")
 
 
 class FrontmatterError(ValueError):
@@ -138,12 +140,14 @@ def _entries(lines: list[str]) -> list[Key]:
         if not indented:
             parent = ""
         value_text = match.group("value")
+        value_text = None if value_text is None else value_text.rstrip(" \t")
         end = i + 1
         value: object = _scalar(value_text)
         if value_text is None:
             items = []
             while end < len(lines) and (m := _ITEM.match(lines[end].rstrip("\r\n"))):
-                items.append(_scalar(m.group("value") if m.group("value") is not None else m.group("top")))
+                item = m.group("value") if m.group("value") is not None else m.group("top")
+                items.append(_scalar(item.rstrip(" \t")))
                 end += 1
             if items:
                 value = items

@@ -42,7 +42,9 @@ _GO = re.compile(
 _RUST = re.compile(r"\b(?:fn|struct|enum|trait|type|const|static|mod|union)[ \t]+(\w+)|\bmacro_rules![ \t]*(\w+)")
 _JAVA = re.compile(
     r"\b(?:class|interface|enum|record|object|fun|val|var)[ \t]+(\w+)"
-    r"|^[ \t]+(?:(?:public|private|protected|static|final|abstract|synchronized|override|default)[ \t]+)+[\w<>\[\],.? ]+?[ \t]+(\w+)[ \t]*[(=;]",
+    # Possessive `)++`: the modifiers never give words back to the type, which can hold them too
+    # (backtracking between the two was quadratic on a line of `public public …`).
+    r"|^[ \t]+(?:(?:public|private|protected|static|final|abstract|synchronized|override|default)[ \t]+)++[\w<>\[\],.? ]+?[ \t]+(\w+)[ \t]*[(=;]",
     re.M,
 )
 _RUBY = re.compile(
@@ -119,9 +121,9 @@ def targets(path: str, text: str) -> set[str]:
 def _package_scripts(text: str) -> Iterable[str]:
     try:
         scripts = json.loads(text).get("scripts")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):  # nesting deeper than json's recursion limit
         # A fragment (a removed diff line) or a broken file: the lines that look like script entries.
-        return re.findall(r'^\s*"([\w:.-]+)"\s*:\s*"', text, re.M)
+        return re.findall(r'^[ \t]*"([\w:.-]+)"\s*:\s*"', text, re.M)
     return [str(k) for k in scripts] if isinstance(scripts, dict) else []
 
 
@@ -129,7 +131,7 @@ def _pyproject_scripts(text: str) -> Iterable[str]:
     section = re.search(r"^\[(?:project\.scripts|tool\.poetry\.scripts)\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
     if section is None:
         return []
-    return re.findall(r"^\s*[\"']?([\w.-]+)[\"']?\s*=", section.group(1), re.M)
+    return re.findall(r"^[ \t]*[\"']?([\w.-]+)[\"']?\s*=", section.group(1), re.M)
 
 
 def words(text: str) -> set[str]:
