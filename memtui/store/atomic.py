@@ -146,9 +146,20 @@ def fsync_dir(directory: Path) -> None:
 def append_line(path: Path, line: str, root: Path | None = None) -> None:
     """Append one line with a single write (O_APPEND): concurrent appenders never interleave."""
     make_parents(path, root)
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
     fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644, root)
     try:
-        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
-        os.fsync(fd)
+        written = 0
+        try:
+            written = os.write(fd, data)
+            if written < len(data):  # a full disk takes what fits and says so only on the next write
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+            os.fsync(fd)
+        except OSError:
+            # Cut the torn line off: left there, the next line appended would be glued to it, and a
+            # reader would lose both.
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, os.lseek(fd, 0, os.SEEK_CUR) - written)
+            raise
     finally:
         os.close(fd)

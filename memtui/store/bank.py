@@ -184,8 +184,16 @@ class Bank:
                 journal.append(Change(key, mid, store.snapshot(mid), after))
         self._confined(encoded)
         entry = self.journal.append(op, summary, journal) if journal else None
-        for key, snaps in encoded.items():
-            self._stores[key].apply(snaps, now, header if key == self.state.key else None)
+        for number, (key, snaps) in enumerate(encoded.items()):
+            try:
+                self._stores[key].apply(snaps, now, header if key == self.state.key else None)
+            except OSError:
+                # A first store that failed (a full disk) before any of its files changed leaves
+                # the project as it was, so the journal too; once anything changed, the entry
+                # stays, for undo.
+                if entry is not None and number == 0 and self._unchanged(key, journal):
+                    self.journal.retract(entry)
+                raise
         if header and self.state.key not in encoded:
             self.state.apply({}, now, header)
         self._auto_render()
@@ -207,6 +215,12 @@ class Bank:
             raise UsageError(
                 f"{self.journal.path} is a directory where memtui expects a file; move it aside and run again"
             )
+
+    def _unchanged(self, key: str, changes: Iterable[Change]) -> bool:
+        store = self._stores[key]
+        if isinstance(store, StateStore):
+            return True  # state.json is replaced whole or not at all
+        return all(store.snapshot(c.id) == c.before for c in changes if c.store == key)
 
     def _confined(self, encoded: Mapping[str, Mapping[str, dict[str, Any] | None]]) -> None:
         """Refuse a change, before its first write, when a file it writes or removes lies behind a
