@@ -33,47 +33,50 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 def confine(path: Path, root: Path | None = None) -> Path:
     """`path`, once no link on its way down from the project root leaves the project; raises
     LinkEscape naming the link otherwise. `root` None: the project the path lies in, if any."""
-    path = Path(os.path.abspath(path))
-    base = Path(os.path.abspath(root)) if root is not None else project_of(path)
-    if base is None:
-        return path
-    real_base = os.path.realpath(base)
-    try:
-        parts = path.relative_to(base).parts
-    except ValueError:
-        parts = ()
+    # Plain strings and os.path: this runs before every write, and pathlib objects cost more than
+    # the few lstat calls the check itself needs.
+    raw = os.path.join(os.getcwd(), path)  # as given: `..` after a link climbs from the link's target
+    full = os.path.normpath(raw)
+    base = os.path.abspath(root) if root is not None else project_of(full)
+    if base is None or full == base:
+        return Path(full)
+    rest = full[len(base) :] if full.startswith(base.rstrip(os.sep) + os.sep) else None
+    parts = rest.strip(os.sep).split(os.sep) if rest is not None else []
+    real_base = os.path.realpath(base) if rest is None or ".." in raw.split(os.sep) else ""
+    if real_base and not _inside(os.path.realpath(raw), real_base):  # a name that climbs out
+        raise LinkEscape(f"{raw} leads outside the project {base}; memtui writes nothing there")
     current = base
     for part in parts:
-        current = current / part
+        current = os.path.join(current, part)
         if os.path.islink(current):
+            real_base = real_base or os.path.realpath(base)  # realpath costs a stat per part: only here
             if not _inside(os.path.realpath(current), real_base):
                 raise LinkEscape(_message(current, base))
         elif not os.path.lexists(current):
             break  # what is missing below is made by memtui, as a real folder or file
-    existing = path.parent
-    while not os.path.lexists(existing) and existing != existing.parent:
-        existing = existing.parent
-    if not _inside(os.path.realpath(existing), real_base):  # `..` in a name, or a path beside the project
-        raise LinkEscape(f"{path} lies outside the project {base}; memtui writes nothing there")
-    return path
+    return Path(full)
 
 
-def project_of(path: Path) -> Path | None:
+def project_of(path: str | Path) -> str | None:
     """The highest ancestor of `path` (as written, links not followed) holding a `.memory` entry,
     the home directory excluded."""
     home = os.path.expanduser("~")
     found = None
-    for directory in path.parents:
-        if str(directory) != home and os.path.lexists(directory / MEMORY_DIR):
+    directory = os.path.dirname(os.path.abspath(path))
+    while True:
+        if directory != home and os.path.lexists(os.path.join(directory, MEMORY_DIR)):
             found = directory
-    return found
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return found
+        directory = parent
 
 
 def _inside(real: str, real_base: str) -> bool:
     return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
-def _message(link: Path, base: Path) -> str:
+def _message(link: str, base: str) -> str:
     try:
         target = os.readlink(link)
     except OSError:

@@ -87,6 +87,12 @@ def test_a_memory_folder_planted_behind_the_link_does_not_make_a_new_root(projec
 def test_a_name_with_dotdot_cannot_leave_the_project(project, outside):
     with pytest.raises(LinkEscape, match="outside the project"):
         confine(project.path("..") / ".." / "outside" / "keep", project.root)
+    # `..` after a link climbs from the link's target, not from where the link is written.
+    (outside / "deeper").mkdir()
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "memory").symlink_to(outside / "deeper", target_is_directory=True)
+    with pytest.raises(LinkEscape, match="outside the project"):
+        confine(project.root / ".claude" / "memory" / ".." / "keep", project.root)
 
 
 def test_the_users_own_linked_memory_folder_still_works(project, home, tmp_path):
