@@ -118,3 +118,19 @@ def test_a_link_inside_the_project_is_followed_for_every_write(project):
     bank.undo()  # archived again
     files = sorted(p.relative_to(real).as_posix() for p in real.rglob("*.md"))
     assert files == [".archived/decision_we_deploy_with_make_ship.md"], files
+
+
+def test_claude_md_is_not_rendered_through_a_link_or_a_shared_config_out(project, outside):
+    """CLAUDE.md linked out, or `claude_md.path` in the committed config.toml climbing out."""
+    target = outside / "keep"
+    (project.root / "CLAUDE.md").symlink_to(target)
+    bank = Bank(project)
+    bank.add("decision", "We deploy with make ship")
+    with pytest.raises(LinkEscape, match=r"CLAUDE\.md is a symbolic link"):
+        bank.write_render()
+    (project.root / "CLAUDE.md").unlink()
+    config = project.path("config.toml")
+    config.write_text(config.read_text().replace('path = "CLAUDE.md"', 'path = "../outside/keep"'))
+    with pytest.raises(LinkEscape, match="outside the project"):
+        Bank(project).write_render()
+    assert contents(outside) == {"keep": b"keep me\n"}
