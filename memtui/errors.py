@@ -8,6 +8,7 @@ MemtuiError
 ├── Ambiguous          an id prefix matches several memories
 ├── Conflict           the memory changed on disk since it was read
 ├── LockTimeout        another writer held the lock too long
+├── LinkEscape         a store folder or file is a symbolic link out of the project
 └── UsageError         a request that cannot be carried out as asked
 """
 
@@ -51,6 +52,10 @@ class LockTimeout(MemtuiError):
 
 class UsageError(MemtuiError):
     pass
+
+
+class LinkEscape(MemtuiError):
+    """A path memtui would write goes through a symbolic link that leaves the project."""
 
 
 def os_error_line(exc: OSError) -> str:

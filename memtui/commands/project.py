@@ -184,6 +184,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from memtui.store.atomic import atomic_write
     from memtui.store.bank import Bank
     from memtui.store.locations import find_project
+    from memtui.store.safepath import confine
     from memtui.store.statefile import parse, salvage
 
     root = project_dir(args)
@@ -201,7 +202,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         merged = gitmerge.unconflict(payload) if payload else None
         if merged is not None and parse(merged.data)[1] is None:
             backup = path.with_name(path.name + ".before-repair")
-            backup.write_bytes(payload)
+            confine(backup).write_bytes(payload)
             atomic_write(path, merged.data)
             bank.update_header()
             pairs = "".join(f"\n  review: {a} ⇄ {b} (both sides changed it)" for a, b in merged.conflicts)
@@ -219,7 +220,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
                 from_journal += 1
         backup = path.with_name(path.name + ".before-repair")
         if payload:
-            backup.write_bytes(payload)
+            confine(backup).write_bytes(payload)
         state = {
             "version": 2,
             "project": project.name,

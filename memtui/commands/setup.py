@@ -307,12 +307,17 @@ def backup_dir(project_root: Path | None) -> Path:
     return Path(cache) / "memtui" / "backups"
 
 
-def write(path: Path, old: str | None, new: str, backups: Path) -> Path | None:
-    """Write `new` atomically, keeping a timestamped backup of `old` in `backups`; returns the backup."""
+def write(path: Path, old: str | None, new: str, backups: Path, root: Path | None = None) -> Path | None:
+    """Write `new` atomically, keeping a timestamped backup of `old` in `backups`; returns the backup.
+    `root`: the project the file belongs to (no link on its way may leave it)."""
     from memtui.store.atomic import atomic_write
+    from memtui.store.safepath import confine
 
     backup = None
+    confine(path, root)
     if old is not None:
+        inside = root if root is not None and backups.is_relative_to(root) else None
+        confine(backups, inside)
         backups.mkdir(parents=True, exist_ok=True)
         # The file's folder in the name: .claude/settings.json and ~/.claude/settings.json stay apart.
         stem = f"{path.parent.name.lstrip('.') or 'root'}-{path.name.lstrip('.')}"
@@ -321,8 +326,8 @@ def write(path: Path, old: str | None, new: str, backups: Path) -> Path | None:
         while backup.exists():
             n += 1
             backup = backups / f"{stem}.{time.strftime('%Y%m%dT%H%M%S')}-{n}"
-        shutil.copy2(path, backup)
-    atomic_write(path, new)
+        shutil.copy2(path, confine(backup, inside))
+    atomic_write(path, new, root=root)
     return backup
 
 
@@ -382,6 +387,11 @@ def cmd_setup(args: argparse.Namespace) -> int:
             )
             print("".join(diff), end="")
         return 0
+    from memtui.store.safepath import confine
+
+    for target, _old, new in changes:  # every file checked before the first is written
+        if new is not None and not target.personal:
+            confine(target.path, root)
     shared = getattr(args, "changed", None)  # `memtui uninstall` shares one set between its two passes
     changed: set[Path] = shared if shared is not None else set()
     for target, _old, _new in changes:
@@ -394,7 +404,9 @@ def cmd_setup(args: argparse.Namespace) -> int:
             if old is not None and target.path not in changed:
                 print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
             continue
-        backup = write(target.path, old, new, backup_dir(None if target.personal else root))
+        backup = write(
+            target.path, old, new, backup_dir(None if target.personal else root), None if target.personal else root
+        )
         changed.add(target.path)
         print(f"{target.path}: {target.label}" + (f" (backup: {backup})" if backup else ""))
     if root is not None and not args.global_:

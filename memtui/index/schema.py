@@ -11,6 +11,8 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+from memtui.store.safepath import confine
+
 #: Bump when the tables, the tokenizer or what goes into a column change: old files are rebuilt.
 SCHEMA_VERSION = 8
 
@@ -104,6 +106,8 @@ def connect(path: Path | None) -> tuple[sqlite3.Connection, bool]:
         memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         _create(memory)
         return memory, True
+    for suffix in ("", "-wal", "-shm", "-journal"):  # SQLite follows links: none may leave the project
+        confine(Path(str(path) + suffix))
     for attempt in (1, 2):
         conn = None
         try:

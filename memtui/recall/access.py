@@ -22,9 +22,11 @@ FILE = "access.jsonl"
 def note(memory_dir: Path, ids: list[str]) -> None:
     if not ids:
         return
-    path = memory_dir / "spool" / FILE
+    from memtui.store.safepath import confine, open_file
+
+    path = confine(memory_dir / "spool" / FILE)
     path.parent.mkdir(exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         os.write(fd, (json.dumps(ids) + "\n").encode("utf-8"))
     finally:

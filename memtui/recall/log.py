@@ -23,7 +23,9 @@ def write(memory_dir: Path, event: str, message: str, *, name: str = "hooks.log"
     try:
         if not memory_dir.is_dir():
             return
-        path = log_path(memory_dir, name)
+        from memtui.store.safepath import confine, open_file
+
+        path = confine(log_path(memory_dir, name))
         path.parent.mkdir(exist_ok=True)
         try:
             if path.stat().st_size > MAX_BYTES:
@@ -34,7 +36,7 @@ def write(memory_dir: Path, event: str, message: str, *, name: str = "hooks.log"
         from memtui.core.redact import redact  # only on the way to disk: a log line may quote a payload
 
         flat = redact(" ".join(str(message).split())[:2000])
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             os.write(fd, f"{stamp} pid={os.getpid()} {event}: {flat}\n".encode("utf-8", "replace"))
         finally:

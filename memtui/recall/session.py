@@ -59,8 +59,11 @@ class SessionState:
         self.injected = 0
 
     def save(self) -> None:
+        from memtui.store.safepath import confine
+
+        confine(self.path)
         self.path.parent.mkdir(exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp = confine(self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp"))
         tmp.write_text(
             json.dumps({"surfaced": self.surfaced, "injected": self.injected, "updated": int(time.time())}),
             encoding="utf-8",

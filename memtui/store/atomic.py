@@ -12,6 +12,8 @@ import os
 import secrets
 from pathlib import Path
 
+from memtui.store.safepath import confine, open_file
+
 
 def temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
@@ -20,13 +22,16 @@ def temp_name(path: Path) -> Path:
 MEMORY_DIR_NAME = ".memory"
 
 
-def make_parents(path: Path) -> None:
-    """Create the missing directories above `path`, except a project's `.memory/` itself.
+def make_parents(path: Path, root: Path | None = None) -> None:
+    """Create the missing directories above `path`, except a project's `.memory/` itself, once no
+    symbolic link on the way leaves the project (`safepath.confine`; `root`: the project, when the
+    caller knows it).
 
     Only `memtui init` creates `.memory/`. A background writer (the capture worker retrying a job,
     a hook finishing late) whose project was removed under it must fail here, not bring the
     directory back and make the project count as initialised again.
     """
+    confine(path, root)
     parent = path.parent
     for directory in (parent, *parent.parents):
         if directory.name == MEMORY_DIR_NAME:
@@ -43,11 +48,13 @@ def is_temp(path: str | Path) -> bool:
     return name.startswith(".") and name.endswith(".tmp")
 
 
-def atomic_write(path: Path, data: str | bytes | list[bytes], *, mtime: float | None = None) -> None:
+def atomic_write(
+    path: Path, data: str | bytes | list[bytes], *, mtime: float | None = None, root: Path | None = None
+) -> None:
     """`data` may be a list of byte chunks: written with writev, never joined (a 10k-memory state.json
-    is 5 MB, and copying it twice per save was a third of the save)."""
+    is 5 MB, and copying it twice per save was a third of the save). `root`: see `make_parents`."""
     chunks = [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
-    make_parents(path)
+    make_parents(path, root)
     tmp = temp_name(path)
     try:
         mode = path.stat().st_mode & 0o777
@@ -136,12 +143,23 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def append_line(path: Path, line: str) -> None:
+def append_line(path: Path, line: str, root: Path | None = None) -> None:
     """Append one line with a single write (O_APPEND): concurrent appenders never interleave."""
-    make_parents(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    make_parents(path, root)
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644, root)
     try:
-        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
-        os.fsync(fd)
+        written = 0
+        try:
+            written = os.write(fd, data)
+            if written < len(data):  # a full disk takes what fits and says so only on the next write
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+            os.fsync(fd)
+        except OSError:
+            # Cut the torn line off: left there, the next line appended would be glued to it, and a
+            # reader would lose both.
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, os.lseek(fd, 0, os.SEEK_CUR) - written)
+            raise
     finally:
         os.close(fd)

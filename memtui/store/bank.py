@@ -24,6 +24,7 @@ from memtui.store.locations import MarkdownDir, Project, find_project, markdown_
 from memtui.store.lock import ProjectLock
 from memtui.store.markdown import MarkdownStore
 from memtui.store.rendering import BLOCK_SCOPES, RenderPlan  # noqa: F401  (re-exported)
+from memtui.store.safepath import confine
 from memtui.store.statefile import StateStore
 
 Store = StateStore | MarkdownStore
@@ -181,9 +182,18 @@ class Bank:
                 after = store.encode(memory) if memory is not None else None
                 encoded[key][mid] = after
                 journal.append(Change(key, mid, store.snapshot(mid), after))
+        self._confined(encoded)
         entry = self.journal.append(op, summary, journal) if journal else None
-        for key, snaps in encoded.items():
-            self._stores[key].apply(snaps, now, header if key == self.state.key else None)
+        for number, (key, snaps) in enumerate(encoded.items()):
+            try:
+                self._stores[key].apply(snaps, now, header if key == self.state.key else None)
+            except OSError:
+                # A first store that failed (a full disk) before any of its files changed leaves
+                # the project as it was, so the journal too; once anything changed, the entry
+                # stays, for undo.
+                if entry is not None and number == 0 and self._unchanged(key, journal):
+                    self.journal.retract(entry)
+                raise
         if header and self.state.key not in encoded:
             self.state.apply({}, now, header)
         self._auto_render()
@@ -205,6 +215,24 @@ class Bank:
             raise UsageError(
                 f"{self.journal.path} is a directory where memtui expects a file; move it aside and run again"
             )
+
+    def _unchanged(self, key: str, changes: Iterable[Change]) -> bool:
+        store = self._stores[key]
+        if isinstance(store, StateStore):
+            return True  # state.json is replaced whole or not at all
+        return all(store.snapshot(c.id) == c.before for c in changes if c.store == key)
+
+    def _confined(self, encoded: Mapping[str, Mapping[str, dict[str, Any] | None]]) -> None:
+        """Refuse a change, before its first write, when a file it writes or removes lies behind a
+        symbolic link out of the project (a cloned repository's `.claude/memory -> ~/.ssh`)."""
+        paths = [self.lock.path, self.journal.path, self.state.path]
+        for key, snaps in encoded.items():
+            store = self._stores[key]
+            if isinstance(store, MarkdownStore):
+                paths += [store.path / "MEMORY.md", *(store.path / s["path"] for s in snaps.values() if s)]
+                paths += [f for f in map(store.file_of, snaps) if f is not None]
+        for path in paths:
+            confine(path)
 
     def _mutate(
         self,
@@ -566,6 +594,7 @@ def init_project(root: Path) -> Project:
     from memtui.store.atomic import atomic_write
 
     project = Project(root.resolve())
+    confine(project.path("state.json"), project.root)  # a cloned `.memory -> elsewhere` gets nothing
     project.memory_dir.mkdir(parents=True, exist_ok=True)
     if not project.path("state.json").exists():
         state = StateStore(project.path("state.json"), project.name)

@@ -34,12 +34,13 @@ def spawn(
     child.update(env or {})
     child[HEADLESS_ENV] = "1"
     child["CLAUDE_PROJECT_DIR"] = str(root)
-    logs = root / ".memory" / "logs"
-    logs.mkdir(exist_ok=True)
-    log_path = logs / log_name
+    from memtui.store.safepath import confine, open_file
+
+    log_path = confine(root / ".memory" / "logs" / log_name, root)
+    log_path.parent.mkdir(exist_ok=True)
     if log_path.exists() and log_path.stat().st_size > LOG_BYTES:
         log_path.unlink()
-    out = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    out = open_file(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644, root)
     try:
         subprocess.Popen(
             argv,

@@ -114,6 +114,20 @@ class Journal:
         self._trim()
         return entry
 
+    def retract(self, entry: Entry) -> None:
+        """Take back the newest entry, for a change that failed before any of it was written (a
+        full disk): undo must not offer to revert what never happened. Call under the project lock."""
+        line = (entry.to_json() + "\n").encode("utf-8")
+        try:
+            with self.path.open("rb+") as fh:
+                size = fh.seek(0, 2)
+                if size >= len(line):
+                    fh.seek(size - len(line))
+                    if fh.read() == line:
+                        fh.truncate(size - len(line))
+        except OSError:
+            pass  # the entry stays: undoing it restores what is already there
+
     def _trim(self) -> None:
         try:
             if self.path.stat().st_size <= MAX_BYTES:

@@ -11,8 +11,9 @@ import threading
 import time
 from pathlib import Path
 
-from memtui.errors import LockTimeout
+from memtui.errors import LinkEscape, LockTimeout
 from memtui.store.atomic import make_parents
+from memtui.store.safepath import confine, open_file
 
 try:
     import fcntl
@@ -45,7 +46,7 @@ class ProjectLock:
             return
         try:
             make_parents(self.path)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = open_file(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             if fcntl is not None:
                 delay = 0.001
                 while True:
@@ -82,10 +83,11 @@ class ProjectLock:
 def try_hold(path: Path, mode: int = 0o644) -> int | None:
     """A descriptor holding an exclusive flock on `path` (created if missing), or None when another
     process holds it. For locks that mark a live process (the capture worker, the recall service):
-    the holder passes the descriptor on to the process it starts, and the lock dies with it."""
+    the holder passes the descriptor on to the process it starts, and the lock dies with it. A lock
+    behind a link out of the project counts as held: whoever asked starts nothing there."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, mode)
-    except OSError:
+        fd = open_file(confine(path), os.O_RDWR | os.O_CREAT, mode)
+    except (OSError, LinkEscape):
         return None
     if fcntl is None:
         return fd

@@ -24,6 +24,7 @@ from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.store import frontmatter
 from memtui.store.atomic import atomic_write, fsync_dir, sweep
 from memtui.store.locations import MarkdownDir
+from memtui.store.safepath import confine
 
 INDEX = "MEMORY.md"
 ARCHIVE = ".archived"
@@ -152,6 +153,10 @@ class MarkdownStore:
     def active(self) -> dict[str, Memory]:
         return {mid: m for mid, m in self._memories.items() if m.active}
 
+    def file_of(self, memory_id: str) -> Path | None:
+        """The file a memory was last read from or written to, if any."""
+        return self._files.get(memory_id)
+
     def snapshot(self, memory_id: str) -> dict[str, Any] | None:
         file = self._files.get(memory_id)
         if file is None or not file.exists():
@@ -231,6 +236,7 @@ class MarkdownStore:
         now: datetime | None = None,
         header: Mapping[str, Any] | None = None,
     ) -> None:
+        confine(self.path / INDEX)  # before the folder is made or swept: not through a link out
         self.path.mkdir(parents=True, exist_ok=True)
         if not self._swept:  # once per process: temp files of writers killed mid-write
             sweep(self.path)
@@ -241,14 +247,14 @@ class MarkdownStore:
             old_file = self._files.get(memory_id)
             if snap is None:
                 if old_file is not None and old_file.exists():
-                    old_file.unlink()
+                    confine(old_file).unlink()
                 self._files.pop(memory_id, None)
                 self._memories.pop(memory_id, None)
                 continue
             target = self.path / snap["path"]
             atomic_write(target, snap["text"], mtime=float(snap["mtime"]))
             if old_file is not None and old_file != target and old_file.exists():
-                old_file.unlink()
+                confine(old_file).unlink()
                 fsync_dir(old_file.parent)
             self._files[memory_id] = target
             self._memories[memory_id] = self.decode(snap["path"], frontmatter.parse(snap["text"]), float(snap["mtime"]))
@@ -268,7 +274,7 @@ class MarkdownStore:
         if not rendered.text and current is not None and current.strip():
             # Every line was an entry of a memory that left (a person's line would have stayed):
             # the index memtui wrote goes with them, and the folder too when that leaves it empty.
-            index.unlink()
+            confine(index).unlink()
             with contextlib.suppress(OSError):
                 self.path.rmdir()
         elif current != rendered.text and (current is not None or rendered.text):

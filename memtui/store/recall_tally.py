@@ -13,6 +13,9 @@ import os
 import time
 from pathlib import Path
 
+from memtui.errors import LinkEscape
+from memtui.store.safepath import confine, open_file
+
 INJECTED, HELD = b"+", b"-"
 KEEP_DAYS = 14
 
@@ -25,16 +28,16 @@ def note(memory_dir: Path, injected: bool) -> None:
     """Count one prompt that recall searched for (never raises: a count is not worth a prompt)."""
     try:
         folder = _folder(memory_dir)
-        path = folder / time.strftime("%Y-%m-%d")
+        path = confine(folder / time.strftime("%Y-%m-%d"))
         if not path.exists():
             folder.mkdir(parents=True, exist_ok=True)
             _prune(folder)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             os.write(fd, INJECTED if injected else HELD)
         finally:
             os.close(fd)
-    except OSError:
+    except (OSError, LinkEscape):
         pass
 
 

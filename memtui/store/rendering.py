@@ -106,8 +106,8 @@ def plan(bank: BankView) -> RenderPlan:
 
 def write(bank: BankView, plan: RenderPlan) -> RenderPlan:
     """Write what changed (call under the bank's lock)."""
-    if plan.claude_changed:
-        atomic_write(plan.claude_path, plan.claude_new)
+    if plan.claude_changed:  # inside the project, whatever `claude_md.path` of a shared config.toml says
+        atomic_write(plan.claude_path, plan.claude_new, root=bank.project.root)
     for path, current, rendered in plan.indexes.values():
         if current != rendered.text and (current is not None or rendered.text):
             atomic_write(path, rendered.text)  # never an empty MEMORY.md where there was none
@@ -127,7 +127,7 @@ def auto(bank: BankView) -> str | None:
             return None if text is not None or not path.is_dir() else f"{path} is a directory, not a file"
         current = plan(bank)
         if current.claude_changed:
-            atomic_write(current.claude_path, current.claude_new)
+            atomic_write(current.claude_path, current.claude_new, root=bank.project.root)
     except render_block.MarkerError as exc:
         return str(exc)
     except MemtuiError as exc:

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtui.errors import LinkEscape
 from memtui.store.atomic import atomic_write
+from memtui.store.safepath import confine
 
 MAX_ATTEMPTS = 3
 LOCK = "worker.lock"
@@ -88,7 +90,7 @@ def failed(job: Job, error: str) -> bool:
     """Count a failed attempt; after MAX_ATTEMPTS move the job aside. True when it was moved."""
     attempts = job.attempts + 1
     if attempts >= MAX_ATTEMPTS or job.kind == "unreadable":
-        target = job.path.parent / "failed" / job.path.name
+        target = confine(job.path.parent / "failed" / job.path.name)
         target.parent.mkdir(exist_ok=True)
         os.replace(job.path, target)
         atomic_write(target.with_suffix(".error"), error)
@@ -129,6 +131,10 @@ def try_lock(memory_dir: Path) -> int | None:
     from memtui.store.lock import try_hold
 
     path = spool_dir(memory_dir) / LOCK
+    try:
+        confine(path)  # the spool behind a link out of the project: no worker there, nothing written
+    except LinkEscape:
+        return None
     path.parent.mkdir(exist_ok=True)
     return try_hold(path)
 

@@ -30,6 +30,7 @@ from memtui.core.memory import Memory
 from memtui.core.similarity import Shortlist, tokenize
 from memtui.errors import CorruptStore
 from memtui.store.atomic import atomic_write, sweep
+from memtui.store.safepath import confine
 from memtui.store.stateraw import (  # noqa: F401 (re-exported)
     KEY,
     SCOPE,
@@ -134,7 +135,7 @@ class StateStore:
             self.salvaged = f"{self.path.name} had git conflict markers; both sides were kept"
             backup = self.path.with_name(f"{self.path.name}.conflicted")
             if not backup.exists():
-                backup.write_bytes(payload)
+                confine(backup).write_bytes(payload)
         return data
 
     def prime(self) -> None:
@@ -164,7 +165,7 @@ class StateStore:
         same = next((c for c in copies if c.stat().st_size == len(payload) and c.read_bytes() == payload), None)
         backup = same or self.path.with_name(f"{self.path.name}.corrupt-{utcnow().strftime('%Y%m%dT%H%M%S')}")
         if not backup.exists():
-            backup.write_bytes(payload)
+            confine(backup).write_bytes(payload)
         return CorruptStore(
             f"{self.path} {problem}; it was left untouched and copied to {backup.name}; "
             "run `memtui repair` to rebuild it from what can be read and the journal",
@@ -310,7 +311,7 @@ class StateStore:
 
     def _write(self) -> None:
         if not self._swept:  # once per process: temp files of writers killed mid-write
-            sweep(self.path.parent)
+            sweep(confine(self.path).parent)
             self._swept = True
         self._own_fragments()
         atomic_write(self.path, layout(self._header, list(self._fragments.values())))
