@@ -307,6 +307,20 @@ def backup_dir(project_root: Path | None) -> Path:
     return Path(cache) / "memtui" / "backups"
 
 
+def is_backup(name: str) -> bool:
+    """Whether `name` is how `write` names a backup: `<stem>.<YYYYmmddTHHMMSS>` or `…-<n>`."""
+    stamp = name.rpartition(".")[2].partition("-")
+    date, t, clock = stamp[0].partition("T")
+    return (
+        "." in name
+        and len(date) == 8
+        and t == "T"
+        and len(clock) == 6
+        and (date + clock).isdigit()
+        and (not stamp[1] or stamp[2].isdigit())
+    )
+
+
 def write(path: Path, old: str | None, new: str, backups: Path) -> Path | None:
     """Write `new` atomically, keeping a timestamped backup of `old` in `backups`; returns the backup."""
     from memtui.store.atomic import atomic_write
