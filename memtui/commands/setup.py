@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "setup",
         help="install the Claude Code hooks and MCP server (merges with existing settings)",
-        description="Writes memtui's hooks into .claude/settings.json and its MCP server into .mcp.json "
-        "(with --global: ~/.claude/settings.json and ~/.claude.json). Other entries are kept; "
+        description="Writes memtui's hooks into .claude/settings.local.json and its MCP server into your own "
+        "configuration for this project (~/.claude.json); with --team: .claude/settings.json and .mcp.json, to "
+        "commit; with --global: ~/.claude/settings.json and ~/.claude.json. Other entries are kept; "
         "changed files are backed up first, to .memory/backups/ (with --global: "
         "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled.",
     )
@@ -449,8 +450,13 @@ def cmd_setup(args: argparse.Namespace) -> int:
         if args.global_:
             say("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
         else:
+            start = (
+                "Start `claude` here"
+                if shutil.which("claude")
+                else "Claude Code is not on PATH here: install it (https://claude.com/claude-code), then start `claude` here"
+            )
             say(
-                "Start `claude` here: memories are recalled at session start and on each prompt. "
+                f"{start}: memories are recalled at session start and on each prompt. "
                 + _capture_line(root)
                 + " `memtui status` shows what is stored."
             )
