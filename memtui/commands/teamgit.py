@@ -98,11 +98,11 @@ def apply(root: Path, command: list[str], *, team: bool, uninstall: bool) -> lis
         info = _exclude_path(root)
         info.parent.mkdir(parents=True, exist_ok=True)
         try:
-            text = info.read_bytes()
+            before = info.read_bytes()
         except FileNotFoundError:
-            text = b""
+            before = b""
         # A last line without its newline would run into the mark and stop meaning anything.
-        newline = "\n" if text and not text.endswith(b"\n") else ""
+        newline = "\n" if before and not before.endswith(b"\n") else ""
         with info.open("a", encoding="utf-8") as fh:
             fh.write(f"{newline}{EXCLUDE_MARK}\n{EXCLUDE_LINE}\n")
         said.append(f"{LOCAL_SETTINGS}: kept out of git (.git/info/exclude)")

@@ -286,9 +286,15 @@ class MemtuiApp(AppBase):
 
 
 def run_bank(bank: Bank, *, watch: bool = True) -> int:
-    app = MemtuiApp(bank, watch=watch and not os.environ.get("MEMTUI_NO_WATCH"))
-    app.run()
-    return app.return_code or 0
+    from memtui.store import tuilock
+
+    lock = tuilock.hold(bank.project)  # one window per project writes; released when this process ends
+    try:
+        app = MemtuiApp(bank, watch=watch and not os.environ.get("MEMTUI_NO_WATCH"))
+        app.run()
+        return app.return_code or 0
+    finally:
+        os.close(lock)
 
 
 def run(root: Path | None = None) -> int:
