@@ -493,7 +493,10 @@ def _capture_line(root: Path | None) -> str:
         return f"Capture by the model waits: {exc}."
     if choice.on:
         return f"Memories are captured when a turn ends, through {choice.why} (to switch that off: {choice.fix})."
-    return f"Capture by the model waits ({choice.why}): {choice.fix}; transcripts wait in the queue until then."
+    return (
+        f"Capture by the model waits ({choice.why}): {backend.capture_fix(choice.fix)}; "
+        "transcripts wait in the queue until then."
+    )
 
 
 def _permissions_line(args: argparse.Namespace) -> str:

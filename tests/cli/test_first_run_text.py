@@ -47,3 +47,20 @@ def test_a_missing_project_directory_is_named_not_initialised(run, tmp_path):
         assert err.strip() == f"memtui: no directory {missing}; -C takes an existing project directory"
         assert "memtui init" not in err
     assert not missing.exists()  # nothing made of a mistyped path
+
+
+def test_only_capture_mentions_what_is_saved_without_a_model(run):
+    assert run("add", "--type", "gotcha", "Docker Compose Postgres listens on 5433.")[0] == 0
+    _, out, err = run("ask", "which port does postgres listen on")
+    assert "ANTHROPIC_API_KEY" in out + err and "remember" not in out + err
+    _, out, err = run("consolidate")
+    assert "ANTHROPIC_API_KEY" in out + err and "remember" not in out + err
+    _, out, _ = run("status")
+    assert 'explicit "remember …" prompts are saved without a model' in " ".join(out.split())
+
+
+def test_one_is_singular(run):
+    assert run("add", "--type", "gotcha", "Docker Compose Postgres listens on 5433.")[0] == 0
+    code, out, err = run("render")
+    assert code == 0, err
+    assert "(1 memory in " in out and "1 memories" not in out
