@@ -7,10 +7,9 @@ releases a flock when its holder exits or dies, so a crashed TUI leaves nothing 
 
 from __future__ import annotations
 
-import os
-
 from memtui.errors import UsageError
 from memtui.store.locations import Project
+from memtui.store.lock import held as lock_held
 from memtui.store.lock import try_hold
 
 NAME = "tui.lock"
@@ -28,12 +27,7 @@ def hold(project: Project) -> int:
 
 
 def in_use(project: Project) -> bool:
-    """Whether a TUI has the project open (False where there is no project yet)."""
-    if not project.memory_dir.is_dir():
-        return False
-    try:
-        fd = hold(project)
-    except UsageError:
-        return True
-    os.close(fd)
-    return False
+    """Whether a TUI has the project open. Only looks: a directory without the lock file (no TUI
+    ever opened it, or it is not memtui's at all) gets nothing written into it (`held` creates it)."""
+    path = project.path(NAME)
+    return path.is_file() and lock_held(path)
