@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -76,9 +77,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 0
         args = parser.parse_args([*argv, "tui"])
-    from memtui.errors import MemtuiError
+    from memtui.errors import MemtuiError, UsageError
 
     try:
+        if args.project and not os.path.isdir(os.path.expanduser(args.project)):
+            # Not "run `memtui init` there": init would make a project of a mistyped path.
+            raise UsageError(f"no directory {args.project}; -C takes an existing project directory")
         code = int(args.func(args) or 0)
         from memtui.commands.common import after_change
 

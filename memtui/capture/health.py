@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from memtui.core.clock import format_ts, parse_ts, utcnow
 from memtui.core.redact import redact_values
+from memtui.core.text import plural
 from memtui.store.atomic import atomic_write
 
 #: Sessions remembered for the pending-bytes figure; older ones are long finished.
@@ -111,7 +112,7 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
     if problem:
         fix = problem
     elif not choice.on:
-        fix = choice.fix
+        fix = backend.capture_fix(choice.fix)
     elif over_budget:
         fix = (
             "capture resumes tomorrow, or raise [llm] daily_calls / daily_tokens in .memory/config.toml"
@@ -202,7 +203,7 @@ def rows(health: dict[str, Any]) -> list[Row]:
                 "Capture",
                 "pending",
                 f"{health['pending_bytes']} transcript bytes in "
-                f"{health.get('pending_sessions', '?')} session(s); the next run of each session takes them, or now:",
+                f"{plural(int(health.get('pending_sessions') or 0), 'session')}; the next run of each session takes them, or now:",
             )
         )
         for item in health.get("pending", [])[:3]:
@@ -217,7 +218,7 @@ def rows(health: dict[str, Any]) -> list[Row]:
     jobs, waiting = health.get("waiting_jobs"), health.get("waiting")
     if jobs or waiting:
         since = (waiting or {}).get("since")
-        count = f"{jobs['count']} capture job(s)" if jobs else "capture"
+        count = plural(jobs["count"], "capture job") if jobs else "capture"
         age = f" for {_age(jobs['oldest'])}" if jobs and jobs.get("oldest") else (f" since {since}" if since else "")
         out.append(
             Row(
@@ -252,7 +253,7 @@ def rows(health: dict[str, Any]) -> list[Row]:
             Row(
                 "Today",
                 "recall",
-                f"{got} prompt(s) got memories, {held} held back (nothing relevant enough; "
+                f"{plural(got, 'prompt')} got memories, {held} held back (nothing relevant enough; "
                 "the agent can still search with memory_search)",
             )
         )

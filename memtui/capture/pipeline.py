@@ -30,6 +30,7 @@ from memtui.capture.transcript import Span, read_span
 from memtui.core import redact
 from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory, Source
+from memtui.core.text import plural
 from memtui.errors import LockTimeout, MemtuiError
 from memtui.store.bank import Bank, SaveResult
 from memtui.store.lock import ProjectLock
@@ -223,6 +224,7 @@ def extract(
 
 
 def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult:
+    from memtui.llm.backend import capture_fix
     from memtui.llm.errors import BudgetExceeded, LLMError, NoApiKey
 
     run.cursor = start = run.cursors.get(run.session)
@@ -245,7 +247,8 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
     minimum = MIN_NEW_LINES.get(run.event, 1) if min_new_lines is None else min_new_lines
     if span.new_lines < minimum or span.new_lines == 0:
         return run.record(
-            run.result(skipped=f"{span.new_lines} new line(s); {run.event} waits for {max(minimum, 1)}"), quiet=True
+            run.result(skipped=f"{plural(span.new_lines, 'new line')}; {run.event} waits for {max(minimum, 1)}"),
+            quiet=True,
         )
 
     try:
@@ -283,7 +286,9 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
             # memories were saved above: they need none).
             return run.record(
                 run.result(
-                    skipped=f"{exc.message}: {span.new_lines} new line(s) wait for a model", fix=exc.fix, waiting=True
+                    skipped=f"{exc.message}: {plural(span.new_lines, 'new line')} {_wait(span.new_lines)} for a model",
+                    fix=capture_fix(exc.fix),
+                    waiting=True,
                 )
             )
         except MemtuiError as exc:
@@ -318,7 +323,11 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
         except NoApiKey as exc:  # Claude Code found but not signed in: no model after all, the span waits
             rest = span.new_lines - (run.cursor - start)
             return run.record(
-                run.result(skipped=f"{exc.message}: {rest} new line(s) wait for a model", fix=exc.fix, waiting=True)
+                run.result(
+                    skipped=f"{exc.message}: {plural(rest, 'new line')} {_wait(rest)} for a model",
+                    fix=capture_fix(exc.fix),
+                    waiting=True,
+                )
             )
         except LLMError as exc:
             return run.record(run.result(error=exc.message, kind=exc.kind, fix=exc.fix))
@@ -359,3 +368,7 @@ def _conversation_day(span: Span, piece: chunking.Chunk, bank: Bank) -> date:
         if event.timestamp:
             return parse_ts(event.timestamp).astimezone().date()
     return bank.clock().astimezone().date()
+
+
+def _wait(count: int) -> str:
+    return "waits" if count == 1 else "wait"

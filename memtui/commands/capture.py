@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from memtui.commands.common import line_width, open_bank, print_json, readable, text_argument
-from memtui.core.text import clip, columns
+from memtui.core.text import clip, columns, plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -96,7 +96,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     else:
         print(
             f"Captured {len(result.saved)} new memor{'y' if len(result.saved) == 1 else 'ies'} from {result.new_lines} "
-            f"new line(s) in {result.chunks} chunk(s)"
+            f"{'new line' if result.new_lines == 1 else 'new lines'} in {plural(result.chunks, 'chunk')}"
             + (f"; {len(result.reaffirmed)} re-affirmed" if result.reaffirmed else "")
         )
         for memory in result.saved:
@@ -108,7 +108,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if result.consolidation:
         c = result.consolidation
         print(
-            f"Consolidated: {c.get('merged', 0)} merge(s), {c.get('dropped', 0)} drop(s)"
+            f"Consolidated: {plural(c.get('merged', 0), 'merge')}, {plural(c.get('dropped', 0), 'drop')}"
             if c.get("ok")
             else f"Consolidation failed: {c.get('error')}"
         )
@@ -141,13 +141,15 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
         print(f"Nothing to change in {', '.join(plan.types)}.")
     elif args.dry_run:
         print(
-            f"Dry run: {len(plan.merge_items)} merge(s), {len(plan.drop_items)} drop(s) proposed; run without --dry-run to apply."
+            f"Dry run: {plural(len(plan.merge_items), 'merge')}, {plural(len(plan.drop_items), 'drop')} proposed; "
+            "run without --dry-run to apply."
         )
     elif entry is None:
         print("Nothing applied: the memories changed since the plan was made; run it again.")
     else:
         print(
-            f"Applied {len(plan.merge_items)} merge(s), {len(plan.drop_items)} drop(s) as change #{entry.seq}; `memtui undo` reverts it."
+            f"Applied {plural(len(plan.merge_items), 'merge')}, {plural(len(plan.drop_items), 'drop')} as change "
+            f"#{entry.seq}; `memtui undo` reverts it."
         )
     return 0
 

@@ -23,8 +23,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import os
 
     from memtui import demo
+    from memtui.errors import UsageError
+    from memtui.store import tuilock
+    from memtui.store.locations import Project
 
-    root = demo.build(Path(args.dir).expanduser() if args.dir else demo.default_dir())
+    where = Path(os.path.abspath(Path(args.dir).expanduser() if args.dir else demo.default_dir()))
+    if tuilock.in_use(Project(where)):  # rebuilding it would pull the memories from under that window
+        raise UsageError(
+            f"the demo at {where} is open in another memtui window; close it first, "
+            "or build another one with `memtui demo --dir DIR`"
+        )
+    root = demo.build(where)
     os.environ["CLAUDE_PROJECT_DIR"] = str(root)
     os.environ["CLAUDE_CONFIG_DIR"] = str(root / ".claude-home")
     if not args.print_only and importlib.util.find_spec("memtui.tui") is not None:

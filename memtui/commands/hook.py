@@ -52,5 +52,5 @@ def cmd_worker(args: argparse.Namespace) -> int:
     idle = HookSettings.load(project).worker_idle if args.idle is None else max(0.0, args.idle)
     done = worker.run(project, lock_fd=args.lock_fd, idle=idle)
     if args.lock_fd is None:
-        print(f"worker: {done} job(s) done")
+        print(f"worker: {done} {'job' if done == 1 else 'jobs'} done")
     return 0

@@ -6,6 +6,7 @@ import argparse
 import difflib
 
 from memtui.commands.common import open_bank
+from memtui.core.text import plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,7 +49,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     shown = sum(len(s.shown) for s in plan.block.sections)
     hidden = sum(len(s.overflow) + len(s.faded) for s in plan.block.sections)
     print(
-        f"Wrote {plan.claude_path} ({shown} memories in {plan.block.line_count} lines, {hidden} left to search)"
+        f"Wrote {plan.claude_path} ({plural(shown, 'memory', 'memories')} in {plural(plan.block.line_count, 'line')}, "
+        f"{hidden} left to search)"
         if plan.claude_changed
         else f"{plan.claude_path} already up to date"
     )

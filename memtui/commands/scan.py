@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import open_bank, print_json
+from memtui.core.text import plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,8 +42,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
             print("memtui scan: no secrets stored")
         else:
             print(
-                f"memtui scan --fix: redacted {report.count - sum(len(leak.kinds) for leak in left)} secrets "
-                f"in {len(report.memories)} memories and {len(rewritten)} files"
+                f"memtui scan --fix: redacted {plural(report.count - sum(len(leak.kinds) for leak in left), 'secret')} "
+                f"in {plural(len(report.memories), 'memory', 'memories')} and {plural(len(rewritten), 'file')}"
             )
             if report.memories:
                 print("  `memtui undo` restores those memories as they were, without their secrets")
@@ -60,7 +61,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         print("memtui scan: no secrets stored")
         return 0
     print(
-        f"memtui scan: {report.count} secrets in {len(report.memories)} memories and {len(report.files)} files "
+        f"memtui scan: {plural(report.count, 'secret')} in {plural(len(report.memories), 'memory', 'memories')} "
+        f"and {plural(len(report.files), 'file')} "
         "(values not shown)"
     )
     for found in report.memories:

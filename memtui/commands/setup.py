@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "setup",
         help="install the Claude Code hooks and MCP server (merges with existing settings)",
-        description="Writes memtui's hooks into .claude/settings.json and its MCP server into .mcp.json "
-        "(with --global: ~/.claude/settings.json and ~/.claude.json). Other entries are kept; "
+        description="Writes memtui's hooks into .claude/settings.local.json and its MCP server into your own "
+        "configuration for this project (~/.claude.json); with --team: .claude/settings.json and .mcp.json, to "
+        "commit; with --global: ~/.claude/settings.json and ~/.claude.json. Other entries are kept; "
         "changed files are backed up first, to .memory/backups/ (with --global: "
         "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled.",
     )
@@ -307,6 +308,20 @@ def backup_dir(project_root: Path | None) -> Path:
     return Path(cache) / "memtui" / "backups"
 
 
+def is_backup(name: str) -> bool:
+    """Whether `name` is how `write` names a backup: `<stem>.<YYYYmmddTHHMMSS>` or `…-<n>`."""
+    stamp = name.rpartition(".")[2].partition("-")
+    date, t, clock = stamp[0].partition("T")
+    return (
+        "." in name
+        and len(date) == 8
+        and t == "T"
+        and len(clock) == 6
+        and (date + clock).isdigit()
+        and (not stamp[1] or stamp[2].isdigit())
+    )
+
+
 def write(path: Path, old: str | None, new: str, backups: Path, root: Path | None = None) -> Path | None:
     """Write `new` atomically, keeping a timestamped backup of `old` in `backups`; returns the backup.
     `root`: the project the file belongs to (no link on its way may leave it)."""
@@ -447,8 +462,13 @@ def cmd_setup(args: argparse.Namespace) -> int:
         if args.global_:
             say("Every project with a .memory/ (`memtui init`) now gets memories; others are left alone.")
         else:
+            start = (
+                "Start `claude` here"
+                if shutil.which("claude")
+                else "Claude Code is not on PATH here: install it (https://claude.com/claude-code), then start `claude` here"
+            )
             say(
-                "Start `claude` here: memories are recalled at session start and on each prompt. "
+                f"{start}: memories are recalled at session start and on each prompt. "
                 + _capture_line(root)
                 + " `memtui status` shows what is stored."
             )
@@ -485,7 +505,10 @@ def _capture_line(root: Path | None) -> str:
         return f"Capture by the model waits: {exc}."
     if choice.on:
         return f"Memories are captured when a turn ends, through {choice.why} (to switch that off: {choice.fix})."
-    return f"Capture by the model waits ({choice.why}): {choice.fix}; transcripts wait in the queue until then."
+    return (
+        f"Capture by the model waits ({choice.why}): {backend.capture_fix(choice.fix)}; "
+        "transcripts wait in the queue until then."
+    )
 
 
 def _permissions_line(args: argparse.Namespace) -> str:

@@ -17,6 +17,9 @@ ATTRIBUTES = (
 )
 HEADER = "# memtui: memories merge by id and field, never with conflict markers (`memtui setup` registers the driver)"
 LOCAL_SETTINGS = ".claude/settings.local.json"
+#: The line before setup's entry in `.git/info/exclude`: how uninstall knows the entry is memtui's.
+EXCLUDE_MARK = "# memtui setup: this machine's Claude Code settings stay out of git (`memtui uninstall` removes this)"
+EXCLUDE_LINE = f"/{LOCAL_SETTINGS}"
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -57,6 +60,8 @@ def apply(root: Path, command: list[str], *, team: bool, uninstall: bool) -> lis
         if repository and _git(root, "config", "--get", "merge.memtui.driver").returncode == 0:
             _git(root, "config", "--remove-section", "merge.memtui")
             said.append("git config: removed the memtui merge driver (.gitattributes is the team's; left as it is)")
+        if repository:
+            said.extend(_unexclude(_exclude_path(root)))
         return said
     if team:
         missing = attributes_missing(root)
@@ -90,10 +95,51 @@ def apply(root: Path, command: list[str], *, team: bool, uninstall: bool) -> lis
         and (root / LOCAL_SETTINGS).exists()
         and _git(root, "check-ignore", "-q", LOCAL_SETTINGS).returncode != 0
     ):
-        info = Path(_git(root, "rev-parse", "--git-path", "info/exclude").stdout.strip() or ".git/info/exclude")
-        info = info if info.is_absolute() else root / info
+        info = _exclude_path(root)
         info.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            before = info.read_bytes()
+        except FileNotFoundError:
+            before = b""
+        # A last line without its newline would run into the mark and stop meaning anything.
+        newline = "\n" if before and not before.endswith(b"\n") else ""
         with info.open("a", encoding="utf-8") as fh:
-            fh.write(f"/{LOCAL_SETTINGS}\n")
+            fh.write(f"{newline}{EXCLUDE_MARK}\n{EXCLUDE_LINE}\n")
         said.append(f"{LOCAL_SETTINGS}: kept out of git (.git/info/exclude)")
     return said
+
+
+def _exclude_path(root: Path) -> Path:
+    info = Path(_git(root, "rev-parse", "--git-path", "info/exclude").stdout.strip() or ".git/info/exclude")
+    return info if info.is_absolute() else root / info
+
+
+def _unexclude(info: Path) -> list[str]:
+    """Take setup's marked entry out of `.git/info/exclude`; every other byte stays. An unmarked
+    entry (an older setup wrote none) may be the person's own: it is named, not removed."""
+    from memtui.store.atomic import atomic_write
+
+    try:
+        lines = info.read_bytes().decode("utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError):
+        return []
+    kept: list[str] = []
+    skip = False
+    for line in lines:
+        if skip and line.rstrip("\r\n") == EXCLUDE_LINE:
+            skip = False
+            continue
+        skip = line.rstrip("\r\n") == EXCLUDE_MARK
+        if not skip:
+            kept.append(line)
+    if kept == lines:
+        if any(line.rstrip("\r\n") == EXCLUDE_LINE for line in lines):
+            return [
+                f"{info}: still lists {EXCLUDE_LINE} (an older memtui setup may have added it; delete the line if you did not)"
+            ]
+        return []
+    if kept:
+        atomic_write(info, "".join(kept))
+    else:
+        info.unlink()
+    return [f"{info}: removed setup's {EXCLUDE_LINE} line (your lines kept as they were)"]

@@ -3,10 +3,12 @@
 What it removes, each said on its own line: the hooks and MCP entries in every scope `memtui setup`
 writes (the project's shared and local settings, `.mcp.json`, the user's settings and
 `~/.claude.json`), the tool permissions setup added, the CLAUDE.md memory block (the person's text
-around it stays byte for byte), memtui's `.gitattributes` lines and this clone's merge driver. A file
-that held only memtui's entries goes with them (no `{}` left behind), and so does an emptied
-`mcpServers` object. `.memory/` stays (your memories) unless `--purge`. A plugin install is the
-plugin manager's to remove: the command to run is printed.
+around it stays byte for byte), memtui's `.gitattributes` lines, setup's line in `.git/info/exclude`
+and this clone's merge driver. A file that held only memtui's entries goes with them (no `{}` left
+behind), and so does an emptied `mcpServers` object. `.memory/` stays (your memories, and setup's backups of the project's files)
+unless `--purge`; so do setup's backups of the user's files in memtui's cache, named with where they
+are (`--purge` deletes them and the cache's other derived files; a demo there stays).
+A plugin install is the plugin manager's to remove: the command to run is printed.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "uninstall",
         help="remove memtui's hooks, MCP entries, permissions, CLAUDE.md block and git settings (keeps .memory/)",
     )
-    p.add_argument("--purge", action="store_true", help="also delete .memory/ (every memory of this project)")
+    p.add_argument(
+        "--purge",
+        action="store_true",
+        help="also delete .memory/ (every memory of this project) and setup's backups in memtui's cache",
+    )
     p.set_defaults(func=cmd_uninstall)
 
 
@@ -57,7 +63,8 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
         shutil.rmtree(memory_dir)
         print(f"{memory_dir}: deleted, with every memory of this project")
     elif memory_dir.is_dir():
-        print(f"{memory_dir}: kept (your memories; `memtui uninstall --purge` deletes them)")
+        print(f"{memory_dir}: kept (your memories and setup's backups; `memtui uninstall --purge` deletes them)")
+    _backups(purge=args.purge)
     print("memtui is uninstalled here; `pip uninstall memtui` (or `pipx uninstall memtui`) removes the program.")
     return 0
 
@@ -150,6 +157,42 @@ def _attributes(root: Path) -> None:
     else:
         path.unlink()
         print(f"{path}: removed (it held only memtui's merge lines; commit the change)")
+
+
+def _backups(*, purge: bool) -> None:
+    """Setup's copies of the user's files (~/.claude.json, ~/.claude/settings.json) as they were,
+    in the user's cache: named, or deleted with --purge. Only files named the way setup names its
+    backups go; the folder goes only once nothing else is in it."""
+    from memtui.commands.setup import backup_dir, is_backup
+    from memtui.core.text import plural
+
+    folder = backup_dir(None)
+    try:
+        ours = sorted(p for p in folder.iterdir() if p.is_file() and not p.is_symlink() and is_backup(p.name))
+    except OSError:
+        ours = []
+    if ours and not purge:
+        print(f"{folder}: {plural(len(ours), 'backup')} of files setup changed, kept (`--purge` deletes them)")
+    if not purge:
+        return
+    for path in ours:
+        path.unlink()
+    _empty_dir(folder)
+    if ours:
+        print(f"{folder}: deleted {plural(len(ours), 'backup')} setup made")
+    _cache_leftovers(folder.parent)
+
+
+def _cache_leftovers(cache: Path) -> None:
+    """The rest of memtui's cache that --purge takes: the MCP server's learned handshakes (derived,
+    relearned at the next start) and the model runs' empty working folder. The demo stays."""
+    from memtui.mcp.prelude import cache_path
+
+    answers = cache_path()
+    if answers.parent == cache and answers.is_file() and not answers.is_symlink():
+        answers.unlink()
+    _empty_dir(cache / "model-runs")
+    _empty_dir(cache)
 
 
 def _empty_dir(path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import open_bank, print_json
-from memtui.core.text import clip
+from memtui.core.text import clip, plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +33,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     counts = report.counts()
     at = f" at {report.head[:12]}" if report.head else ""
     print(
-        f"memtui verify: {len(report.verdicts)} memories against {report.files} files{at}: "
+        f"memtui verify: {plural(len(report.verdicts), 'memory', 'memories')} against {plural(report.files, 'file')}{at}: "
         f"{counts['verified']} verified, {counts['drifted']} drifted, {counts['unchecked']} unchecked"
     )
     titles = {m.id: m.title for m in bank.memories()} if report.verdicts else {}

@@ -62,3 +62,9 @@ def bar(value: float, width: int = 5) -> str:
         out += _PARTS[eighths - 1] if eighths else "·"
         out += "·" * (width - full - 1)
     return out
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 file`, `2 files`: the count with its noun in the right number (`many` when adding an s
+    is wrong: `plural(n, "memory", "memories")`)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"

@@ -28,8 +28,17 @@ from memtui.llm.settings import LLMSettings
 #: How to get a model, said wherever one is missing.
 GET_ONE = (
     "set ANTHROPIC_API_KEY (or put the key in ~/.config/anthropic/api_key), or install Claude Code and "
-    'sign in with `claude` (explicit "remember …" prompts are saved without either)'
+    "sign in with `claude`"
 )
+#: Capture's own note, after how to get a model: only capture saves anything without one.
+EXPLICIT_NOTE = 'explicit "remember …" prompts are saved without a model'
+
+
+def capture_fix(fix: str | None) -> str | None:
+    """How to get a model, as capture says it (with what it saves without one)."""
+    return f"{fix} ({EXPLICIT_NOTE})" if fix else fix
+
+
 SWITCH_OFF = 'set [llm] backend = "off" in .memory/config.toml (or MEMTUI_LLM_BACKEND=off)'
 
 

@@ -80,7 +80,4 @@ def resolve(env: Mapping[str, str] | None = None) -> ApiKey | None:
     return None
 
 
-NO_KEY_FIX = (
-    "set ANTHROPIC_API_KEY, or put the key in ~/.config/anthropic/api_key "
-    '(explicit "remember …" prompts are saved without one)'
-)
+NO_KEY_FIX = "set ANTHROPIC_API_KEY, or put the key in ~/.config/anthropic/api_key"

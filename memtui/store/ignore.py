@@ -30,6 +30,7 @@ IGNORED = (
     "verified.json",
     "affirmed.json",
     "capture.lock",
+    "tui.lock",
     "state.json.before-repair",
     "state.json.conflicted",
 )

@@ -30,6 +30,7 @@ from memtui.tui.appref import AppBase
 from memtui.tui.commands import MemtuiCommands
 from memtui.tui.data import live
 from memtui.tui.data.rows import ListModel
+from memtui.tui.data.text import undone
 from memtui.tui.messages import Loaded, Op, OpFinished, Snapshot, StoresChanged
 
 #: Seconds after the first read before the store hashes its memory texts (statefile.prime), so that
@@ -241,7 +242,9 @@ class MemtuiApp(AppBase):
             Op(
                 "Undo",
                 _undo,
-                on_done=lambda entry: self.notify(f"Undid #{entry.seq}: {entry.summary}", timeout=5),
+                on_done=lambda entry: self.notify(
+                    undone(entry.op, [c.before or c.after for c in entry.changes]), timeout=5
+                ),
             )
         )
 
@@ -286,9 +289,15 @@ class MemtuiApp(AppBase):
 
 
 def run_bank(bank: Bank, *, watch: bool = True) -> int:
-    app = MemtuiApp(bank, watch=watch and not os.environ.get("MEMTUI_NO_WATCH"))
-    app.run()
-    return app.return_code or 0
+    from memtui.store import tuilock
+
+    lock = tuilock.hold(bank.project)  # one window per project writes; released when this process ends
+    try:
+        app = MemtuiApp(bank, watch=watch and not os.environ.get("MEMTUI_NO_WATCH"))
+        app.run()
+        return app.return_code or 0
+    finally:
+        os.close(lock)
 
 
 def run(root: Path | None = None) -> int:

@@ -85,7 +85,7 @@ def test_only_new_lines_go_to_the_model_and_stop_waits_for_three(llm, bank, tmp_
     assert extract(bank, path, session_id="s", event="Stop").ok
     write_lines(path, user("Celery 5.4 fails without a result backend."), assistant(text("Added one.")))
     waiting = extract(bank, path, session_id="s", event="Stop")
-    assert waiting.skipped.startswith("2 new line(s)") and not waiting.saved and _cursor(bank) == {"s": 3}
+    assert waiting.skipped.startswith("2 new lines") and not waiting.saved and _cursor(bank) == {"s": 3}
     assert len(llm.messages()) == 1
     assert extract(bank, path, session_id="s", event="PreCompact").ok  # PreCompact needs only one
     second = llm.messages()[1].prompt_text

@@ -88,3 +88,53 @@ def test_as_a_plugin_it_names_the_command_that_removes_it(run, project, home):
     assert "`claude plugin uninstall memtui@memtui`" in out
     assert json.loads(user.read_text()) == {"enabledPlugins": {"memtui@memtui": True}}  # the plugin manager's
     assert files(project.root) == before
+
+
+def test_exclude_line_goes_and_a_persons_lines_stay(run, project, home):
+    git(project.root, "init", "-q")
+    exclude = project.root / ".git" / "info" / "exclude"
+    exclude.write_bytes(b"# my own\r\n*.swp\n/scratch/")  # no newline at the end
+    assert run("setup")[0] == 0
+    assert b"/.claude/settings.local.json" in exclude.read_bytes()  # setup keeps this machine's settings out
+    code, out, err = run("uninstall")
+    assert code == 0, err
+    assert exclude.read_bytes() == b"# my own\r\n*.swp\n/scratch/\n"  # only the newline setup's append needed
+    assert "info/exclude: removed" in out
+
+
+def test_a_persons_own_exclude_entry_stays_byte_for_byte(run, project, home):
+    git(project.root, "init", "-q")
+    exclude = project.root / ".git" / "info" / "exclude"
+    mine = b"# my own\r\n/.claude/settings.local.json\n*.swp"
+    exclude.write_bytes(mine)
+    assert run("setup")[0] == 0
+    assert exclude.read_bytes() == mine  # already ignored: setup adds nothing
+    code, _, err = run("uninstall")
+    assert code == 0, err
+    assert exclude.read_bytes() == mine
+
+
+def test_backups_are_named_and_purge_deletes_only_setups(run, project, home):
+    cache = home / ".cache"
+    env = {"XDG_CACHE_HOME": str(cache)}
+    user = home / ".claude" / ".claude.json"  # where CLAUDE_CONFIG_DIR puts it
+    user.parent.mkdir()
+    user.write_text(json.dumps({"theme": "dark"}))
+    assert run("setup", env=env)[0] == 0
+    backups = cache / "memtui" / "backups"
+    made = sorted(p.name for p in backups.iterdir())
+    assert made and all(name.startswith("claude-claude.json.") for name in made)
+    (backups / "notes.txt").write_text("a person's file")
+    code, out, err = run("uninstall", env=env)
+    assert code == 0, err
+    assert f"{backups}: " in out and "kept (`--purge` deletes them)" in out
+    assert len(list(backups.iterdir())) > len(made)  # nothing deleted without --purge
+    code, out, err = run("uninstall", "--purge", env=env)
+    assert code == 0, err
+    assert [p.name for p in backups.iterdir()] == ["notes.txt"]  # only what setup made
+    assert "deleted" in out and str(backups) in out
+    (backups / "notes.txt").unlink()
+    assert run("init", env=env)[0] == 0
+    assert run("setup", env=env)[0] == 0
+    assert run("uninstall", "--purge", env=env)[0] == 0
+    assert not (cache / "memtui").exists()  # nothing else in it: the folders go too

@@ -117,7 +117,7 @@ def test_unreadable_job_is_set_aside_not_retried_forever(project, cli):
 
 def test_worker_is_single(project, cli, held):
     result = cli("worker", "--idle", "0", cwd=project.root)
-    assert result.returncode == 0 and b"0 job(s)" in result.stdout
+    assert result.returncode == 0 and b"0 jobs" in result.stdout
 
 
 @pytest.fixture
@@ -268,7 +268,7 @@ def test_without_a_model_the_job_waits_in_the_spool_and_runs_once_a_key_exists(p
     status = subprocess.run(
         [sys.executable, "-m", "memtui", "status"], cwd=project.root, env=env, capture_output=True, text=True
     )
-    assert "1 capture job(s) waiting for a model" in status.stdout
+    assert "1 capture job waiting for a model" in status.stdout
     api.script(fakeapi.tool({"memories": [{"type": "decision", "content": "We deploy with make ship", "tags": []}]}))
     subprocess.run(
         [sys.executable, "-m", "memtui", "worker", "--idle", "0"],

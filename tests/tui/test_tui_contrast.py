@@ -1,7 +1,11 @@
 """Every colour memtui draws text in reaches WCAG AA on the backgrounds it is drawn on, in both shipped themes.
 
-The colours are read from the sources (the CSS and the styles the renderables use), so a new `$variable`
-must be classified here before it ships; the values come from the running app's own CSS variables.
+Two checks. The colours are read from the sources (the CSS and the styles the renderables use), so a new
+`$variable` must be classified here before it ships; the values come from the running app's own CSS
+variables. And every screen is opened in both themes at 80×24 and each text cell is read back as it is
+drawn (the compositor's segments: the colour and background a terminal would paint), which catches what
+the variables alone do not: a style resolved without its background, a selected row's labels on the
+cursor, Textual's own half-foreground text.
 """
 
 from __future__ import annotations
@@ -10,18 +14,28 @@ import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.app import App
 from textual.color import Color
-from tuikit import make_app, settle
+from textual.screen import ModalScreen
+from tuikit import SCREENS, make_app, settle
 
 from memtui.tui import themes
+from memtui.tui.screenshots import sample_engines
 
 pytestmark = pytest.mark.anyio
 
 TUI = Path(__file__).resolve().parents[2] / "memtui" / "tui"
 BACKGROUNDS = ("background", "surface", "panel")
 # Drawn as backgrounds or borders (no text on them is coloured by memtui except the cursor pair below).
-NOT_TEXT = {"surface", "panel", "panel-lighten-2", "block-cursor-background", "block-cursor-blurred-background"}
+NOT_TEXT = {
+    "surface",
+    "panel",
+    "panel-lighten-2",
+    "primary",  # the active tab's underline
+    "block-cursor-background",
+    "block-cursor-blurred-background",
+}
 AA = 4.5
 
 
@@ -68,6 +82,7 @@ def test_the_sources_use_only_classified_variables():
     assert {"text-muted", "warning", "error", "accent", "success", "secondary"} <= text
     unknown = text - {
         "text",
+        "foreground",
         "text-muted",
         "warning",
         "error",
@@ -113,3 +128,103 @@ async def test_the_app_opens_in_memtui_dark_and_names_the_themes_for_an_unknown_
         assert app.theme == themes.DEFAULT
         said = " ".join(str(n.message) for n in app._notifications)
         assert "no-such-theme" in said and "memtui-light" in said
+
+
+# The walk: every screen of tuikit.SCREENS, and the states where a row's coloured labels sit on a cursor.
+WALK = {
+    **SCREENS,
+    "search-results": [*SCREENS["search"], "down"],
+    "review-picker": [*SCREENS["review"], "down"],
+    "consolidate-next": [*SCREENS["consolidate"], "down"],
+}
+
+
+def is_text(ch: str) -> bool:
+    """Letters, digits, punctuation; not the borders, bars and scrollbars (box drawing, block elements)."""
+    return not ch.isspace() and not "\u2500" <= ch <= "\u259f"
+
+
+def drawn_cells(app) -> list[tuple[int, int, str, tuple[int, int, int], tuple[int, int, int]]]:
+    """(x, y, character, colour, background) of every cell of the screen as the terminal gets it."""
+    width, height = app.size
+    update = app.screen._compositor.render_update(full=True)
+    console = Console(width=width, height=height, force_terminal=True, color_system="truecolor", legacy_windows=False)
+    cells = []
+    x = y = 0
+    for segment in console.render(update):
+        if segment.control:  # each line starts with a cursor move
+            y, x = (y + 1, 0) if x else (y, 0)
+            continue
+        style = segment.style
+        for ch in segment.text:
+            if style is not None and style.color is not None and style.bgcolor is not None:
+                fg, bg = tuple(style.color.get_truecolor()), tuple(style.bgcolor.get_truecolor())
+                cells.append((x, y, ch, *((bg, fg) if style.reverse else (fg, bg))))
+            else:
+                assert not is_text(ch), f"{ch!r} at {x},{y} is drawn without a colour and background"
+            x += 1
+    return cells
+
+
+def rgb_ratio(fg: tuple[int, int, int], bg: tuple[int, int, int]) -> float:
+    return ratio(Color(*fg), Color(*bg))
+
+
+def readable_region(app):
+    """A dialog fades the screen under it on purpose: only the dialog's own cells are read there."""
+    if not isinstance(app.screen, ModalScreen):
+        return None
+    return [child.region for child in app.screen.children]
+
+
+async def low_contrast(app) -> list[str]:
+    regions = readable_region(app)
+    low: dict[tuple, str] = {}
+    for x, y, ch, fg, bg in drawn_cells(app):
+        if not is_text(ch):
+            continue
+        if regions is not None and not any(r.contains(x, y) for r in regions):
+            continue
+        r = rgb_ratio(fg, bg)
+        if r < AA:
+            key = (y, fg, bg)  # one line per run of the same colours
+            low[key] = low.get(key, f"line {y}: #{bytes(fg).hex()} on #{bytes(bg).hex()} {r:.2f}:1 ") + ch
+    return list(low.values())
+
+
+@pytest.mark.parametrize("theme", [t.name for t in themes.THEMES])
+async def test_every_screen_reads_at_aa_as_drawn(demo, theme):
+    failures = []
+    for name, keys in WALK.items():
+        app = make_app(demo, engines=sample_engines(demo), theme=theme)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press(*keys)
+            await settle(pilot)
+            failures += [f"{name} {line}" for line in await low_contrast(app)]
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("theme", [t.name for t in themes.THEMES])
+async def test_dim_text_is_dimmer_than_text_and_still_aa(demo, theme):
+    """The list's age column (the dim style): between the background and the text, never past either."""
+    app = make_app(demo, engines=sample_engines(demo), theme=theme)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j")
+        await settle(pilot)
+        rows: dict[int, dict[int, tuple]] = {}
+        for x, y, ch, fg, bg in drawn_cells(app):
+            rows.setdefault(y, {})[x] = (ch, fg, bg)
+        v = app.get_css_variables()
+        text, surface = Color.parse(v["foreground"]), Color.parse(v["surface"])
+        ages = []
+        for cells in rows.values():
+            line = "".join(cells[x][0] if x in cells else " " for x in range(max(cells) + 1))
+            found = re.search(r"[\u2580-\u259f.·] +\d+[a-z]+ ", line)  # the age after the confidence bar
+            if found and cells[found.end() - 2][2] == surface.rgb:  # a row off the cursor
+                ages.append((line, cells[found.end() - 2]))
+        assert ages, "no age column found"
+        for line, (_, fg, bg) in ages:
+            assert rgb_ratio(fg, bg) >= AA, line
+            assert ratio(Color(*fg), surface) < ratio(text, surface), f"dim is not dimmer than the text: {line}"

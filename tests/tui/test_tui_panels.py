@@ -149,6 +149,6 @@ async def test_health_counts_the_prompts_recall_answered_and_held_back_today(dem
         await pilot.press("H")
         await settle(pilot)
         body = str(app.screen.query_one("#health-body").render())
-        assert "recall        1 prompt(s) got memories, 2 held back" in body
+        assert "recall        1 prompt got memories, 2 held back" in body
         assert body.index("recall ") < body.index("used ") < body.index("cap ")  # the cap bar stays under "used"
         assert "More" not in body

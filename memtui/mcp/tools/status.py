@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from memtui.core.text import plural
 from memtui.mcp.workspace import tool_errors
 
 
@@ -46,7 +47,7 @@ def register(server: Any, ws: Any) -> None:
         lines.append(_capture_health(bank))
         pending = _pending_jobs(bank)
         if pending:
-            lines.append(f"{pending} capture job(s) waiting in the spool.")
+            lines.append(f"{plural(pending, 'capture job')} waiting in the spool.")
         return "\n".join(lines)
 
 

@@ -105,3 +105,40 @@ def same_fields(a: Memory, b: Memory) -> bool:
 
 def split_tags(text: str) -> list[str]:
     return [t for t in (part.strip().lstrip("#") for part in text.replace(",", " ").split()) if t]
+
+
+#: What each journal operation is called where a person reads it (the undo toast).
+CHANGE_NAMES = {
+    "add": "adding",
+    "edit": "edit",
+    "drop": "drop",
+    "restore": "restore",
+    "review": "review",
+    "touch": "touch",
+    "reaffirm": "re-affirming",
+    "merge": "merge",
+    "settle": "settling",
+    "promote": "move",
+    "enrich": "questions added to",
+    "prune": "pruning",
+    "scan-fix": "redaction",
+    "consolidate": "consolidation",
+    "git-merge": "git merge",
+}
+
+
+def undone(op: str, snapshots: list[Mapping[str, object] | None]) -> str:
+    """`Undid the edit of 'uv not pip'.`: the change in words and the memory by its title (the
+    journal's own summary names ids and fields)."""
+    from memtui.core.text import plural
+
+    titles = []
+    for snap in snapshots:
+        if snap:
+            name = str(snap.get("name") or "")
+            content = str(snap.get("content") or "").strip()
+            titles.append(name or (content.splitlines()[0] if content else ""))
+    what = CHANGE_NAMES.get(op, op)
+    if len(titles) == 1 and titles[0]:
+        return f"Undid the {what} of ‘{clip(titles[0], 48)}’."
+    return f"Undid the {what} of {plural(len(snapshots), 'memory', 'memories')}."

@@ -16,7 +16,7 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from memtui.core import render_index
 from memtui.core.render_block import MarkerError
-from memtui.core.text import bar, clip
+from memtui.core.text import bar, clip, plural
 from memtui.errors import MemtuiError
 from memtui.tui.appref import app_of
 from memtui.tui.data import budget
@@ -30,7 +30,7 @@ BAR = 20
 def block_view(p: budget.Preview) -> Content:
     parts: list[tuple[str, str] | str] = [
         ("CLAUDE.md block", "bold"),
-        f"  {p.lines} lines · ",
+        f"  {plural(p.lines, 'line')} · ",
         (
             ("changes pending — w writes it" if p.changed else "up to date with the file on disk"),
             "$warning" if p.changed else "$success",
@@ -90,7 +90,7 @@ def meters_view(p: budget.Preview) -> Content:
             (bar(min(m.byte_ratio, 1.0), BAR), style),
             f" {m.bytes / 1024:>4.1f}/{render_index.MAX_BYTES // 1024} KB\n",
         ]
-        parts.append(f"  {m.entries} entries load at session start")
+        parts.append(f"  {plural(m.entries, 'entry', 'entries')} load at session start")
         if m.cut:
             parts += [("  ── cut-off ──", "$error"), f" {len(m.cut)} fall beyond it:\n"]
             for memory in m.cut[:50]:

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from memtui.core.text import clip
+from memtui.core.text import clip, plural
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import plan as plan_rows
@@ -122,13 +122,13 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
         width = selections.scrollable_content_region.width or self.size.width
         selections.add_options([Selection(headline(item, titles, width), i, True) for i, item in enumerate(self.items)])
         problems = list(getattr(result, "problems", ()) or ())
-        extra = f" · {len(problems)} suggestion(s) were discarded as invalid: {problems[0]}" if problems else ""
+        extra = f" · {plural(len(problems), 'suggestion')} discarded as invalid: {problems[0]}" if problems else ""
         if self.items:
             selections.focus()
             selections.highlighted = 0
             self.query_one("#consolidate-detail", Static).update(details(self.items[0], titles))
             self._idle(
-                f"{len(self.items)} suggestion(s), all accepted · space rejects one · enter applies the accepted ones{extra}"
+                f"{plural(len(self.items), 'suggestion')}, all accepted · space rejects one · enter applies the accepted ones{extra}"
             )
         else:
             self._idle(f"Nothing to consolidate: no duplicates or outdated memories found.{extra}")
@@ -151,7 +151,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
             Op(
                 "Consolidate",
                 lambda bank: apply_fn(bank, plan, accepted=chosen),
-                done=f"Applied {len(chosen)} change(s); u undoes.",
+                done=f"Applied {plural(len(chosen), 'change')}; u undoes.",
                 on_done=lambda _r: self._applied(),
             )
         )

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from memtui.core.text import bar
+from memtui.core.text import bar, plural
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import services
@@ -54,7 +54,8 @@ def secrets_view(bank: Any) -> list[tuple[str, str] | str]:
         return [*out, ("  none stored\n", "$success")]
     out.append(
         (
-            f"  ⚠ {report.count} stored in {len(report.memories)} memories and {len(report.files)} files; "
+            f"  ⚠ {report.count} stored in {plural(len(report.memories), 'memory', 'memories')} and "
+            f"{plural(len(report.files), 'file')}; "
             "`memtui scan --fix` redacts them\n",
             "$error bold",
         )

@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static
 
 from memtui.core.memory import Memory
+from memtui.core.text import plural
 from memtui.tui.appref import app_of
 from memtui.tui.data.rows import SORTS, Query
 from memtui.tui.messages import Snapshot
@@ -192,7 +193,9 @@ back) narrows to a type or a store.
             or "all"
         )
         parts = [
-            f"{shown} of {model.counts().total}" if shown != model.counts().total else f"{shown} memories",
+            f"{shown} of {model.counts().total}"
+            if shown != model.counts().total
+            else plural(shown, "memory", "memories"),
             scope,
             f"by {q.sort}",
         ]

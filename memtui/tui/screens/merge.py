@@ -49,10 +49,11 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         types = registry.order(set(registry.names()) | {m.type for m in self.sources})
         yield TopBar(f"merge {len(self.sources)} memories")
         with Vertical(id="edit-form"):
-            lines: list[tuple[str, str] | str] = []
-            for m in self.sources:
-                lines += [("  ◦ ", "$accent"), (f"{m.type:<12} ", "$secondary"), f"{clip(m.title, 90)}\n"]
-            yield Static(Content.assemble(*lines).rstrip(), id="merge-sources")
+            with Vertical(id="merge-sources"):
+                for m in self.sources:  # a title that wraps continues under itself, not under the bullet
+                    with Horizontal(classes="hanging"):
+                        yield Static(Content.assemble(("  ◦ ", "$accent"), (f"{m.type:<12} ", "$secondary")))
+                        yield Static(clip(m.title, 90), classes="hanging-text", markup=False)
             yield Static("", id="merge-status")
             with Horizontal(classes="field"):
                 yield Label("type", classes="field-label")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -13,12 +14,29 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 
+def hanging(label: str | tuple[str, str]) -> str | Table:
+    """A label, or (lead, text): the text wraps under itself, not under the lead (a hanging indent)."""
+    if isinstance(label, str):
+        return label
+    lead, text = label
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1, overflow="fold")
+    grid.add_row(lead, text)
+    return grid
+
+
 class PickScreen(ModalScreen[str | None]):
     HELP = "## Choose\n\n`↑`/`↓` (or `j`/`k`) move, `enter` chooses, `escape` cancels."
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]
 
     def __init__(
-        self, title: str, choices: Sequence[tuple[str, str]], *, current: str | None = None, note: str = ""
+        self,
+        title: str,
+        choices: Sequence[tuple[str, str | tuple[str, str]]],
+        *,
+        current: str | None = None,
+        note: str = "",
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -31,7 +49,7 @@ class PickScreen(ModalScreen[str | None]):
             yield Static(self.title_text, classes="dialog-title", markup=False)
             if self.note:
                 yield Static(self.note, classes="dialog-body", markup=False)
-            yield OptionList(*(Option(label, id=value) for value, label in self.choices), id="choices")
+            yield OptionList(*(Option(hanging(label), id=value) for value, label in self.choices), id="choices")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

@@ -82,7 +82,9 @@ A memory two people edited differently before a git merge comes first, with both
         app = app_of(self)
         yield TopBar("review")
         yield Static("", id="list-status")
-        yield MemoryDetail.of_app(app)
+        detail = MemoryDetail.of_app(app)
+        detail.review_hint = "a accepts, e edits, d rejects"  # not "R reviews": this is the review
+        yield detail
         yield Static("", id="review-other")
         yield Footer(compact=True)
 
@@ -171,9 +173,17 @@ A memory two people edited differently before a git merge comes first, with both
             )
 
     def action_step(self, delta: int) -> None:
-        if self.items:
-            self.index = (self.index + delta) % len(self.items)
-            self._show()
+        if not self.items:
+            return
+        count = len(self.items)
+        if count == 1:
+            self.notify("This is the only memory to review.", timeout=3)
+            return
+        index = self.index + delta
+        if not 0 <= index < count:  # wrap, and say so: a quiet jump back reads as a key that did nothing
+            self.notify(f"Back to the {'first' if delta > 0 else 'last'} of {count} to review.", timeout=3)
+        self.index = index % count
+        self._show()
 
     def action_accept(self) -> None:
         if self.current is not None:
@@ -213,7 +223,7 @@ A memory two people edited differently before a git merge comes first, with both
         from memtui.tui.screens.merge import MergeScreen
         from memtui.tui.screens.pick import PickScreen
 
-        choices = [(m.id, f"{m.type:<12} {clip(m.title, 80)}") for m in candidates]
+        choices = [(m.id, (f"{m.type:<12} ", clip(m.title, 80))) for m in candidates]
 
         def chosen(target_id: str | None) -> None:
             target = next((m for m in candidates if m.id == target_id), None)

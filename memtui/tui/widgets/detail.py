@@ -110,6 +110,8 @@ says it still holds, `d` drops it).
         self.memory: Memory | None = None
         #: What the pane says with no memory selected (why, when the store cannot be read).
         self.empty_text = "Nothing selected."
+        #: What to do about an unreviewed memory: the key that opens the review, or (in it) its keys.
+        self.review_hint = "R reviews"
         self._shown: tuple[Memory | None, str | None, Verdict | None] | None = None
 
     def compose(self) -> ComposeResult:
@@ -161,7 +163,7 @@ says it still holds, `d` drops it).
             parts.append(
                 ("reviewed ✓", "$success")
                 if memory.reviewed
-                else ("not reviewed — captured automatically; R reviews", "$warning bold")
+                else (f"not reviewed — captured automatically; {self.review_hint}", "$warning bold")
             )
         else:
             parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
