@@ -4,15 +4,10 @@ and export (the store in their shapes)."""
 from __future__ import annotations
 
 import argparse
-import importlib
 
 from memtui.commands.common import open_bank, print_json
 from memtui.core.text import clip
 from memtui.importers import SOURCES
-
-
-def _reader(source: str):
-    return importlib.import_module(f"memtui.importers.{SOURCES[source][0]}")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,18 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    import os
-    from pathlib import Path
-
     from memtui.importers import plan
-    from memtui.importers.unit import Context
 
     bank = open_bank(args)
-    ctx = Context(bank.project.root, dict(os.environ), args.all_projects)
-    reader = _reader(args.source)
-    path = Path(args.path).expanduser() if args.path else reader.default_path(ctx)
-    reading = reader.read(path, ctx)
-    result = plan.plan(bank, reading)
+    result = plan.preview(bank, args.source, args.path, all_projects=args.all_projects)
     if not args.dry_run:
         result = plan.apply(bank, result)
     if args.json:

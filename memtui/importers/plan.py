@@ -3,16 +3,19 @@ units before it, then saved through the Bank's own `add` inside one batch (one j
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from memtui.core import redact
 from memtui.core.clock import format_ts
 from memtui.core.memory import Source
-from memtui.errors import MemtuiError
-from memtui.importers.unit import Reading, Unit
+from memtui.errors import MemtuiError, UsageError
+from memtui.importers.unit import Context, Reading, Unit
 from memtui.store.bank import Bank
 
 
@@ -54,6 +57,25 @@ class Plan:
 def normal(text: str) -> str:
     """The comparison key for "the same text": whitespace collapsed, case folded."""
     return " ".join(text.split()).casefold()
+
+
+def preview(
+    bank: Bank,
+    source: str,
+    path: str | Path | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    all_projects: bool = False,
+) -> Plan:
+    """Read `source` (at `path`, else where the tool keeps its data) and plan its import; writes nothing."""
+    from memtui.importers import SOURCES
+
+    if source not in SOURCES:
+        raise UsageError(f"unknown source {source!r}; use one of {', '.join(SOURCES)}")
+    reader = importlib.import_module(f"memtui.importers.{SOURCES[source][0]}")
+    ctx = Context(bank.project.root, dict(os.environ if env is None else env), all_projects)
+    where = Path(path).expanduser() if path else reader.default_path(ctx)
+    return plan(bank, reader.read(where, ctx))
 
 
 def plan(bank: Bank, reading: Reading) -> Plan:
