@@ -47,9 +47,15 @@ def test_import_adds_each_unit_once_with_lineage_keeps_no_secret_and_undoes_whol
     assert code == 0, err
     dry = json.loads(out)
     assert project.path("state.json").read_bytes() == state_before
-    assert leaked(*_ours(project, home)) == [] and not any(k in out for k in ("ghp_", "sk-ant", "AKIA"))
+    assert leaked(*_ours(project, home)) == []
     counts = [sum(i["action"] == a for i in dry) for a in ("add", "skip", "refuse")]
     assert counts == [added, skipped, refused], [(i["action"], i["source"], i["reason"]) for i in dry]
+    code, plain, err = run("import", source, "--dry-run")
+    assert code == 0 and "nothing written" in plain, err
+    shown = project.root.parent / "shown.txt"
+    shown.write_text(out + plain, encoding="utf-8")
+    assert leaked(shown) == []  # the dry run prints redacted text too
+    assert project.path("state.json").read_bytes() == state_before
     dup = next(i for i in dry if STORE_DUPLICATE.lower() in i["content"].lower())
     assert dup["action"] == "skip" and dup["memory"]  # names the memory it duplicates
 
