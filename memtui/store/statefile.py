@@ -301,7 +301,7 @@ class StateStore:
     def forget(self) -> None:
         """Let go of changes applied without writing: the next load() reads the file again."""
         self._signature = None
-        self._raws, self._fragments, self._payload = {}, {}, None
+        self._raws, self._fragments, self._payload = None, {}, None  # read again from the file when needed
 
     def _own_fragments(self) -> None:
         """Each memory's text, in file order: taken from the file as loaded when its layout allows
