@@ -15,9 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "import",
         help="import memories from another tool (one undoable change)",
-        description="Import another memory tool's memories into state.json, one memory per unit of "
-        "knowledge, redacted, with its source; duplicates are skipped. `memtui undo` takes the whole "
-        f"import back.\n\nPATH defaults to where each tool keeps its data:\n{defaults}",
+        description="Import another memory tool's memories into state.json: one memory per unit of\n"
+        "knowledge, redacted, with its source; duplicates are skipped. `memtui undo` takes the\n"
+        f"whole import back.\n\nPATH defaults to where each tool keeps its data:\n{defaults}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("source", choices=list(SOURCES), metavar="SOURCE", help=", ".join(SOURCES))
