@@ -26,6 +26,7 @@ SessionEnd."""
 COMMAND_MODULES = (
     "memtui.commands.project",
     "memtui.commands.memories",
+    "memtui.commands.transfer",
     "memtui.commands.render",
     "memtui.commands.demo",
     "memtui.commands.search",

@@ -149,7 +149,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"merged from: {', '.join(memory.merged_from)}")
     for i, question in enumerate(memory.questions):
         print(f"{'answers:' if i == 0 else '':<13}{question}")
-    if memory.source:
+    if memory.source and memory.source.origin:
+        print(f"source:      imported from {memory.source.origin}")
+    elif memory.source:
         print(f"source:      session {memory.source.session or '?'} ({memory.source.event or '?'})")
     if not memory.reviewed:
         print("reviewed:    no (captured automatically)")

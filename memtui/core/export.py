@@ -28,7 +28,11 @@ def to_dict(memory: Memory, now: datetime, registry: TypeRegistry = DEFAULT_REGI
         "freshness": decay.freshness(memory, now),
         "supersedes": memory.supersedes,
         "merged_from": list(memory.merged_from),
-        "source": {"session": memory.source.session, "event": memory.source.event} if memory.source else None,
+        "source": (
+            {"session": memory.source.session, "event": memory.source.event, "origin": memory.source.origin}
+            if memory.source
+            else None
+        ),
         "reviewed": memory.reviewed,
         "questions": list(memory.questions),
         "store": memory.store,

@@ -21,10 +21,12 @@ class Status(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Where an automatically captured memory came from."""
+    """Where a memory came from: the session and hook event that captured it, or (`origin`) the tool
+    and place it was imported from, e.g. `claude-mem observations/42` (`memtui import`)."""
 
     session: str | None = None
     event: str | None = None
+    origin: str | None = None
 
 
 # Not slots=True: without slots a store can build a Memory by handing over its attribute dict,

@@ -7,8 +7,9 @@ A TUI edit therefore never overwrites what a hook wrote a second earlier.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,17 @@ def clean_questions(questions: Iterable[str]) -> tuple[str, ...]:
     return tuple(seen.values())[:MAX_QUESTIONS]
 
 
+@dataclass
+class Batch:
+    """Changes to state.json gathered by `Bank.batch`, journalled as one entry on the way out."""
+
+    op: str
+    #: The journal entry's summary; the caller may set it once it knows what the batch did.
+    summary: str
+    changes: dict[str, Change] = field(default_factory=dict)
+    entry: Entry | None = None
+
+
 class Bank:
     def __init__(
         self,
@@ -88,6 +100,7 @@ class Bank:
         self._stores: dict[str, Store] = {self.state.key: self.state, **{s.key: s for s in self.markdown}}
         #: Why the CLAUDE.md block could not follow the last change (the change itself was saved).
         self.render_problem: str | None = None
+        self._batch: Batch | None = None
 
     @classmethod
     def open(cls, cwd: Path | None = None, env: Mapping[str, str] | None = None, **kwargs: Any) -> Bank:
@@ -173,6 +186,9 @@ class Bank:
         """
         self._writable({*changes, *([self.state.key] if header else [])})
         now = self.clock()
+        if self._batch is not None:
+            self._gather(self._batch, changes, now)
+            return None
         journal: list[Change] = []
         encoded: dict[str, dict[str, dict[str, Any] | None]] = {}
         for key, memories in changes.items():
@@ -198,6 +214,40 @@ class Bank:
             self.state.apply({}, now, header)
         self._auto_render()
         return entry
+
+    @contextmanager
+    def batch(self, op: str, summary: str) -> Iterator[Batch]:
+        """Many operations (`add`, with its redaction, checks and dedup) as ONE undoable change to
+        state.json: inside, each is applied to what this process holds, so the next one's dedup sees
+        it, and nothing is written; on the way out the whole batch is journalled as one entry and the
+        file written once. An error inside writes nothing at all."""
+        with self.lock:
+            self.state.load()
+            batch = self._batch = Batch(op, summary)
+            try:
+                yield batch
+            except BaseException:
+                self.state.forget()
+                raise
+            finally:
+                self._batch = None
+            changes = [c for c in batch.changes.values() if c.before != c.after]
+            if changes:
+                batch.entry = self.journal.append(op, batch.summary, changes)
+                self.state.apply({c.id: c.after for c in changes}, self.clock())
+                self._auto_render()
+
+    def _gather(self, batch: Batch, changes: Mapping[str, Mapping[str, Memory | None]], now: datetime) -> None:
+        if set(changes) - {self.state.key}:
+            raise UsageError("a batch changes state.json only; save into other stores one by one")
+        snaps = {}
+        for mid, memory in changes.get(self.state.key, {}).items():
+            after = self.state.encode(memory) if memory is not None else None
+            first = batch.changes.get(mid)
+            before = first.before if first is not None else self.state.snapshot(mid)
+            batch.changes[mid] = Change(self.state.key, mid, before, after)
+            snaps[mid] = after
+        self.state.apply(snaps, now, write=False)
 
     def _writable(self, keys: Iterable[str]) -> None:
         """Refuse a change, before its first write, when a file or folder it must write is the
@@ -274,7 +324,10 @@ class Bank:
         source: Source | None = None,
         reviewed: bool = True,
         questions: Iterable[str] = (),
+        created: datetime | None = None,
     ) -> SaveResult:
+        """Save a memory (or re-affirm the one it repeats). `created`: when the fact was first
+        recorded, for a memory brought in from another tool (`memtui import`); default now."""
         scan = redact.scan(content)
         content = scan.text.strip()
         name, description = redact.redact(name).strip(), redact.redact(description).strip()
@@ -304,8 +357,8 @@ class Bank:
                 id=new_id(now),
                 type=type_,
                 content=content,
-                created=now,
-                updated=now,
+                created=created or now,
+                updated=created or now,
                 name=name,
                 description=description,
                 tags=tags,

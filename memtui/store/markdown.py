@@ -124,7 +124,7 @@ class MarkdownStore:
         tags_entry = doc.find("tags")
         tags = tags_entry.value if tags_entry and isinstance(tags_entry.value, list) else []
         merged = doc.find("merged_from")
-        session, event = text("source_session"), text("source_event")
+        session, event, origin = text("source_session"), text("source_event"), text("source_origin")
         reviewed = doc.find("reviewed")
         asked = doc.find("questions")
         return Memory(
@@ -139,7 +139,7 @@ class MarkdownStore:
             status=status,
             supersedes=text("supersedes") or None,
             merged_from=tuple(str(x) for x in merged.value) if merged and isinstance(merged.value, list) else (),
-            source=Source(session or None, event or None) if session or event else None,
+            source=Source(session or None, event or None, origin or None) if session or event or origin else None,
             reviewed=not (reviewed is not None and reviewed.value is False),
             questions=tuple(str(q) for q in asked.value if q) if asked and isinstance(asked.value, list) else (),
             store=self.key,
@@ -209,6 +209,7 @@ class MarkdownStore:
             ("merged_from", lambda m: m.merged_from, list(memory.merged_from) or None),
             ("source_session", lambda m: (m.source or Source()).session, source.session),
             ("source_event", lambda m: (m.source or Source()).event, source.event),
+            ("source_origin", lambda m: (m.source or Source()).origin, source.origin),
             ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
             ("questions", lambda m: m.questions, list(memory.questions) or None),
             # The file's mtime is its age; `created` is written only when it says something more.

@@ -274,8 +274,11 @@ class StateStore:
         snapshots: Mapping[str, dict[str, Any] | None],
         now: datetime | None = None,
         header: Mapping[str, Any] | None = None,
+        *,
+        write: bool = True,
     ) -> None:
-        """Replace, add (at the end) or remove memories by raw snapshot, then write the file atomically."""
+        """Replace, add (at the end) or remove memories by raw snapshot, then write the file atomically.
+        `write=False` changes only what this process holds (a batch: `Bank.batch`); `forget` drops it."""
         raws = self._objects()
         self._own_fragments()
         for mid, raw in snapshots.items():
@@ -293,7 +296,13 @@ class StateStore:
             self._header.update(header)
         if snapshots or header:
             self._header["lastUpdated"] = format_ts(now or utcnow())
-        self._write()
+        if write:
+            self._write()
+
+    def forget(self) -> None:
+        """Let go of changes applied without writing: the next load() reads the file again."""
+        self._signature = None
+        self._raws, self._fragments, self._payload = None, {}, None  # read again from the file when needed
 
     def _own_fragments(self) -> None:
         """Each memory's text, in file order: taken from the file as loaded when its layout allows

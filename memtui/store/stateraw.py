@@ -115,7 +115,11 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         values["description"] = _text(description) if description else ""
         values["supersedes"] = _text(supersedes) if supersedes else None
         values["merged_from"] = tuple(str(x) for x in merged) if merged and isinstance(merged, list) else ()
-        values["source"] = Source(source.get("session"), source.get("event")) if isinstance(source, dict) else None
+        values["source"] = (
+            Source(source.get("session"), source.get("event"), source.get("origin"))
+            if isinstance(source, dict)
+            else None
+        )
         values["reviewed"] = get("reviewed", True) is not False
         asked = get("questions")
         values["questions"] = tuple(str(x) for x in asked if x) if isinstance(asked, list) else ()
@@ -159,7 +163,15 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     _set(raw, "name", memory.name, "")
     _set(raw, "description", memory.description, "")
     source = (
-        {k: v for k, v in (("session", memory.source.session), ("event", memory.source.event)) if v}
+        {
+            k: v
+            for k, v in (
+                ("session", memory.source.session),
+                ("event", memory.source.event),
+                ("origin", memory.source.origin),
+            )
+            if v
+        }
         if memory.source
         else {}
     )

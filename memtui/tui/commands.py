@@ -35,6 +35,11 @@ class MemtuiCommands(Provider):
                 ("search", "go: Search", "Ranked search over every memory"),
                 ("ask", "go: Ask", "Ask a question; the answer cites memories"),
                 ("health", "go: Health", "Extractor status, last error, tokens and cost today"),
+                (
+                    "import",
+                    "go: Import",
+                    "Bring in claude-mem, basic-memory, Codex, Gemini, Cline or memory-tool memories",
+                ),
             ):
                 out.append((title, partial(open_screen, name), help_text))
         out += [

@@ -33,6 +33,14 @@ def consolidate() -> tuple[Callable[..., Any], Callable[..., Any]]:
     return plan, apply
 
 
+def importer() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """`preview(bank, source, path=None) -> Plan` (reads the source, writes nothing) and
+    `apply(bank, plan, only=…)` (the ticked units, as one undoable change)."""
+    from memtui.importers.plan import apply, preview
+
+    return preview, apply
+
+
 def health() -> Callable[..., Any]:
     """`read(project) -> dict`."""
     from memtui.capture.health import read

@@ -14,6 +14,7 @@ PANELS = {
     "search": ("memtui.tui.screens.search", "SearchScreen"),
     "ask": ("memtui.tui.screens.ask", "AskScreen"),
     "health": ("memtui.tui.screens.health", "HealthScreen"),
+    "import": ("memtui.tui.screens.importer", "ImportScreen"),
 }
 
 #: Every module that defines bindings, for the key remapping check and the help screen.

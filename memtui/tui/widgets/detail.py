@@ -200,7 +200,9 @@ says it still holds, `d` drops it).
             lines.append(("merged from", named(mid)))
         for m in self.lineage.successors(memory.id):
             lines.append(("replaced by", named(m.id)))
-        if memory.source and (memory.source.session or memory.source.event):
+        if memory.source and memory.source.origin:
+            lines.append(("imported", memory.source.origin))
+        elif memory.source and (memory.source.session or memory.source.event):
             lines.append(
                 (
                     "captured",
