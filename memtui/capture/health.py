@@ -74,13 +74,14 @@ def pending(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def read(project: Any, env: Any = None) -> dict[str, Any]:
+def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any]:
     """Everything a person needs to trust (or fix) capture, as plain values.
 
     `project` is a Project or a Bank. Keys: last_run, last_success, last_error, error_resolved,
     fix, paused, paused_reason, pending_bytes, pending_sessions, pending (per session: session,
     transcript, bytes), today (calls, tokens, cost_usd), budget_usd, model, api_key (where it comes
     from, or None), consolidation.
+    (With `login`, an installed Claude Code is asked whether it is signed in: `llm.backend.choose`.)
     """
     from memtui.config import Config
     from memtui.errors import ConfigError
@@ -96,7 +97,7 @@ def read(project: Any, env: Any = None) -> dict[str, Any]:
     except ConfigError as exc:
         settings, problem = LLMSettings(), str(exc)
     totals = usage.today(project.path("usage.jsonl"))
-    choice = backend.choose(settings, env)
+    choice = backend.choose(settings, env, login=login)
     key = choice.key
     last_error = data.get("lastError")
     last_success = data.get("lastSuccess")
@@ -220,14 +221,11 @@ def rows(health: dict[str, Any]) -> list[Row]:
         since = (waiting or {}).get("since")
         count = plural(jobs["count"], "capture job") if jobs else "capture"
         age = f" for {_age(jobs['oldest'])}" if jobs and jobs.get("oldest") else (f" since {since}" if since else "")
-        out.append(
-            Row(
-                "Capture",
-                "waiting",
-                f"{count} waiting for a model{age}; nothing is lost, they run once one is available",
-                "warn",
-            )
-        )
+        if jobs and jobs.get("started"):  # a model is there now: status started the worker for them
+            text, style = f"{count} waited{age}; a model is available now, so they are being captured", ""
+        else:
+            text, style = f"{count} waiting for a model{age}; nothing is lost, they run once one is available", "warn"
+        out.append(Row("Capture", "waiting", text, style))
     if health.get("fix"):
         out.append(Row("Capture", "fix", str(health["fix"]), "warn"))
     name = health.get("backend", "api")

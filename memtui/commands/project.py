@@ -119,14 +119,18 @@ def _status(bank) -> dict:
 
 
 def _capture_health(bank) -> dict | None:
+    """Capture's health, the Claude Code login checked; jobs that waited for a model are started
+    here once one is there (a sign-in since the last hook), not at the next hook."""
     from memtui.capture import health
-
-    out = health.read(bank)
     from memtui.store import spool
 
+    out = health.read(bank, login=True)
     jobs = spool.waiting(bank.project.memory_dir)
     oldest = min((float(j.data.get("waiting") or j.data.get("queued") or 0) for j in jobs), default=None)
-    out["waiting_jobs"] = {"count": len(jobs), "oldest": oldest} if jobs else None
+    started = bool(jobs) and out.get("backend") != "off" and not out.get("paused")
+    if started:
+        spool.ensure_worker(bank.project)
+    out["waiting_jobs"] = {"count": len(jobs), "oldest": oldest, "started": started} if jobs else None
     return out
 
 

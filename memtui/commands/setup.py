@@ -500,7 +500,7 @@ def _capture_line(root: Path | None) -> str:
 
     try:
         section = Config.load(root / ".memory" / "config.toml").section("llm") if root else {}
-        choice = backend.choose(LLMSettings.load(section))
+        choice = backend.choose(LLMSettings.load(section), login=True)
     except ConfigError as exc:
         return f"Capture by the model waits: {exc}."
     if choice.on:

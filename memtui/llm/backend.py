@@ -58,9 +58,12 @@ class Choice:
         return self.name != "off"
 
 
-def choose(settings: LLMSettings, env: Mapping[str, str] | None = None) -> Choice:
+def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login: bool = False) -> Choice:
+    """The backend `settings` ask for and this machine offers. With `login`, a Claude Code that is
+    installed but not signed in is no backend (`claude auth status` asked: a Node start, no model
+    call), so setup and status never promise capture it cannot do."""
     env = os.environ if env is None else env
-    from memtui.llm.claudecode import INSTALL_FIX, find_cli
+    from memtui.llm.claudecode import INSTALL_FIX, SIGN_IN_FIX, find_cli, signed_in
 
     wanted = settings.backend
     if wanted == "off":
@@ -73,6 +76,8 @@ def choose(settings: LLMSettings, env: Mapping[str, str] | None = None) -> Choic
             "off", f"no Anthropic API key found ({settings.backend_source} asks for the API)", keys.NO_KEY_FIX
         )
     cli = find_cli(settings, env)
+    if cli is not None and login and signed_in(cli, env) is False:
+        return Choice("off", f"Claude Code is not signed in ({cli})", SIGN_IN_FIX, cli=cli)
     if cli is not None:
         return Choice("claude-code", f"your Claude Code login ({cli})", SWITCH_OFF, cli=cli)
     if wanted == "claude-code":

@@ -44,6 +44,9 @@ from memtui.llm.settings import LLMSettings
 USUAL_PLACES = (".local/bin/claude", ".claude/local/claude", ".npm-global/bin/claude", ".bun/bin/claude")
 HOOKS_OFF = json.dumps({"disableAllHooks": True})
 INSTALL_FIX = "install Claude Code (https://claude.com/claude-code) and sign in, or set ANTHROPIC_API_KEY"
+SIGN_IN_FIX = "run `claude` once and sign in (or set ANTHROPIC_API_KEY)"
+#: Seconds `claude auth status` may take (a Node start, no network) before the answer counts as unknown.
+AUTH_TIMEOUT = 15.0
 
 
 def find_cli(settings: LLMSettings | None = None, env: Mapping[str, str] | None = None) -> Path | None:
@@ -62,6 +65,28 @@ def find_cli(settings: LLMSettings | None = None, env: Mapping[str, str] | None 
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return candidate
     return None
+
+
+def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
+    """Whether the Claude Code at `cli` has a login, from its own `claude auth status`: the stored
+    credentials, an `apiKeyHelper`, a token in the environment; no model call, nothing sent. None when
+    it cannot say (a CLI without the command, a hang): the first capture then finds out."""
+    run_env = {**(os.environ if env is None else env), HEADLESS_ENV: "1"}
+    try:
+        proc = subprocess.run(
+            [str(cli), "auth", "status"],
+            capture_output=True,
+            text=True,
+            timeout=AUTH_TIMEOUT,
+            env=run_env,
+            stdin=subprocess.DEVNULL,
+            cwd=_workdir(run_env),
+        )
+        data = json.loads(proc.stdout)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    found = data.get("loggedIn") if isinstance(data, dict) else None
+    return found if isinstance(found, bool) else None
 
 
 def _workdir(env: Mapping[str, str]) -> Path:
@@ -331,7 +356,7 @@ def _error(result: dict[str, Any], settings: LLMSettings) -> LLMError:
     # looks like one.
     text = redact(" ".join(str(result.get("result") or " ".join(map(str, errors))).split()))[:200]
     if "not logged in" in text.lower() or "/login" in text:
-        return NoApiKey("Claude Code is not signed in", fix="run `claude` once and sign in (or set ANTHROPIC_API_KEY)")
+        return NoApiKey("Claude Code is not signed in", fix=SIGN_IN_FIX)
     if status in (401, 403) or "authenticate" in text.lower():
         return AuthFailed(f"Claude Code's login was rejected ({text})", fix="run `claude` and sign in again")
     if status == 404:

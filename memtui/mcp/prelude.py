@@ -1,10 +1,10 @@
-"""Answer the MCP handshake before the SDK is loaded, with the installed SDK's own answers.
+"""Answer a session's opening before the SDK is loaded, with the installed SDK's own answers.
 
 Importing the official SDK takes most of a second (pydantic models for the whole protocol), and
-Claude Code waits for the handshake (`server/discover` since protocol 2026-07-28, `initialize`
-before it) before its first turn: every `claude -p` paid it. The SDK's answers to the handshake
-and to `tools/list` depend only on memtui's version, the SDK's version, the protocol version asked
-for, whether this server lists its tools, and (for `tools/list`) the project's memory types.
+Claude Code waits for the server's opening before its first turn: the handshake (`server/discover`
+since protocol 2026-07-28, `initialize` before it), a `subscriptions/listen`, and the tool, prompt
+and resource listings (2.1.332 sends all of them at every start). Their answers depend only on
+what `memtui.mcp.answers` keys them by.
 
 So the answers are learned, not written down: a server that hands such a request to the SDK keeps
 the SDK's answer in a cache (`~/.cache/memtui/mcp-answers.json`, keyed by all of the above), and
@@ -20,111 +20,25 @@ answered it (its own answers to those replays are dropped).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import signal
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
-#: Requests whose answers are learned and replayed; everything else goes to the SDK.
-CACHED = ("initialize", "server/discover", "tools/list")
-#: Requests that set up the SDK's session: shown to it again at the hand-over.
-HANDSHAKE = ("initialize", "server/discover")
-_META_VERSION = "io.modelcontextprotocol/protocolVersion"
-
-
-def cache_path() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "memtui" / "mcp-answers.json"
-
-
-def _sdk_version() -> str | None:
-    try:
-        from importlib.metadata import version
-
-        return version("mcp")
-    except Exception:  # no version known: nothing is answered from the cache
-        return None
-
-
-class Answers:
-    """The learned answers, for this memtui and this SDK only."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        from memtui import __version__
-
-        self.path = path or cache_path()
-        self.versions = {"memtui": __version__, "mcp": _sdk_version()}
-        self.answers: dict[str, Any] = {}
-        if self.versions["mcp"] is None:
-            return
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return
-        if isinstance(data, dict) and all(data.get(k) == v for k, v in self.versions.items()):
-            found = data.get("answers")
-            self.answers = found if isinstance(found, dict) else {}
-
-    def get(self, key: str | None) -> Any:
-        return self.answers.get(key) if key is not None else None
-
-    def put(self, key: str, result: Any) -> None:
-        if self.versions["mcp"] is None or self.answers.get(key) == result:
-            return
-        self.answers[key] = result
-        try:
-            from memtui.store.atomic import atomic_write
-
-            data = {**self.versions, "answers": self.answers}
-            atomic_write(self.path, json.dumps(data, sort_keys=True, ensure_ascii=False))
-        except OSError:  # a read-only cache costs speed, never an answer
-            pass
-
-
-class Requests:
-    """What a request's answer depends on, so its cache key says all of it."""
-
-    def __init__(self, tools: bool, cwd: Any) -> None:
-        self.mode = "full" if tools else "quiet"
-        self.cwd = cwd
-        self.protocol: str | None = None  # asked for by `initialize` (handshake versions)
-        self._types: str | None = None
-
-    def types(self) -> str:
-        """The project's memory types, as a short hash (read when `tools/list` is first asked)."""
-        if self._types is None:
-            from memtui.mcp.workspace import Workspace
-
-            registry = Workspace(self.cwd).registry()
-            names = [(registry[n].name, registry[n].meaning) for n in registry.names()]
-            self._types = hashlib.blake2b(json.dumps(names).encode("utf-8"), digest_size=6).hexdigest()
-        return self._types
-
-    def key(self, message: Any) -> str | None:
-        """The cache key of a request whose answer is learned, else None."""
-        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or "id" not in message:
-            return None
-        method, params = message.get("method"), message.get("params") or {}
-        if method not in CACHED or not isinstance(params, dict):
-            return None
-        found = params.get("_meta")
-        meta: dict[str, Any] = found if isinstance(found, dict) else {}
-        version = params.get("protocolVersion") if method == "initialize" else meta.get(_META_VERSION, self.protocol)
-        if not isinstance(version, str):
-            return None
-        if method == "initialize":
-            # The version asked for, not the one negotiated: the SDK's choice follows from it, and
-            # the session's later requests (which carry no version) are keyed by it too.
-            self.protocol = version
-        if method == "tools/list":
-            if params.get("cursor"):
-                return None
-            return f"{method} {version} {self.mode} {self.types()}"
-        return f"{method} {version} {self.mode}"
+from memtui.mcp.answers import (
+    CACHED,
+    HANDSHAKE,
+    LISTEN,
+    META_VERSION,
+    SUBSCRIPTION,
+    Answers,
+    Requests,
+    acknowledgement,
+    cache_path,
+    subscription_of,
+)
 
 
 def _send(message: dict[str, Any]) -> None:
@@ -163,31 +77,49 @@ class _Replay:
             return
         key = self.requests.key(message)
         if key is not None:
-            self.pending.setdefault(json.dumps(message["id"]), key)
+            ident = json.dumps(message["id"])
+            self.pending.setdefault(f"ack {ident}" if message.get("method") == LISTEN else ident, key)
 
 
 class _Filter:
-    """The SDK's stdout: everything, except its answers to the replayed handshake; the answers to
-    learnable requests are kept in the cache on their way out."""
+    """The SDK's stdout: everything, except its answers to the replayed handshake and its second
+    acknowledgement of a listen the cache acknowledged; the answers to learnable requests are kept
+    in the cache on their way out."""
 
     def __init__(self, drop: set[str], pending: dict[str, str], answers: Answers) -> None:
         self.drop, self.pending, self.answers = drop, pending, answers
 
     async def write(self, text: str) -> None:
-        if self.drop or self.pending:
-            try:
-                message = json.loads(text)
-            except ValueError:
-                message = None
-            if isinstance(message, dict) and "id" in message and "method" not in message:
-                ident = json.dumps(message["id"])
-                key = self.pending.pop(ident, None)
-                if key is not None and "result" in message:
-                    self.answers.put(key, message["result"])
-                if ident in self.drop:
-                    self.drop.discard(ident)
-                    return
+        if (self.drop or self.pending) and self._dropped(text):
+            return
         sys.stdout.buffer.write(text.encode("utf-8"))
+
+    def _dropped(self, text: str) -> bool:
+        """Learn what `text` answers; True when it must not reach the client."""
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return False
+        if not isinstance(message, dict):
+            return False
+        subscription = subscription_of(message)
+        if subscription is not None:  # a listen's acknowledgement: learned without its subscription id
+            ident = "ack " + subscription
+            key = self.pending.pop(ident, None)
+            if key is not None:
+                meta = {k: v for k, v in message["params"]["_meta"].items() if k != SUBSCRIPTION}
+                self.answers.put(key, {**message["params"], "_meta": meta})
+        elif "id" in message and "method" not in message:
+            ident = json.dumps(message["id"])
+            key = self.pending.pop(ident, None)
+            if key is not None and "result" in message:
+                self.answers.put(key, message["result"])
+        else:
+            return False
+        if ident in self.drop:
+            self.drop.discard(ident)
+            return True
+        return False
 
     async def flush(self) -> None:
         sys.stdout.buffer.flush()
@@ -200,6 +132,52 @@ def _exit_now(signum: int, frame: Any) -> None:
         sys.stdout.flush()
     finally:
         os._exit(0)
+
+
+class _Early:
+    """The session before the SDK has loaded: what the cache answers, and what the SDK must be shown
+    at the hand-over (`missed`) with the answers of its own to drop (`drop`)."""
+
+    def __init__(self, answers: Answers, requests: Requests) -> None:
+        self.answers, self.requests = answers, requests
+        self.missed: list[bytes] = []
+        self.drop: set[str] = set()
+        self.greeted = False
+
+    def answer(self, line: bytes) -> bool:
+        """Answer `line` from the cache; False when the SDK must take over from it."""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            self.missed.append(line)
+            return False
+        method = message.get("method")
+        if method == "notifications/initialized":
+            self.missed.append(line)
+            return True
+        if self.greeted and method == "ping" and "id" in message:
+            _send({"jsonrpc": "2.0", "id": message["id"], "result": {}})
+            return True
+        result = self.answers.get(self.requests.key(message))
+        if result is None or not (self.greeted or method in HANDSHAKE):
+            self.missed.append(line)
+            return False
+        ident = json.dumps(message["id"])
+        if method == LISTEN:
+            # Acknowledged now; the SDK holds the subscription from the hand-over on, and its own
+            # acknowledgement of the replayed listen is dropped.
+            _send(acknowledgement(result, message["id"]))
+            self.missed.append(line)
+            self.drop.add(f"ack {ident}")
+            return True
+        _send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+        if method in HANDSHAKE:
+            self.greeted = True
+            self.missed.append(line)  # the SDK must see it too, to set its session up
+            self.drop.add(ident)
+        return True
 
 
 def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
@@ -217,37 +195,13 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
     importer = threading.Thread(target=load, name="memtui-mcp-import", daemon=True)
     importer.start()
     answers = Answers()
-    requests = Requests(tools, cwd)
-    missed: list[bytes] = []
-    drop: set[str] = set()
-    greeted = False
+    early = _Early(answers, Requests(tools, cwd))
     while answers.answers:
         line = sys.stdin.buffer.readline()
         if not line:
             return  # the client went away before asking for anything the SDK must do
-        if not line.strip():
-            continue
-        try:
-            message = json.loads(line)
-        except ValueError:
-            missed.append(line)
+        if line.strip() and not early.answer(line):
             break
-        if isinstance(message, dict) and message.get("method") == "notifications/initialized":
-            missed.append(line)
-            continue
-        result = answers.get(requests.key(message))
-        if result is not None and (greeted or message.get("method") in HANDSHAKE):
-            _send({"jsonrpc": "2.0", "id": message["id"], "result": result})
-            if message.get("method") in HANDSHAKE:
-                greeted = True
-                missed.append(line)  # the SDK must see it too, to set its session up
-                drop.add(json.dumps(message["id"]))
-            continue
-        if greeted and isinstance(message, dict) and message.get("method") == "ping" and "id" in message:
-            _send({"jsonrpc": "2.0", "id": message["id"], "result": {}})
-            continue
-        missed.append(line)
-        break
     importer.join()
     if "error" in loaded:
         raise loaded["error"]
@@ -259,7 +213,7 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
 
     async def run() -> None:
         lowlevel = server._lowlevel_server  # the SDK's documented low-level server behind MCPServer
-        stdin, stdout = _Replay(missed, requests, pending), _Filter(drop, pending, answers)
+        stdin, stdout = _Replay(early.missed, early.requests, pending), _Filter(early.drop, pending, answers)
         async with stdio_server(stdin=stdin, stdout=stdout) as (read, write):  # type: ignore[arg-type]  # duck-typed streams the SDK reads and writes
             await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
@@ -269,46 +223,46 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
 # -- learning ahead of time --------------------------------------------------------------------------
 
 
+#: What Claude Code asks to be told of when it listens (2.1.332), and the listings it asks for at start.
+_NOTIFICATIONS = {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True}
+_LISTINGS = ("prompts/list", "resources/list", "resources/templates/list", "tools/list")
+
+
 def sessions() -> list[tuple[str, list[dict[str, Any]]]]:
-    """For every protocol version the installed SDK supports: the requests a client opens with."""
+    """For every protocol version the installed SDK supports: the requests a client opens with, as
+    Claude Code opens them (the handshake, a listen where the protocol has it, every listing)."""
     from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
     client = {"name": "memtui", "version": "0"}
     out: list[tuple[str, list[dict[str, Any]]]] = []
     for version in HANDSHAKE_PROTOCOL_VERSIONS:
         init = {"protocolVersion": version, "capabilities": {}, "clientInfo": client}
-        out.append(
-            (
-                version,
-                [
-                    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
-                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-                ],
-            )
-        )
+        opening: list[dict[str, Any]] = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        ]
+        listings: list[dict[str, Any]] = [{"jsonrpc": "2.0", "id": n, "method": m} for n, m in enumerate(_LISTINGS, 2)]
+        out.append((version, opening + listings))
     for version in MODERN_PROTOCOL_VERSIONS:
         meta = {
             "_meta": {
-                _META_VERSION: version,
+                META_VERSION: version,
                 "io.modelcontextprotocol/clientInfo": client,
                 "io.modelcontextprotocol/clientCapabilities": {},
             }
         }
-        out.append(
-            (
-                version,
-                [
-                    {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": meta},
-                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": meta},
-                ],
-            )
-        )
+        opening = [
+            {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": meta},
+            {"jsonrpc": "2.0", "id": "listen", "method": LISTEN, "params": {**meta, "notifications": _NOTIFICATIONS}},
+        ]
+        listings = [{"jsonrpc": "2.0", "id": n, "method": m, "params": meta} for n, m in enumerate(_LISTINGS, 2)]
+        out.append((version, opening + listings))
     return out
 
 
 def ask(requests: list[dict[str, Any]], *, tools: bool = True, cwd: Any = None, env: Any = None) -> dict[Any, Any]:
-    """Run memtui's server in a process of its own, send `requests`, return the answers by id."""
+    """Run memtui's server in a process of its own, send `requests`, return the answers by id (a
+    listen's answer is its acknowledgement)."""
     import subprocess
 
     code = f"from memtui.mcp.server import run; run(tools={tools!r})"
@@ -332,8 +286,10 @@ def ask(requests: list[dict[str, Any]], *, tools: bool = True, cwd: Any = None, 
             if not line:
                 raise RuntimeError("memtui's MCP server exited before answering")
             message = json.loads(line)
-            if isinstance(message, dict) and message.get("id") in wanted:
-                answers[message["id"]] = message
+            subscription = subscription_of(message)
+            ident = json.loads(subscription) if subscription is not None else message.get("id")
+            if isinstance(message, dict) and ident in wanted:
+                answers[ident] = message
     finally:
         proc.kill()
         proc.wait()

@@ -96,7 +96,15 @@ def test_every_protocol_version_is_answered_from_the_cache_as_the_sdk_answers_it
         assert {k: _fresh(v) for k, v in cached.items()} == {k: _fresh(v) for k, v in sdk.items()}, version
     learned = json.loads((home / ".cache" / "memtui" / "mcp-answers.json").read_text())
     methods = {key.split()[0] for key in learned["answers"]}
-    assert methods == {"initialize", "server/discover", "tools/list"}
+    assert methods == {
+        "initialize",
+        "server/discover",
+        "subscriptions/listen",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+    }
     assert {key.split()[1] for key in learned["answers"]} >= {"2025-11-25", "2026-07-28"}
 
 
@@ -201,3 +209,110 @@ def test_type_is_an_enum_of_the_projects_types_and_k_is_bounded(project, home):
     assert out["low"].is_error and "greater than or equal to 1" in text(out["low"])
     assert out["high"].is_error and "less than or equal to 20" in text(out["high"])
     assert not out["ok"].is_error and "Redis eviction" in text(out["ok"])
+
+
+#: Claude Code 2.1.332's opening, as a real `claude -p` sent it to memtui's server (ids and order kept).
+def _claude_code_opening(meta: dict) -> list[dict]:
+    listen = {"notifications": {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True}}
+    return [
+        {"jsonrpc": "2.0", "id": "server-discover-probe-1", "method": "server/discover", "params": meta},
+        {"jsonrpc": "2.0", "id": "listen:0", "method": "subscriptions/listen", "params": {**meta, **listen}},
+        {"method": "server/discover", "jsonrpc": "2.0", "id": 0, "params": meta},
+        {"method": "prompts/list", "jsonrpc": "2.0", "id": 1, "params": meta},
+        {"method": "resources/list", "jsonrpc": "2.0", "id": 2, "params": meta},
+        {"method": "tools/list", "jsonrpc": "2.0", "id": 3, "params": meta},
+    ]
+
+
+#: Put before site-packages: running the SDK's package waits until the gate file exists, so whatever
+#: is answered before the test opens the gate was answered without the SDK. (The wait is in the
+#: loader, which holds only the package's own lock: a finder runs under the global import lock.)
+_GATE = """
+import importlib.machinery, os, sys, time
+class _Gated:
+    def __init__(self, real):
+        self.real = real
+    def create_module(self, spec):
+        return self.real.create_module(spec)
+    def exec_module(self, module):
+        while not os.path.exists(os.environ["MEMTUI_TEST_SDK_GATE"]):
+            time.sleep(0.02)
+        self.real.exec_module(module)
+class _Gate:
+    def find_spec(self, name, path=None, target=None):
+        if name != "mcp":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None:
+            spec.loader = _Gated(spec.loader)
+        return spec
+sys.meta_path.insert(0, _Gate())
+"""
+
+
+def _lines(stream, count: int, wait: float) -> list[dict]:
+    """Up to `count` JSON lines from `stream`, read for at most `wait` seconds (a guard against a hang,
+    not a timing: the requests are answered in milliseconds or not until the gate opens)."""
+    import threading
+
+    out: list[dict] = []
+
+    def read() -> None:
+        for _ in range(count):
+            out.append(json.loads(stream.readline()))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(wait)
+    return list(out)
+
+
+def test_claude_codes_whole_opening_is_answered_before_the_sdk_loads(project, home, tmp_path):
+    """Every request Claude Code sends at start (discover twice, a listen, the prompt, resource and
+    tool listings) is answered from what was learned while the SDK's import is held back; the listen
+    is acknowledged once (the SDK's own acknowledgement of the replay is dropped); a tool call after
+    the gate opens is answered by the SDK on the same stream."""
+    import subprocess
+    import sys
+
+    from memtui.mcp import prelude
+
+    env = server_env(project.root, home)
+    for _version, requests in prelude.sessions():
+        prelude.ask(requests, cwd=project.root, env=env)  # learns them, as `memtui setup` does
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(_GATE)
+    gate = tmp_path / "gate"
+    env = {**env, "PYTHONPATH": str(site), "MEMTUI_TEST_SDK_GATE": str(gate)}
+    meta = dict(prelude.sessions())["2026-07-28"][0]["params"]
+    opening = _claude_code_opening(meta)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=project.root,
+        env=env,
+    )
+    try:
+        proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in opening))
+        proc.stdin.flush()
+        early = _lines(proc.stdout, len(opening), wait=60)  # a request that needs the SDK never comes
+        gate.touch()
+        call = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {**meta, "name": "memory_status"}}
+        call["params"]["arguments"] = {}
+        proc.stdin.write(json.dumps(call).encode() + b"\n")
+        proc.stdin.flush()
+        later = json.loads(proc.stdout.readline())
+    finally:
+        proc.kill()
+        proc.wait()
+    assert len(early) == len(opening), f"only {len(early)} of {len(opening)} answered before the SDK loaded"
+    acks = [m for m in early if m.get("method") == "notifications/subscriptions/acknowledged"]
+    assert len(acks) == 1 and acks[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "listen:0"
+    results = {m["id"]: m["result"] for m in early if "id" in m}
+    assert set(results) == {"server-discover-probe-1", 0, 1, 2, 3}
+    assert results[1]["prompts"] == [] and results[2]["resources"] == []
+    assert {t["name"] for t in results[3]["tools"]} == TOOLS
+    assert later["id"] == 9 and not later["result"].get("isError")  # no stray answer to a replay came first
