@@ -4,7 +4,8 @@
     We deploy with `make ship`.
 
 Old memories carry the same staleness warning the hooks use, so the model verifies before it
-asserts. Plain text costs a fraction of the tokens of the JSON objects it would otherwise read.
+asserts. A memory's text is defused (`core.defuse.memory_body`): no tags, no hidden characters, no
+line that passes for another memory's header. Plain text costs a fraction of the tokens of the JSON objects it would otherwise read.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from memtui.core import decay
+from memtui.core import decay, defuse
 from memtui.core.text import clip
 from memtui.recall import fence
 
@@ -39,7 +40,7 @@ def header(memory: Any, now: datetime, registry: Any, score: float | None = None
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
-    return " · ".join(parts)
+    return defuse.for_model(" · ".join(parts), oneline=True)
 
 
 def memory(
@@ -55,8 +56,9 @@ def memory(
     text = m.content.strip()
     if m.name and m.name not in text:
         text = f"{m.name}: {text}"
-    text = clip(text, max_chars, lines=True)
-    drift = fence.drift_line(note) + "\n" if note else ""
+    # Defused before the clip, so a cut never leaves half an escape; no line of it reads as a header.
+    text = clip(defuse.memory_body(text), max_chars, lines=True)
+    drift = defuse.for_model(fence.drift_line(note), oneline=True) + "\n" if note else ""
     return f"{header(m, now, registry, score, status)}\n{drift}{text}"
 
 
