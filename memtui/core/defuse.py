@@ -103,6 +103,8 @@ def memory_body(text: str) -> str:
 
 def _header_like(line: str) -> bool:
     start = line.lstrip()
+    if start.startswith("\\"):
+        return False  # escaped already: what this function makes of a header line
     if start[:1] in ("-", "*", "+", ">"):  # a list item or a quote around a forged header
         start = start[1:].lstrip()
     return start.startswith(_HEADER_STARTS) or any(f" {dot} " in line for dot in _HEADER_DOTS)
