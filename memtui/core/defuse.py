@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import re
 
-#: Whole escape sequences go, not only their ESC: a lone ESC removed from `ESC]0;title BEL` would
-#: still leave `]0;title` behind for a terminal that reads C1, and the text of a sequence was never
-#: meant to be read. String sequences (OSC, DCS, SOS, PM, APC) run to their terminator, or to the
-#: next ESC when there is none, as a terminal would take them; CSI takes its parameter and
+#: Whole escape sequences go, not only their ESC: the text of a sequence (a window title, a link
+#: target) was never meant to be read. A string sequence (OSC, DCS, SOS, PM, APC) goes with its
+#: text only when it is terminated; unterminated, only its introducer goes, so it cannot swallow
+#: what follows (an id memtui appends after a memory's text). CSI takes its parameter and
 #: intermediate bytes and its final byte; any other ESC takes its intermediates and final byte.
-#: Each class is disjoint from what follows it, so every match is a single forward scan.
+#: A string's scan stops at the next ESC, so every start position costs at most one scan of the
+#: text up to the next ESC: linear.
 _SEQUENCE = re.compile(
-    "(?:\x1b[]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)?"
+    "(?:\x1b[]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*+(?:\x07|\x1b\\\\|\x9c)"
     "|(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]?"
     "|\x1b[ -/]*[0-~]?"
 )

@@ -10,6 +10,7 @@ line that passes for another memory's header. Plain text costs a fraction of the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -23,9 +24,10 @@ MAX_CHARS = 1500
 
 
 def header(memory: Any, now: datetime, registry: Any, score: float | None = None, status: str = "") -> str:
+    one = functools.partial(defuse.for_model, oneline=True)  # each part: none reaches into the next
     parts = [
-        memory.id,
-        memory.type,
+        one(memory.id),
+        one(memory.type),
         decay.age_label(memory, now),
         f"confidence {decay.confidence(memory, now, registry):.2f}",
     ]
@@ -34,13 +36,13 @@ def header(memory: Any, now: datetime, registry: Any, score: float | None = None
     if not memory.active:
         parts.append(memory.status.value)
     if memory.tags:
-        parts.append("tags: " + ", ".join(memory.tags))
+        parts.append("tags: " + ", ".join(one(tag) for tag in memory.tags))
     if status:  # against the code (memtui verify): verified, drifted or unchecked
         parts.append(status)
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
-    return defuse.for_model(" · ".join(parts), oneline=True)
+    return " · ".join(parts)
 
 
 def memory(

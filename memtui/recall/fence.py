@@ -63,15 +63,18 @@ def drift_line(note: str) -> str:
 
 def line(memory: Memory, now: datetime, max_chars: int = 300, drift: str = "") -> tuple[str, bool]:
     """One memory on one line (for the briefing) and whether that line holds all of it."""
-    text = " ".join((memory.description or memory.content).split())
+    # Each part on its own: nothing in a memory's text can reach into the id or the note after it.
+    text = defuse.for_model(memory.description or memory.content, oneline=True)
     if memory.name and memory.name not in text:
-        text = f"{memory.name}: {text}"
+        text = f"{defuse.for_model(memory.name, oneline=True)}: {text}"
     whole = not memory.description and len(text) <= max_chars
     text = clip(text, max_chars)
     stale = decay.freshness(memory, now)
-    tag = memory.type + (f" · {stale}" if stale else "") + (" · drifted" if drift else "")
-    tail = f" — drifted: it {drift}" if drift else ""
-    return defuse.for_model(f"- [{tag}] {text} ({memory.id}){tail}", oneline=True), whole and not drift
+    tag = (
+        defuse.for_model(memory.type, oneline=True) + (f" · {stale}" if stale else "") + (" · drifted" if drift else "")
+    )
+    tail = f" — drifted: it {defuse.for_model(drift, oneline=True)}" if drift else ""
+    return f"- [{tag}] {text} ({defuse.for_model(memory.id, oneline=True)}){tail}", whole and not drift
 
 
 def block(parts: list[str], notice: str = NOTICE, separator: str = "\n\n") -> str:
