@@ -27,9 +27,9 @@ import re
 #: text only when it is terminated; unterminated, only its introducer goes, so it cannot swallow
 #: what follows (an id memtui appends after a memory's text). CSI takes its parameter and
 #: intermediate bytes and its final byte; any other ESC takes its intermediates and final byte.
-#: A string's scan stops at the next ESC, so every start position costs at most one scan of the
-#: text up to the next ESC: linear.
-_SEQUENCE = re.compile(
+#: A string's scan stops at the next ESC and never backtracks (`*+`), so every start position
+#: costs at most one scan of the text up to the next ESC: linear.
+_SEQUENCE = (
     "(?:\x1b[]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*+(?:\x07|\x1b\\\\|\x9c)"
     "|(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]?"
     "|\x1b[ -/]*[0-~]?"
@@ -38,7 +38,8 @@ _SEQUENCE = re.compile(
 #: Removed, never escaped: none of these has a visible form a reader could check, so an escape
 #: would only move the hidden text into plain sight as noise. Newline and tab stay; CR becomes a
 #: newline before this runs (a lone CR lets a line overwrite itself on a terminal).
-_INVISIBLE = re.compile(
+_ASCII_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # C0 but tab and newline, DEL
+_INVISIBLE = (
     "["
     "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 but tab and newline, DEL, C1
     "\u00ad\u034f\u061c"  # soft hyphen, combining grapheme joiner, Arabic letter mark (bidi)
@@ -58,9 +59,20 @@ _INVISIBLE = re.compile(
 _TAG = re.compile(r"<(?=[/!?]|[^\W\d_]|\s+/)")
 #: Brackets a reader (a model more than a parser) may take for `<`: fullwidth, small, angle
 #: quotation marks, CJK and mathematical angle brackets, the modifier and syllabics lookalikes.
-_LOOKALIKE_TAG = re.compile(
-    "[\u02c2\u1438\u2039\u2329\u276c\u276e\u27e8\u29fc\u3008\u300a\ufe64\uff1c](?=[/!?]|[^\\W\\d_]|\\s+/)"
-)
+_LOOKALIKE_TAG = "[\u02c2\u1438\u2039\u2329\u276c\u276e\u27e8\u29fc\u3008\u300a\ufe64\uff1c](?=[/!?]|[^\\W\\d_]|\\s+/)"
+
+
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """The patterns with characters past Latin-1 cost about a millisecond to compile (a table of
+    the whole BMP): compiled on first use, so a hook whose text is ASCII never pays for them."""
+    found = _COMPILED.get(pattern)
+    if found is None:
+        found = _COMPILED[pattern] = re.compile(pattern)
+    return found
+
 
 #: What our entry headers start with: `[type · id]` (recall), `- [type] …` (briefing), an id
 #: (`mem_…`, MCP results); in brackets a reader may take for square ones too.
@@ -72,12 +84,14 @@ _HEADER_DOTS = ("·", "•", "∙", "⋅", "・", "‧")
 def _visible(text: str) -> str:
     """`text` without escape sequences, controls and invisible characters; CR and the Unicode line
     and paragraph separators as newlines."""
-    if "\x1b" in text or not text.isascii():
-        text = _SEQUENCE.sub("", text)
+    wide = not text.isascii()
+    if "\x1b" in text or wide:
+        text = _compiled(_SEQUENCE).sub("", text)
+    if wide:
         text = text.replace("\u2028", "\n").replace("\u2029", "\n")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _INVISIBLE.sub("", text)
+    return _compiled(_INVISIBLE).sub("", text) if wide else _ASCII_CONTROLS.sub("", text)
 
 
 def for_model(text: str, *, oneline: bool = False) -> str:
@@ -91,7 +105,7 @@ def for_model(text: str, *, oneline: bool = False) -> str:
     if "<" in text:
         text = _TAG.sub("&lt;", text)
     if not text.isascii():
-        text = _LOOKALIKE_TAG.sub(lambda m: f"&#x{ord(m.group()):X};", text)
+        text = _compiled(_LOOKALIKE_TAG).sub(lambda m: f"&#x{ord(m.group()):X};", text)
     return text
 
 
@@ -132,4 +146,5 @@ def json_text(text: str) -> str:
     """JSON text (from `json.dumps(…, ensure_ascii=False)`) safe to print: every control and
     invisible character, which can only sit inside a string there, as its `\\uXXXX` escape. The
     JSON decodes to exactly the same value; the terminal sees no raw control."""
-    return _INVISIBLE.sub(_json_escape, text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return _compiled(_INVISIBLE).sub(_json_escape, text)

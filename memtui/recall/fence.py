@@ -34,7 +34,7 @@ def cut(text: str, max_bytes: int) -> str:
 
 
 def label(memory: Memory, now: datetime) -> str:
-    parts = [memory.type, memory.id]
+    parts = [defuse.for_model(memory.type, oneline=True), defuse.for_model(memory.id, oneline=True)]
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
@@ -45,7 +45,7 @@ def entry(memory: Memory, now: datetime, max_bytes: int, drift: str = "") -> str
     """One memory in full: its label line, then its text, together at most `max_bytes`. A memory
     the code has drifted from (`drift`, from memtui.verify) says so on a line of its own after the
     label, so the model reads it before the claim, and the cut never takes it."""
-    head = defuse.for_model(label(memory, now), oneline=True)
+    head = label(memory, now)
     if drift:
         head += "\n" + defuse.for_model(drift_line(drift), oneline=True)
     body = memory.content.strip()
