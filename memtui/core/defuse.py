@@ -38,6 +38,7 @@ _SEQUENCE = (
 #: Removed, never escaped: none of these has a visible form a reader could check, so an escape
 #: would only move the hidden text into plain sight as noise. Newline and tab stay; CR becomes a
 #: newline before this runs (a lone CR lets a line overwrite itself on a terminal).
+_C1_INTRODUCERS = re.compile("[\x90\x98\x9b\x9d\x9e\x9f]")
 _ASCII_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # C0 but tab and newline, DEL
 _INVISIBLE = (
     "["
@@ -85,7 +86,7 @@ def _visible(text: str) -> str:
     """`text` without escape sequences, controls and invisible characters; CR and the Unicode line
     and paragraph separators as newlines."""
     wide = not text.isascii()
-    if "\x1b" in text or wide:
+    if "\x1b" in text or (wide and _C1_INTRODUCERS.search(text)):
         text = _compiled(_SEQUENCE).sub("", text)
     if wide:
         text = text.replace("\u2028", "\n").replace("\u2029", "\n")
