@@ -5,7 +5,8 @@
 
 Old memories carry the same staleness warning the hooks use, so the model verifies before it
 asserts. A memory's text is defused (`core.defuse.memory_body`): no tags, no hidden characters, no
-line that passes for another memory's header. Plain text costs a fraction of the tokens of the JSON objects it would otherwise read.
+line that passes for another memory's header. Plain text costs a fraction of the tokens of the JSON
+objects it would otherwise read.
 """
 
 from __future__ import annotations
