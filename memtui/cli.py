@@ -104,13 +104,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _failed(args: argparse.Namespace, line: str, message: str | None = None, fix: str | None = None) -> int:
     """One line on stderr; with --json, also `{"error", "fix"}` on stdout, for the script that asked."""
-    print(f"memtui: {line}", file=sys.stderr)
+    from memtui.core.defuse import for_terminal, json_text
+
+    print(f"memtui: {for_terminal(line)}", file=sys.stderr)  # it may quote an id or a memory's text
     if getattr(args, "json", False):
         import json
 
         if message is None:  # "what is wrong; what to do", as every message here is written
             message, _, fix = line.partition("; ")
-        print(json.dumps({"error": message, "fix": fix or None}, ensure_ascii=False))
+        print(json_text(json.dumps({"error": message, "fix": fix or None}, ensure_ascii=False)))
     return 1
 
 

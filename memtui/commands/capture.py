@@ -10,7 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from memtui.commands.common import line_width, open_bank, print_json, readable, text_argument
+from memtui.commands.common import line_width, one_line, open_bank, print_json, readable, text_argument
+from memtui.core.defuse import for_terminal
 from memtui.core.text import clip, columns, plural
 
 
@@ -100,9 +101,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
             + (f"; {len(result.reaffirmed)} re-affirmed" if result.reaffirmed else "")
         )
         for memory in result.saved:
-            print(f"  + {memory.id} ({memory.type}) {clip(memory.content, 90)}")
+            print(f"  + {one_line(memory.id)} ({one_line(memory.type)}) {clip(one_line(memory.content), 90)}")
         for memory in result.superseded:
-            print(f"  ~ supersedes {memory.id}")
+            print(f"  ~ supersedes {one_line(memory.id)}")
         if result.skipped:
             print(f"Stopped early: {result.skipped}" + (f" ({result.fix})" if result.fix else ""))
     if result.consolidation:
@@ -171,7 +172,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     streaming = not args.json and sys.stdout.isatty()
 
     def show(piece: str) -> None:
-        sys.stdout.write(piece)
+        sys.stdout.write(for_terminal(piece))  # each piece whole: no control survives a split
         sys.stdout.flush()
 
     answer = ask(bank, question, on_text=show if streaming else None)
@@ -191,16 +192,17 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 0 if answer.ok or answer.error in ("no-key", "no-matches") else 1
     if answer.ok:
         if not streaming:
-            sys.stdout.write(answer.text)
+            sys.stdout.write(for_terminal(answer.text))
         sys.stdout.write("\n")
         by_id = {h.memory.id: h.memory for h in answer.matches}
         cited = [by_id[i] for i in answer.cited_ids if i in by_id]
-        for line in columns([[f"  [{m.id}]", m.type, m.content] for m in cited], last_width=line_width()):
+        rows = [[f"  [{one_line(m.id)}]", one_line(m.type), one_line(m.content)] for m in cited]
+        for line in columns(rows, last_width=line_width()):
             print(line)
         return 0
     lead = "To get one:" if answer.error == "no-key" else "To fix:"
-    print(answer.text + (f" {lead} {answer.fix}" if answer.fix else ""), file=sys.stderr)
-    rows = [[h.memory.id, h.memory.type, h.memory.content] for h in answer.matches[:10]]
+    print(for_terminal(answer.text) + (f" {lead} {answer.fix}" if answer.fix else ""), file=sys.stderr)
+    rows = [[one_line(h.memory.id), one_line(h.memory.type), one_line(h.memory.content)] for h in answer.matches[:10]]
     for line in columns(rows, last_width=line_width()):
         print(line)
     return 0 if answer.error in ("no-key", "no-matches") else 1

@@ -47,8 +47,19 @@ def after_change() -> list[str]:
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """Exact JSON; a control or invisible character inside a string is written as its `\\uXXXX`
+    escape (json escapes only C0 itself), so a memory's escape sequence never reaches a terminal."""
+    from memtui.core.defuse import json_text
+
+    sys.stdout.write(json_text(json.dumps(value, indent=2, ensure_ascii=False)) + "\n")
+
+
+def one_line(text: str) -> str:
+    """A memory's id, type, title or tag for one line of a terminal: nothing in it drives the
+    terminal (core/defuse.py) and a newline in it cannot start another line."""
+    from memtui.core.defuse import for_terminal
+
+    return for_terminal(text, oneline=True)
 
 
 def text_argument(parts: list[str] | None, what: str = "text") -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from memtui.commands.common import check_filters, line_width, open_bank, print_json, text_argument
+from memtui.commands.common import check_filters, line_width, one_line, open_bank, print_json, text_argument
+from memtui.core.defuse import for_terminal
 from memtui.core.text import clip
 
 
@@ -80,7 +81,14 @@ def _row(memory, now, registry) -> list[str]:
     flags = [] if memory.reviewed else ["[new]"]
     if not memory.active:
         flags.append(f"[{memory.status.value}]")
-    return [memory.id, memory.type, bar(conf), decay.age_label(memory, now).rjust(4), " ".join(flags), memory.title]
+    return [
+        one_line(memory.id),
+        one_line(memory.type),
+        bar(conf),
+        decay.age_label(memory, now).rjust(4),
+        " ".join(flags),
+        one_line(memory.summary),
+    ]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -132,33 +140,33 @@ def cmd_show(args: argparse.Namespace) -> int:
         print_json(to_dict(memory, now, bank.registry))
         return 0
     data = to_dict(memory, now, bank.registry)
-    print(f"{memory.id}  ({memory.type}, {memory.status.value}, {memory.store})")
+    print(f"{one_line(memory.id)}  ({one_line(memory.type)}, {memory.status.value}, {one_line(memory.store)})")
     if memory.name:
-        print(f"name:        {memory.name}")
+        print(f"name:        {one_line(memory.name)}")
     if memory.description:
-        print(f"description: {memory.description}")
-    print(f"tags:        {', '.join(memory.tags) or '-'}")
+        print(f"description: {one_line(memory.description)}")
+    print(f"tags:        {one_line(', '.join(memory.tags)) or '-'}")
     print(
         f"confidence:  {data['confidence']:.2f}   accessed {memory.access_count}×   updated {data['updated']} ({decay.age_label(memory, now)} ago)"
     )
     if data["freshness"]:
         print(f"freshness:   {data['freshness']}")
     if memory.supersedes:
-        print(f"supersedes:  {memory.supersedes}")
+        print(f"supersedes:  {one_line(memory.supersedes)}")
     if memory.merged_from:
-        print(f"merged from: {', '.join(memory.merged_from)}")
+        print(f"merged from: {one_line(', '.join(memory.merged_from))}")
     for i, question in enumerate(memory.questions):
-        print(f"{'answers:' if i == 0 else '':<13}{question}")
+        print(f"{'answers:' if i == 0 else '':<13}{one_line(question)}")
     if memory.source and memory.source.origin:
-        print(f"source:      imported from {memory.source.origin}")
+        print(f"source:      imported from {one_line(memory.source.origin)}")
     elif memory.source:
-        print(f"source:      session {memory.source.session or '?'} ({memory.source.event or '?'})")
+        print(f"source:      session {one_line(memory.source.session or '?')} ({one_line(memory.source.event or '?')})")
     if not memory.reviewed:
         print("reviewed:    no (captured automatically)")
     if memory.path:
-        print(f"file:        {memory.path}")
+        print(f"file:        {one_line(memory.path)}")
     print()
-    print(memory.content)
+    print(for_terminal(memory.content))
     return 0
 
 
@@ -185,9 +193,9 @@ def cmd_add(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     verb = "Re-affirmed" if result.reaffirmed else "Saved"
-    print(f"{verb} {result.memory.id} ({result.memory.type})")
+    print(f"{verb} {one_line(result.memory.id)} ({one_line(result.memory.type)})")
     for old in result.superseded:
-        print(f"  supersedes {old.id}: {clip(old.title, 70)}")
+        print(f"  supersedes {one_line(old.id)}: {clip(one_line(old.title), 70)}")
     if result.unmatched_supersede:
         print(f"  note: nothing matched --supersedes {result.unmatched_supersede!r}; saved as a new memory")
     if result.redacted:
@@ -203,7 +211,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
     memory = bank.update(
         args.id, content=text, type_=args.type, tags=tags, name=args.name, description=args.description
     )
-    print(f"Updated {memory.id}" if memory != before else f"{memory.id} already says that; nothing changed")
+    shown = one_line(memory.id)
+    print(f"Updated {shown}" if memory != before else f"{shown} already says that; nothing changed")
     return 0
 
 
@@ -219,7 +228,7 @@ def cmd_simple(args: argparse.Namespace) -> int:
                 bank.resolve(ref)
             except NotFound:
                 restored = bank.restore_from_journal(ref)
-                print(f"Restored {restored.id} from the journal (it had been pruned from its store)")
+                print(f"Restored {one_line(restored.id)} from the journal (it had been pruned from its store)")
                 refs.remove(ref)
         if not refs:
             return 0
@@ -229,12 +238,15 @@ def cmd_simple(args: argparse.Namespace) -> int:
     already = {"drop": "already archived", "restore": "already active", "review": "already reviewed"}.get(args.verb)
     changed = {m.id for m in done}
     for memory_id in named:
-        print(f"{past} {memory_id}" if memory_id in changed else f"{memory_id} is {already}; nothing changed")
+        shown = one_line(memory_id)
+        print(f"{past} {shown}" if memory_id in changed else f"{shown} is {already}; nothing changed")
     if args.verb == "touch":
         from memtui.verify.engine import reaffirm
 
         for memory_id, gone in reaffirm(bank, *(m.id for m in done)).items():
-            print(f"  {memory_id} still holds as written: {', '.join(gone)} no longer counted as gone")
+            print(
+                f"  {one_line(memory_id)} still holds as written: {one_line(', '.join(gone))} no longer counted as gone"
+            )
     return 0
 
 
@@ -245,14 +257,14 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
     text = args.text or joined_text(sources)
     merged = bank.merge([m.id for m in sources], text)
-    print(f"Merged {len(sources)} memories into {merged.id}")
+    print(f"Merged {len(sources)} memories into {one_line(merged.id)}")
     return 0
 
 
 def cmd_promote(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     moved = bank.promote(args.id, args.store)
-    print(f"Moved to {moved.store} as {moved.id}")
+    print(f"Moved to {one_line(moved.store)} as {one_line(moved.id)}")
     return 0
 
 
@@ -261,5 +273,5 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
     bank = open_bank(args)
     entry = undo(bank)
-    print(f"Undid #{entry.seq}: {entry.summary}")
+    print(f"Undid #{entry.seq}: {one_line(entry.summary)}")
     return 0

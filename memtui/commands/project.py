@@ -6,7 +6,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from memtui.commands.common import open_bank, print_json, print_labelled, project_dir, say
+from memtui.commands.common import one_line, open_bank, print_json, print_labelled, project_dir, say
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -148,7 +148,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     for key, s in status["stores"].items():
         if not s["exists"] and key != "state":
             continue
-        types = ", ".join(f"{t} {n}" for t, n in sorted(s["by_type"].items()))
+        types = ", ".join(f"{one_line(t)} {n}" for t, n in sorted(s["by_type"].items()))
         extra = f"; {s['unreviewed']} to review" if s["unreviewed"] else ""
         if len(key) > 12:  # md:agent:NAME: its own line, so the values stay in one column
             out.append(key)
@@ -165,14 +165,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     out.append(f"CLAUDE.md    {state}")
     for first, second in status["conflicts"]:
         out.append(
-            f"conflict     {first} ⇄ {second}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
+            f"conflict     {one_line(first)} ⇄ {one_line(second)}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
             "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`"
         )
     from memtui.recall.service import describe
 
     out.append(f"service      {describe(status['service'])}")
     for problem in status["problems"]:
-        out.append(f"problem      {problem}")
+        out.append(f"problem      {one_line(problem)}")
     if status["capture"] is not None:
         from memtui.capture import health
 

@@ -259,20 +259,22 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 def _print_hits(hits) -> None:
     """Score, id, type, badge and title in aligned columns (the title clipped to a terminal), then why."""
+    from memtui.core.defuse import for_terminal
     from memtui.core.text import columns
 
     width = line_width()
     rows = [
         [
             f"{h.score:5.2f}",
-            h.memory.id,
-            h.memory.type,
+            for_terminal(h.memory.id, oneline=True),
+            for_terminal(h.memory.type, oneline=True),
             "" if h.memory.active else f"[{h.memory.status.value}]",
-            h.memory.title,
+            for_terminal(h.memory.summary, oneline=True),
         ]
         for h in hits
     ]
     for hit, line in zip(hits, columns(rows, last_width=width), strict=True):
         print(line)
         if hit.why:
-            print(f"       {clip(hit.why, width - 7) if width else hit.why}")
+            why = for_terminal(hit.why, oneline=True)
+            print(f"       {clip(why, width - 7) if width else why}")

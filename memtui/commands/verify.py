@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import open_bank, print_json
+from memtui.core.defuse import for_terminal
 from memtui.core.text import clip, plural
 
 
@@ -40,11 +41,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for verdict in report.verdicts:
         if verdict.status != "drifted" and not args.all:
             continue
-        title = clip(titles.get(verdict.id, ""), 70)
-        print(f"  {verdict.status:<9} {verdict.id}  {title}")
+        title = clip(for_terminal(titles.get(verdict.id, ""), oneline=True), 70)
+        print(f"  {verdict.status:<9} {for_terminal(verdict.id, oneline=True)}  {title}")
         for ref in verdict.missing:
             new = verdict.suggested.get(ref)
-            print(f"      gone: {ref}" + (f"  → now {new}?" if new else ""))
+            print(
+                f"      gone: {for_terminal(ref, oneline=True)}"
+                + (f"  → now {for_terminal(new, oneline=True)}?" if new else "")
+            )
     if counts["drifted"]:
         print("review them in the TUI (Drifted), fix the text, or `memtui touch ID` if they still hold")
     return 0

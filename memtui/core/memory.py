@@ -75,6 +75,16 @@ class Memory:
         first = self.content.strip().splitlines()[0] if self.content.strip() else ""
         return first
 
+    @property
+    def summary(self) -> str:
+        """What a list shows of a memory: its description, else its text's first line, else its name.
+        A Markdown memory's name is often its file's slug (`feedback_testing`); its description is
+        the one line Claude Code itself writes to say what the memory holds."""
+        if self.description.strip():
+            return self.description
+        first = self.content.strip().splitlines()[0] if self.content.strip() else ""
+        return first or self.name
+
     def in_conflict_with(self, others: Mapping[str, Memory]) -> Memory | None:
         """The other version of an unsettled git merge conflict (both still active), else None."""
         if not self.conflict or not self.active:

@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from memtui.core import decay
+from memtui.core import decay, defuse
 from memtui.core.memory import Memory
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.errors import MemtuiError
@@ -63,7 +63,9 @@ def memory_line(memory: Memory) -> str:
     if len(text) > LINE_CHARS:
         text = text[: LINE_CHARS - 3] + "..."
     tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
-    return f"- {text}{tags}"
+    # CLAUDE.md is read into the model's context and holds our own `<!-- MEMORY:END -->` marker:
+    # nothing of a memory may open a tag there, hide text or break the line.
+    return defuse.for_model(f"- {text}{tags}", oneline=True)
 
 
 def allot(counts: dict[str, int], budgets: dict[str, int], order: Sequence[str]) -> dict[str, int]:
@@ -113,9 +115,9 @@ def render(
     allotted = allot({t: len(v) for t, v in by_type.items()}, budgets, order)
 
     newest = max((m.updated for m in everything), default=now)
-    lines = [START, f"# {project}"]
+    lines = [START, "# " + defuse.for_model(project, oneline=True)]
     if description:
-        lines.append(description)
+        lines.append(defuse.for_model(description, oneline=True))
     lines += [
         "",
         f"_Last updated: {newest.date().isoformat()} | {len(active)} active memories, {len(everything)} total_",

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from memtui.core import decay
+from memtui.core import decay, defuse
 from memtui.core.memory import Memory
 from memtui.core.text import clip
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
@@ -34,9 +34,10 @@ class IndexRender:
 
 
 def entry(memory: Memory) -> str:
-    title = " ".join((memory.name or memory.title).split()) or memory.id
-    hook = " ".join((memory.description or memory.content).split())
-    filename = (memory.path or f"{memory.id}.md").rsplit("/", 1)[-1]
+    # MEMORY.md is read into the model's context: defused, and one line whatever the memory holds.
+    title = defuse.for_model(memory.name or memory.title, oneline=True) or defuse.for_model(memory.id, oneline=True)
+    hook = defuse.for_model(memory.description or memory.content, oneline=True)
+    filename = defuse.for_model((memory.path or f"{memory.id}.md").rsplit("/", 1)[-1], oneline=True)
     from memtui.core.redact import redact  # here, not at import: the hook reads stores, never renders
 
     line = f"- [{redact(title)}]({filename})"

@@ -4,16 +4,19 @@
     We deploy with `make ship`.
 
 Old memories carry the same staleness warning the hooks use, so the model verifies before it
-asserts. Plain text costs a fraction of the tokens of the JSON objects it would otherwise read.
+asserts. A memory's text is defused (`core.defuse.memory_body`): no tags, no hidden characters, no
+line that passes for another memory's header. Plain text costs a fraction of the tokens of the JSON
+objects it would otherwise read.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from memtui.core import decay
+from memtui.core import decay, defuse
 from memtui.core.text import clip
 from memtui.recall import fence
 
@@ -22,9 +25,10 @@ MAX_CHARS = 1500
 
 
 def header(memory: Any, now: datetime, registry: Any, score: float | None = None, status: str = "") -> str:
+    one = functools.partial(defuse.for_model, oneline=True)  # each part: none reaches into the next
     parts = [
-        memory.id,
-        memory.type,
+        one(memory.id),
+        one(memory.type),
         decay.age_label(memory, now),
         f"confidence {decay.confidence(memory, now, registry):.2f}",
     ]
@@ -33,7 +37,7 @@ def header(memory: Any, now: datetime, registry: Any, score: float | None = None
     if not memory.active:
         parts.append(memory.status.value)
     if memory.tags:
-        parts.append("tags: " + ", ".join(memory.tags))
+        parts.append("tags: " + ", ".join(one(tag) for tag in memory.tags))
     if status:  # against the code (memtui verify): verified, drifted or unchecked
         parts.append(status)
     stale = decay.freshness(memory, now)
@@ -55,8 +59,9 @@ def memory(
     text = m.content.strip()
     if m.name and m.name not in text:
         text = f"{m.name}: {text}"
-    text = clip(text, max_chars, lines=True)
-    drift = fence.drift_line(note) + "\n" if note else ""
+    # Defused before the clip, so a cut never leaves half an escape; no line of it reads as a header.
+    text = clip(defuse.memory_body(text), max_chars, lines=True)
+    drift = defuse.for_model(fence.drift_line(note), oneline=True) + "\n" if note else ""
     return f"{header(m, now, registry, score, status)}\n{drift}{text}"
 
 

@@ -80,17 +80,23 @@ def advice(exc: BaseException) -> str:
 
 
 def tool_errors(fn: F) -> F:
-    """Turn our errors into tool errors whose text says what to do (the SDK hides other exceptions)."""
+    """Turn our errors into tool errors whose text says what to do (the SDK hides other exceptions).
+
+    Whatever a tool answers goes into the model's context, so its text and its errors are defused
+    here, once for every tool: they echo queries, tags, ids and an answer composed from memories."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from mcp.server.mcpserver.exceptions import ToolError
 
+        from memtui.core.defuse import for_model
+
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
         except MemtuiError as exc:
-            raise ToolError(advice(exc)) from exc
+            raise ToolError(for_model(advice(exc))) from exc
         except ValueError as exc:
-            raise ToolError(f"{exc}. Check the arguments and call again.") from exc
+            raise ToolError(for_model(f"{exc}. Check the arguments and call again.")) from exc
+        return for_model(result) if isinstance(result, str) else result
 
     return wrapper  # type: ignore[return-value]  # same signature as fn (functools.wraps), which F cannot say

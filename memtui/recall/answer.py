@@ -176,7 +176,15 @@ def _save_explicit(context: Any, text: str) -> list[Any]:
 
 
 def _saved_note(saved: list[Any]) -> str:
-    items = "; ".join(f"[{m.type}] {' '.join(m.content.split())[:200]} ({m.id})" for m in saved)
+    """Outside the fence, so everything of the memory in it is defused: the text is the user's,
+    but a prompt that carries `</system-reminder>` or invisible characters must not have memtui
+    repeat them as its own words."""
+    from memtui.core.defuse import for_model
+
+    items = "; ".join(
+        f"[{for_model(m.type, oneline=True)}] {for_model(m.content, oneline=True)[:200]} ({for_model(m.id, oneline=True)})"
+        for m in saved
+    )
     return f"memtui saved this to the project's memory as the user asked: {items}"
 
 

@@ -2,16 +2,16 @@
 
 A memory is text someone (or a model) wrote earlier; injected into the prompt it must not read as
 an instruction from the user. So every injection is one fenced block that says, in one line, that
-its content is recalled memory and not instructions; a memory cannot close the fence early; and
-memories older than a day carry Claude Code's own staleness warning.
+its content is recalled memory and not instructions; a memory cannot close the fence early, hide
+text from the reader or pass for another entry (`core.defuse`); and memories older than a day
+carry Claude Code's own staleness warning.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
-from memtui.core import decay
+from memtui.core import decay, defuse
 from memtui.core.memory import Memory
 from memtui.core.text import clip
 
@@ -24,18 +24,6 @@ NOTICE = (
 TRUNCATED = " … [cut; memory_search shows the whole memory]"
 
 
-#: Anything that reads as the start of a markup tag: `<name`, `</name`, `< /name`, `<!…`, `<?…`.
-_TAG = re.compile(r"<(?=[/!?]|[^\W\d_]|\s+/)")
-
-
-def _defuse(text: str) -> str:
-    """Stored text must not close or open any tag the injected context sits in: our own fence,
-    Claude Code's `<system-reminder>` wrapper around hook output, or whatever wraps that next
-    time. So every `<` that could start a tag becomes `&lt;`; `a < b`, `<=` and `<-` stay as written,
-    and the model reads `&lt;T>` as the `<T>` it was."""
-    return _TAG.sub("&lt;", text)
-
-
 def cut(text: str, max_bytes: int) -> str:
     """`text` within `max_bytes` of UTF-8, cut on a character boundary, with a marker when cut."""
     data = text.encode("utf-8")
@@ -46,7 +34,7 @@ def cut(text: str, max_bytes: int) -> str:
 
 
 def label(memory: Memory, now: datetime) -> str:
-    parts = [memory.type, memory.id]
+    parts = [defuse.for_model(memory.type, oneline=True), defuse.for_model(memory.id, oneline=True)]
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
@@ -59,11 +47,13 @@ def entry(memory: Memory, now: datetime, max_bytes: int, drift: str = "") -> str
     label, so the model reads it before the claim, and the cut never takes it."""
     head = label(memory, now)
     if drift:
-        head += "\n" + drift_line(drift)
+        head += "\n" + defuse.for_model(drift_line(drift), oneline=True)
     body = memory.content.strip()
     if memory.name and memory.name not in body:
         body = f"{memory.name}: {body}"
-    return cut(_defuse(f"{head}\n{body}"), max_bytes)
+    # Every part is defused on its own: the label and drift note hold one line each, and no line
+    # of the memory's text can read as the label of another memory.
+    return cut(f"{head}\n{defuse.memory_body(body)}", max_bytes)
 
 
 def drift_line(note: str) -> str:
@@ -73,15 +63,18 @@ def drift_line(note: str) -> str:
 
 def line(memory: Memory, now: datetime, max_chars: int = 300, drift: str = "") -> tuple[str, bool]:
     """One memory on one line (for the briefing) and whether that line holds all of it."""
-    text = " ".join((memory.description or memory.content).split())
+    # Each part on its own: nothing in a memory's text can reach into the id or the note after it.
+    text = defuse.for_model(memory.description or memory.content, oneline=True)
     if memory.name and memory.name not in text:
-        text = f"{memory.name}: {text}"
+        text = f"{defuse.for_model(memory.name, oneline=True)}: {text}"
     whole = not memory.description and len(text) <= max_chars
     text = clip(text, max_chars)
     stale = decay.freshness(memory, now)
-    tag = memory.type + (f" · {stale}" if stale else "") + (" · drifted" if drift else "")
-    tail = f" — drifted: it {drift}" if drift else ""
-    return _defuse(f"- [{tag}] {text} ({memory.id}){tail}"), whole and not drift
+    tag = (
+        defuse.for_model(memory.type, oneline=True) + (f" · {stale}" if stale else "") + (" · drifted" if drift else "")
+    )
+    tail = f" — drifted: it {defuse.for_model(drift, oneline=True)}" if drift else ""
+    return f"- [{tag}] {text} ({defuse.for_model(memory.id, oneline=True)}){tail}", whole and not drift
 
 
 def block(parts: list[str], notice: str = NOTICE, separator: str = "\n\n") -> str:

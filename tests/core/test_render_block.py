@@ -127,7 +127,9 @@ def test_same_input_same_block_whatever_the_order(make, now):
 
 
 def test_the_memory_mcp_fixture_renders_exactly_as_memory_mcp_did():
-    """Our block for memory-mcp's own state.json is byte-identical to the CLAUDE.md it wrote."""
+    """Our block for memory-mcp's own state.json is byte-identical to the CLAUDE.md it wrote, but
+    for one thing: a memory's `<` that could open a tag is written `&lt;` (CLAUDE.md is read into
+    the model's context; Markdown shows `&lt;id>` as `<id>`)."""
     state = json.loads((FIXTURE / "state.json").read_text(encoding="utf-8"))
     memories = [from_raw(raw) for raw in state["memories"]]
     block = render(
@@ -137,11 +139,18 @@ def test_the_memory_mcp_fixture_renders_exactly_as_memory_mcp_did():
         description=state["description"],
         registry=DEFAULT_REGISTRY,
     )
-    assert block.text + "\n" == (FIXTURE / "CLAUDE.md").read_text(encoding="utf-8")
-    # and splicing it into the copy with user text changes nothing there (the blocks are equal)
+    theirs = (FIXTURE / "CLAUDE.md").read_text(encoding="utf-8")
+    assert block.text + "\n" == _escaped(theirs)
+    assert block.text.count("&lt;") == theirs.count("<id>") == 2
+    # and splicing it into the copy with user text changes only that there
     with_user = (FIXTURE / "CLAUDE.with-user-text.md").read_bytes().decode("utf-8")
-    assert current_block(with_user) == block.text
-    assert splice(with_user, block.text) == with_user
+    assert current_block(_escaped(with_user)) == block.text
+    assert splice(with_user, block.text) == _escaped(with_user)
+
+
+def _escaped(text: str) -> str:
+    """memory-mcp's block with a memory's `<id>` as memtui writes it (the markers stay)."""
+    return text.replace("<id>", "&lt;id>")
 
 
 BLOCK = f"{START}\nnew block\n{END}"

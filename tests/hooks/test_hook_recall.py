@@ -275,7 +275,7 @@ def test_stored_text_cannot_open_or_close_any_tag(hook, bank, hostile):
 
 
 def test_fencing_keeps_comparisons_and_generics_readable():
-    from memtui.recall.fence import _defuse
+    from memtui.core.defuse import for_model as _defuse
 
     assert _defuse("if a < b and c <= d: List<String> x <- y") == "if a < b and c <= d: List&lt;String> x <- y"
 

@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from memtui.core import decay
+from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
@@ -139,9 +140,10 @@ says it still holds, `d` drops it).
             return
         title = self.query_one("#detail-title", Static)
         title.display = bool(memory.name)  # without a name the title is the text's first line: shown below
-        title.update(memory.name)
+        # Nothing a memory holds reaches the terminal as a control (Textual passes ESC through).
+        title.update(for_terminal(memory.name, oneline=True))
         self.query_one("#detail-meta", Static).update(self._meta(memory))
-        self.query_one("#detail-body", Static).update(RichMarkdown(memory.content, hyperlinks=False))
+        self.query_one("#detail-body", Static).update(RichMarkdown(for_terminal(memory.content), hyperlinks=False))
         self.query_one("#detail-facts", Static).update(self._facts(memory))
         self.scroll_home(animate=False)
 
@@ -149,7 +151,7 @@ says it still holds, `d` drops it).
         now = self.clock()
         conf = decay.confidence(memory, now, self.registry)
         parts: list[tuple[str, str] | str] = [
-            (memory.type, "$secondary bold"),
+            (for_terminal(memory.type, oneline=True), "$secondary bold"),
             f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}\n",
             (bar(conf, 10), _LEVEL_STYLE[level(conf)]),
             f" confidence {conf:.2f} · rank {decay.rank(memory, now, self.registry):.2f}",
@@ -169,7 +171,7 @@ says it still holds, `d` drops it).
             parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
         if memory.tags:
             parts.append("\n")
-            parts.append((" ".join(f"#{t}" for t in memory.tags), "$accent"))
+            parts.append((for_terminal(" ".join(f"#{t}" for t in memory.tags), oneline=True), "$accent"))
         kinds = secret_kinds(memory)
         if kinds:
             parts.append("\n")
@@ -224,5 +226,6 @@ says it still holds, `d` drops it).
         lines.append(("created", f"{memory.created:%Y-%m-%d %H:%M} UTC"))
         out: list[tuple[str, str] | str] = []
         for i, (label, value) in enumerate(lines):
-            out += [(f"{label:<12}", "$text-muted bold"), value + ("\n" if i < len(lines) - 1 else "")]
+            shown = for_terminal(value, oneline=True)
+            out += [(f"{label:<12}", "$text-muted bold"), shown + ("\n" if i < len(lines) - 1 else "")]
         return Content.assemble(*out)
