@@ -34,3 +34,25 @@ async def test_hostile_memories_draw_no_control_in_rows_or_detail(bank):
             await settle(pilot)
             app.screen.query_one(MemoryList).focus()
             await pilot.press("down")
+
+
+@pytest.mark.parametrize("screen", ["search", "ask", "budget", "review", "consolidate", "merge", "promote", "retag"])
+async def test_hostile_titles_draw_no_control_on_any_screen(bank, screen):
+    """Every screen that names memories (search results, ask's sources, the budget's cuts, the review
+    picker, consolidation, merge sources, the promote and retag dialogs) draws their titles defused."""
+    from tuikit import SCREENS
+
+    hostile = "stripe webhooks \x1b]0;pwned\x07 \x1b[31mred\x1b[0m \u202eevil\u202c zero\u200bwidth \U000e0041"
+    for i in range(3):
+        bank.add(
+            "decision", f"{hostile} number {i}", tags=["stripe"], name=f"webhooks {i} \x1b[2J{hostile}", reviewed=False
+        )
+    app = make_app(bank)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for key in SCREENS[screen]:
+            await pilot.press(key)
+        await settle(pilot)
+        drawn = _screen_text(app)
+        assert "webhooks" in drawn or screen in ("budget", "consolidate")
+        assert terminal_problems(drawn) == []

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from memtui.core import render_index
+from memtui.core.defuse import for_terminal
 from memtui.core.render_block import MarkerError
 from memtui.core.text import bar, clip, plural
 from memtui.errors import MemtuiError
@@ -52,7 +53,11 @@ def block_view(p: budget.Preview) -> Content:
     if p.cuts:
         parts += [("Left out of the block", "bold"), f" ({len(p.cuts)})\n"]
         for c in p.cuts:
-            parts += [("  ✂ ", "$warning"), f"{clip(c.memory.title, 70)}\n", (f"     {c.reason}\n", "$text-muted")]
+            parts += [
+                ("  ✂ ", "$warning"),
+                f"{clip(for_terminal(c.memory.title, oneline=True), 70)}\n",
+                (f"     {c.reason}\n", "$text-muted"),
+            ]
     else:
         parts.append(("Every active memory fits in the block.", "$success"))
     return Content.assemble(*parts)
@@ -94,7 +99,7 @@ def meters_view(p: budget.Preview) -> Content:
         if m.cut:
             parts += [("  ── cut-off ──", "$error"), f" {len(m.cut)} fall beyond it:\n"]
             for memory in m.cut[:50]:
-                parts.append((f"    · {clip(memory.title, 70)}\n", "$text-muted"))
+                parts.append((f"    · {clip(for_terminal(memory.title, oneline=True), 70)}\n", "$text-muted"))
             if len(m.cut) > 50:
                 parts.append((f"    … and {len(m.cut) - 50} more\n", "$text-muted"))
         else:

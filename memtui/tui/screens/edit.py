@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static, TextArea
 
+from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.errors import Conflict, NotFound
 from memtui.tui.appref import app_of
@@ -42,7 +43,9 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
         self.review = review
         self.saving = False
         self.original = memory
-        self.text = memory.content if text is None else text
+        # What the editor shows is defused (no escape sequence reaches the terminal); saving it keeps
+        # the text a person sees, which is the stored text without its control characters.
+        self.text = for_terminal(memory.content) if text is None else text
         self.save_now = save
         self.changed_on_disk: Memory | None = None
         self.gone = False
@@ -54,16 +57,27 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
             yield Static("", id="edit-warning", markup=False)
             with Horizontal(classes="field"):
                 yield Label("name", classes="field-label")
-                yield Input(m.name, placeholder="a short title (optional)", id="edit-name", compact=True)
+                yield Input(
+                    for_terminal(m.name, oneline=True),
+                    placeholder="a short title (optional)",
+                    id="edit-name",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("about", classes="field-label")
                 yield Input(
-                    m.description, placeholder="a one-line description (optional)", id="edit-description", compact=True
+                    for_terminal(m.description, oneline=True),
+                    placeholder="a one-line description (optional)",
+                    id="edit-description",
+                    compact=True,
                 )
             with Horizontal(classes="field"):
                 yield Label("tags", classes="field-label")
                 yield Input(
-                    " ".join(m.tags), placeholder="tags, space or comma separated", id="edit-tags", compact=True
+                    for_terminal(" ".join(m.tags), oneline=True),
+                    placeholder="tags, space or comma separated",
+                    id="edit-tags",
+                    compact=True,
                 )
             yield TextArea(self.text, soft_wrap=True, id="edit-content")
         yield Footer(compact=True)
@@ -91,17 +105,17 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
         v = self.values()
         m = self.original
         return (str(v["content"]).strip(), v["name"], v["description"], v["tags"]) != (
-            m.content.strip(),
-            m.name,
-            m.description,
-            m.tags,
+            for_terminal(m.content).strip(),
+            for_terminal(m.name, oneline=True),
+            for_terminal(m.description, oneline=True),
+            tuple(split_tags(for_terminal(" ".join(m.tags), oneline=True))),
         )
 
     def _fill(self, memory: Memory) -> None:
-        self.query_one("#edit-content", TextArea).text = memory.content
-        self.query_one("#edit-name", Input).value = memory.name
-        self.query_one("#edit-description", Input).value = memory.description
-        self.query_one("#edit-tags", Input).value = " ".join(memory.tags)
+        self.query_one("#edit-content", TextArea).text = for_terminal(memory.content)
+        self.query_one("#edit-name", Input).value = for_terminal(memory.name, oneline=True)
+        self.query_one("#edit-description", Input).value = for_terminal(memory.description, oneline=True)
+        self.query_one("#edit-tags", Input).value = for_terminal(" ".join(memory.tags), oneline=True)
 
     # -- live conflict detection ---------------------------------------------------------------
 

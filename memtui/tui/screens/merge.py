@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
 from memtui.core import ops
+from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.text import clip
 from memtui.errors import say
@@ -53,7 +54,9 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
                 for m in self.sources:  # a title that wraps continues under itself, not under the bullet
                     with Horizontal(classes="hanging"):
                         yield Static(Content.assemble(("  ◦ ", "$accent"), (f"{m.type:<12} ", "$secondary")))
-                        yield Static(clip(m.title, 90), classes="hanging-text", markup=False)
+                        yield Static(
+                            clip(for_terminal(m.title, oneline=True), 90), classes="hanging-text", markup=False
+                        )
             yield Static("", id="merge-status")
             with Horizontal(classes="field"):
                 yield Label("type", classes="field-label")
@@ -63,7 +66,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
             with Horizontal(classes="field"):
                 yield Label("tags", classes="field-label")
                 yield Input(" ".join(ops.union_tags(self.sources)), id="merge-tags", compact=True)
-            yield TextArea(ops.joined_text(self.sources), soft_wrap=True, id="merge-content")
+            yield TextArea(for_terminal(ops.joined_text(self.sources)), soft_wrap=True, id="merge-content")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -91,14 +94,14 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         status = self.query_one("#merge-status", Static)
         if text is None:
             status.update(f"The model's draft failed ({error}); this is the sources joined.")
-        elif self.query_one("#merge-content", TextArea).text != ops.joined_text(self.sources):
+        elif self.query_one("#merge-content", TextArea).text != for_terminal(ops.joined_text(self.sources)):
             status.update("The model's draft arrived after you started editing; your text was kept.")
         else:
-            self.query_one("#merge-content", TextArea).text = text
+            self.query_one("#merge-content", TextArea).text = for_terminal(text)
             status.update("Draft by the model. Edit it, then ctrl+s.")
 
     def action_join(self) -> None:
-        self.query_one("#merge-content", TextArea).text = ops.joined_text(self.sources)
+        self.query_one("#merge-content", TextArea).text = for_terminal(ops.joined_text(self.sources))
 
     def action_save(self) -> None:
         text = self.query_one("#merge-content", TextArea).text

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.similarity import jaccard, tokenize
 from memtui.core.text import clip
@@ -133,7 +134,7 @@ A memory two people edited differently before a git merge comes first, with both
             )
         other = self.other
         self.query_one("#review-other", Static).update(
-            f"The other version ({other.id}):\n\n{other.content}" if other is not None else ""
+            f"The other version ({other.id}):\n\n{for_terminal(other.content)}" if other is not None else ""
         )
         self.query_one(TopBar).sync("review")
         self.query_one(MemoryDetail).show(memory)
@@ -223,7 +224,7 @@ A memory two people edited differently before a git merge comes first, with both
         from memtui.tui.screens.merge import MergeScreen
         from memtui.tui.screens.pick import PickScreen
 
-        choices = [(m.id, (f"{m.type:<12} ", clip(m.title, 80))) for m in candidates]
+        choices = [(m.id, (f"{m.type:<12} ", clip(for_terminal(m.title, oneline=True), 80))) for m in candidates]
 
         def chosen(target_id: str | None) -> None:
             target = next((m for m in candidates if m.id == target_id), None)

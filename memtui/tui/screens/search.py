@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memtui.core.defuse import for_terminal
 from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
@@ -40,9 +41,11 @@ def option(f: find.Found, width: int) -> Option:
     # The option's padding (1 each side) and the scrollbar the results grow (2) are not ours to fill.
     room = max(20, width - len(pad) - 4)
     head = Content.assemble((f"{f.score:4.2f} ", "$success bold"), (f"{clip(m.type, 12):<13}", "$secondary"))
-    lines = [Content.assemble(head, marked(clip(m.title, room), f.terms, "bold"))]
+    lines = [Content.assemble(head, marked(clip(for_terminal(m.title, oneline=True), room), f.terms, "bold"))]
     if m.name:
-        lines.append(Content.assemble(pad, marked(find.snippet(m.content, f.terms, room), f.terms, "$text-muted")))
+        lines.append(
+            Content.assemble(pad, marked(find.snippet(for_terminal(m.content), f.terms, room), f.terms, "$text-muted"))
+        )
     if f.why:
         lines.append(Content.assemble(pad, (clip(f.why, room), "$text-muted italic")))
     return Option(Content("\n").join(lines), id=m.id)
