@@ -75,6 +75,12 @@ def derived(value: Any, taken: set[str] | frozenset[str] = frozenset()) -> str:
         n += 1
 
 
+def digest_name(name: str) -> str:
+    """A valid id part for a name that cannot be one (too long, unsafe characters, a secret): `h-`
+    and a digest of it."""
+    return "h-" + hashlib.blake2b(name.encode("utf-8", "replace"), digest_size=8).hexdigest()
+
+
 def session(value: Any) -> str:
     """A hook's session id as memtui stores it: `s-` and a digest ("" when there is none). The same
     session id always gives the same digest; a digest given again is returned as it is."""
