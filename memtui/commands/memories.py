@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import check_filters, line_width, open_bank, print_json, text_argument
+from memtui.core.intake import control_free
 from memtui.core.text import clip
 
 
@@ -180,6 +181,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         out["reaffirmed"] = result.reaffirmed
         out["unmatched_supersede"] = result.unmatched_supersede
         out["redacted"] = list(result.redacted)
+        out["notes"] = list(result.notes)
         print_json(out)
         return 0
     verb = "Re-affirmed" if result.reaffirmed else "Saved"
@@ -190,6 +192,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         print(f"  note: nothing matched --supersedes {result.unmatched_supersede!r}; saved as a new memory")
     if result.redacted:
         print(f"  redacted: {', '.join(sorted(set(result.redacted)))}")
+    for note in result.notes:
+        print(f"  note: {note}")
     return 0
 
 
@@ -202,6 +206,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
         args.id, content=text, type_=args.type, tags=tags, name=args.name, description=args.description
     )
     print(f"Updated {memory.id}" if memory != before else f"{memory.id} already says that; nothing changed")
+    for field, value in (("text", text), ("name", args.name), ("description", args.description)):
+        if value is not None and (removed := control_free(value)[1]):
+            print(f"  note: removed {removed} control character(s) from the {field}")
     return 0
 
 
