@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.config import Config
-from memtui.core import dedup, intake, ops, redact
+from memtui.core import dedup, ids, intake, ops, redact
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
@@ -140,6 +140,9 @@ class Bank:
 
     def resolve(self, ref: str) -> Memory:
         """An exact id, else a unique prefix, else a unique suffix (the random part or the file stem)."""
+        problem = ids.problem(ref)
+        if problem:  # not echoed: an id typed or pasted may be anything, a terminal escape too
+            raise NotFound(f"that is not a memory id ({problem}); `memtui list` shows the ids")
         everything = self.memories()
         for memory in everything:
             if memory.id == ref:
