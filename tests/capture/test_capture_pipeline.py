@@ -20,7 +20,7 @@ from memtui.core import ids
 from memtui.store.bank import Bank
 
 #: The session names these tests use, by the digest memtui stores instead (core/ids.py).
-_NAMES = {ids.session(name): name for name in ("s", "sess-a", "sess-x", "sess-b", "a", "b")}
+_NAMES = {ids.session(name): name for name in ("s", "sess-a", "sess-x", "sess-b", "a", "b", "parent", "fork")}
 
 
 def _cursor(bank):
@@ -132,7 +132,7 @@ def test_a_failed_run_saves_nothing_keeps_the_cursor_and_the_next_run_captures_i
     report = health.read(bank)
     assert report["last_error"]["kind"] == kind and not report["error_resolved"] and report["fix"] == failed.fix
     assert report["pending_bytes"] == path.stat().st_size
-    assert report["pending"] == [{"session": "s", "transcript": str(path), "bytes": path.stat().st_size}]
+    assert report["pending"] == [{"session": ids.session("s"), "transcript": str(path), "bytes": path.stat().st_size}]
     if name == "model-404":
         assert "MEMTUI_MODEL" in failed.fix and "[llm] model" in failed.fix and len(api_llm.messages()) == 1
 
