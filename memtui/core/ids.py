@@ -24,8 +24,8 @@ from typing import Any
 #: Longest valid id. memory-mcp's are 24 characters; a Markdown memory's is its scope and file
 #: stem; a merge conflict's second version adds 7 (`~` and 6 hex).
 MAX_ID = 120
-#: memory-mcp's `mem_<ms>_<base36>`, Markdown `scope/stem`, merge conflicts' `~`.
-_SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.~/"
+#: memory-mcp's `mem_<ms>_<base36>`, Markdown `scope/stem` (`agent:<name>/stem`), merge conflicts' `~`.
+_SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.~/:"
 #: The lineage kept of an invalid id: enough to recognise it, one line.
 LINEAGE_CHARS = 80
 #: A digested session id: `s-` and 16 hex.
@@ -35,7 +35,7 @@ _SESSION_HEX = 16
 
 def valid(value: Any) -> bool:
     """Whether `value` is a usable memory id: a non-empty string of at most MAX_ID characters of
-    letters, digits and `_ - . ~ /`, with no empty, `.` or `..` path segment (a Markdown id
+    letters, digits and `_ - . ~ / :`, with no empty, `.` or `..` path segment (a Markdown id
     names a file)."""
     if type(value) is not str or not value or len(value) > MAX_ID or not value.isascii():
         return False
@@ -71,7 +71,7 @@ def problem(value: Any) -> str | None:
         return f"an id is text, not {type(value).__name__}"
     if len(value) > MAX_ID:
         return f"an id is at most {MAX_ID} characters (this one has {len(value)})"
-    return "an id holds only letters, digits and _ - . ~ /"
+    return "an id holds only letters, digits and _ - . ~ / :"
 
 
 def lineage(value: Any) -> str:
