@@ -27,7 +27,7 @@ from memtui.capture.cursor import Cursors
 from memtui.capture.explicit import explicit_memories
 from memtui.capture.known import Known
 from memtui.capture.transcript import Span, read_span
-from memtui.core import redact
+from memtui.core import ids, redact
 from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory, Source
 from memtui.core.text import plural
@@ -67,6 +67,8 @@ class ExtractResult:
     consolidation: dict[str, Any] | None = field(default=None, compare=False)
     #: The background doc2query batch run after the extraction (`capture.enrich`), if any.
     enrichment: dict[str, Any] | None = field(default=None, compare=False)
+    #: What the way in changed in a saved memory ("<id>: cut the text to its first 8,000 characters").
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -86,6 +88,7 @@ class _Run:
         self.superseded: list[Memory] = []
         self.reaffirmed: list[Memory] = []
         self.unmatched: list[str] = []
+        self.notes: list[str] = []
         self.explicit = 0
         self.span: Span | None = None
         self.cursor = 0
@@ -98,6 +101,7 @@ class _Run:
         self.superseded += result.superseded
         if result.unmatched_supersede:
             self.unmatched.append(result.unmatched_supersede)
+        self.notes += [f"{result.memory.id}: {note}" for note in result.notes]
         if known is not None:
             known.add(result.memory)
             for old in result.superseded:
@@ -120,6 +124,7 @@ class _Run:
             new_lines=self.span.new_lines if self.span else 0,
             cursor=self.cursor,
             chunks=self.chunks,
+            notes=tuple(self.notes),
             **extra,
         )
 
@@ -138,6 +143,8 @@ class _Run:
             "skipped": result.skipped,
             "ms": int((time.monotonic() - self.started) * 1000),
         }
+        if result.notes:
+            run["notes"] = list(result.notes)
         changes: dict[str, Any] = {"lastCheck" if quiet else "lastRun": run}
         if quiet:
             pass
@@ -183,7 +190,8 @@ def extract(
     """Capture the transcript's new lines as memories. Never raises for model, file or store
     problems: they come back in the result (and status.json) with the fix."""
     path = Path(transcript_path)
-    run = _Run(bank, path, session_id or path.stem, event)
+    # Claude Code names a transcript after its session: the stem is hashed as a session id is.
+    run = _Run(bank, path, ids.session(session_id or path.stem), event)
     lock = ProjectLock(bank.project.path("capture.lock"), timeout=lock_timeout)
     try:
         lock.acquire()
@@ -262,7 +270,9 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
                         kept = {" ".join(m.content.split()) for m in run.bank.memories() if "explicit" in m.tags}
                     if " ".join(redact.scan(text).text.split()) in kept:
                         continue
-                    run.keep(run.bank.add(type_, text, tags=("explicit",), source=run.source, reviewed=False))
+                    run.keep(
+                        run.bank.add(type_, text, tags=("explicit",), source=run.source, reviewed=False, trim=True)
+                    )
                     run.explicit += 1
     except MemtuiError as exc:
         return run.record(
@@ -343,6 +353,7 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
                             source=run.source,
                             reviewed=False,
                             questions=item.get("questions") or (),
+                            trim=True,
                         ),
                         known,
                     )

@@ -6,7 +6,8 @@ import argparse
 
 from memtui.commands.common import check_filters, line_width, one_line, open_bank, print_json, text_argument
 from memtui.core.defuse import for_terminal
-from memtui.core.text import clip
+from memtui.core.intake import control_free
+from memtui.core.text import clip, plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -190,6 +191,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         out["reaffirmed"] = result.reaffirmed
         out["unmatched_supersede"] = result.unmatched_supersede
         out["redacted"] = list(result.redacted)
+        out["notes"] = list(result.notes)
         print_json(out)
         return 0
     verb = "Re-affirmed" if result.reaffirmed else "Saved"
@@ -200,6 +202,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         print(f"  note: nothing matched --supersedes {result.unmatched_supersede!r}; saved as a new memory")
     if result.redacted:
         print(f"  redacted: {', '.join(sorted(set(result.redacted)))}")
+    for note in result.notes:
+        print(f"  note: {note}")
     return 0
 
 
@@ -213,6 +217,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
     )
     shown = one_line(memory.id)
     print(f"Updated {shown}" if memory != before else f"{shown} already says that; nothing changed")
+    for field, value in (("text", text), ("name", args.name), ("description", args.description)):
+        if value is not None and (removed := control_free(value)[1]):
+            print(f"  note: removed {plural(removed, 'control character')} from the {field}")
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from memtui.core import ids
 from memtui.store import spool
 
 #: Tools whose `file_path` may be a memory file that the index must pick up.
@@ -31,7 +32,7 @@ def enqueue(context: Any) -> None:
         if isinstance(agent_transcript, str) and agent_transcript:
             transcript = agent_transcript
             # Its own capture cursor: the subagent's lines are not the main transcript's lines.
-            session = f"{session}/agent-{payload.get('agent_id') or 'unknown'}"
+            session = ids.session(f"{payload.get('session_id')}/agent-{payload.get('agent_id') or 'unknown'}")
     if not isinstance(transcript, str) or not transcript:
         context.log("no transcript_path in the payload; nothing to capture")
         return

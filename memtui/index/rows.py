@@ -213,9 +213,17 @@ def encode(memory: Memory) -> str:
         **({"questions": list(memory.questions)} if memory.questions else {}),
         "store": memory.store,
         "scope": memory.scope,
-        "path": memory.path,
+        "path": _named_path(memory),
     }
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _named_path(memory: Memory) -> str | None:
+    """A Markdown memory's file, when its name is its id; a file named by a digest instead (its name
+    holds a secret or is not a safe id: store/markdown.py) is not named in the index either."""
+    if memory.path is None or memory.path.endswith("/" + memory.id.rsplit("/", 1)[-1] + ".md"):
+        return memory.path
+    return None
 
 
 def decode(data: str) -> Memory:

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from memtui.core.ids import valid as valid_id
 from memtui.core.memory import Memory
 from memtui.index.rows import FIELDS, Row, to_row
 from memtui.index.sources import Sources
@@ -297,6 +298,8 @@ def _diff_fragments(conn: sqlite3.Connection, data: bytes, report: SyncReport) -
             memory = from_raw(raw)
         except (ValueError, KeyError, TypeError):
             return False
+        if not valid_id(raw.get("id")) or memory.id in seen:
+            return False  # the full parse gives it an id of its own, as the store does (store/stateids.py)
         seen.add(memory.id)
         upsert(conn, to_row(memory), report, key)
     delete(conn, every - seen, report)
@@ -306,15 +309,18 @@ def _diff_fragments(conn: sqlite3.Connection, data: bytes, report: SyncReport) -
 def _diff_full(conn: sqlite3.Connection, data: bytes, report: SyncReport) -> None:
     """Parse the whole file. One that cannot be parsed leaves the rows as they were: searches keep
     answering from the last good copy while `memtui doctor` reports the damage."""
-    from memtui.store import gitmerge
+    from memtui.store import gitmerge, stateids
     from memtui.store.statefile import from_raw
 
     merged = gitmerge.unconflict(data) if gitmerge.has_markers(data) else None
     if merged is not None:  # git's conflict markers: both sides, as the store reads them
         data = merged.data
     try:
-        raws = json.loads(data.decode("utf-8")).get("memories", [])
-        memories = [from_raw(raw) for raw in raws if isinstance(raw, dict) and "id" in raw]
+        raws = [
+            raw for raw in json.loads(data.decode("utf-8")).get("memories", []) if isinstance(raw, dict) and "id" in raw
+        ]
+        stateids.settle(raws)  # the ids the store reads: valid, one memory each
+        memories = [from_raw(raw) for raw in raws]
     except (ValueError, AttributeError, TypeError, KeyError):
         return
     parts = data.split(_MEMORY_START)[1:]

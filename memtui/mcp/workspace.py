@@ -60,7 +60,10 @@ class Workspace:
 
     @property
     def session(self) -> str | None:
-        return self.env.get("CLAUDE_SESSION_ID") or None
+        """The session as stored: a digest, as the hooks store it (core/ids.py)."""
+        from memtui.core.ids import session
+
+        return session(self.env.get("CLAUDE_SESSION_ID")) or None
 
 
 def advice(exc: BaseException) -> str:

@@ -172,7 +172,7 @@ def _save_explicit(context: Any, text: str) -> list[Any]:
     bank = Bank(context.project)
     bank.lock.timeout = SAVE_LOCK_SECONDS
     source = Source(context.session_id or None, context.event)
-    return [bank.add(type_, content, source=source).memory for type_, content in found]
+    return [bank.add(type_, content, source=source, trim=True).memory for type_, content in found]
 
 
 def _saved_note(saved: list[Any]) -> str:

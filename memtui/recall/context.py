@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from memtui.core.headless import is_headless
+from memtui.core.ids import session as session_digest
 from memtui.core.payload import HOOK_EVENTS, RECALL_EVENTS
 from memtui.core.payload import parse_object as parse_payload
 
@@ -32,8 +33,9 @@ class Context:
 
     @property
     def session_id(self) -> str:
-        value = self.payload.get("session_id")
-        return value if isinstance(value, str) else ""
+        """The session as memtui stores it: a digest of Claude Code's `session_id` (`core/ids.py`),
+        never the id itself, which is a string another program chose and may carry anything."""
+        return session_digest(self.payload.get("session_id"))
 
     @property
     def config(self) -> Any:

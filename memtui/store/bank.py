@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.config import Config
-from memtui.core import dedup, ops, redact
+from memtui.core import dedup, ids, intake, ops, redact
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
@@ -42,6 +42,8 @@ class SaveResult:
     #: An explicit supersede that matched nothing: the memory was saved as new; this says so.
     unmatched_supersede: str | None = None
     redacted: tuple[str, ...] = ()
+    #: What the way in changed (control characters removed, a field cut to its limit): one phrase each.
+    notes: tuple[str, ...] = ()
 
 
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
@@ -152,6 +154,9 @@ class Bank:
 
     def resolve(self, ref: str) -> Memory:
         """An exact id, else a unique prefix, else a unique suffix (the random part or the file stem)."""
+        problem = ids.problem(ref)
+        if problem:  # not echoed: an id typed or pasted may be anything, a terminal escape too
+            raise NotFound(f"that is not a memory id ({problem}); `memtui list` shows the ids")
         everything = self.memories()
         for memory in everything:
             if memory.id == ref:
@@ -325,12 +330,17 @@ class Bank:
         reviewed: bool = True,
         questions: Iterable[str] = (),
         created: datetime | None = None,
+        trim: bool = False,
     ) -> SaveResult:
-        """Save a memory (or re-affirm the one it repeats). `created`: when the fact was first
-        recorded, for a memory brought in from another tool (`memtui import`); default now."""
-        scan = redact.scan(content)
+        """Save a memory (or re-affirm the one it repeats). A field over its limit (core/intake.py)
+        raises UsageError, or with `trim` (capture) is cut; either way control characters are removed
+        and the result's notes say so. `created`: when the fact was first recorded, for a memory
+        brought in from another tool (`memtui import`); default now."""
+        given, notes = _taken_in(trim, text=content, name=name, description=description, tags=tags)
+        scan = redact.scan(given["text"])
         content = scan.text.strip()
-        name, description = redact.redact(name).strip(), redact.redact(description).strip()
+        name, description = redact.redact(given["name"]).strip(), redact.redact(given["description"]).strip()
+        tags = given["tags"]
         asked = clean_questions(questions)
         type_ = type_.strip().lower()
         if not content:
@@ -352,7 +362,7 @@ class Bank:
                 old = active[decision.reaffirm]
                 touched = ops.touch(old, now).evolve(tags=clean_tags((*old.tags, *tags)))
                 self.commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
-                return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds)
+                return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds, notes=notes)
             memory = Memory(
                 id=new_id(now),
                 type=type_,
@@ -377,12 +387,15 @@ class Bank:
             note = f"add {memory.id}" + (f" superseding {', '.join(decision.supersede)}" if decision.supersede else "")
             if decision.unmatched:
                 note += f" (supersede target not found: {decision.unmatched[:60]!r})"
+            if notes:
+                note += f" ({'; '.join(notes)})"
             self.commit("add", note, {target.key: changes})
             return SaveResult(
                 self._fresh(memory),
                 tuple(self._fresh(m) for m in superseded),
                 unmatched_supersede=decision.unmatched,
                 redacted=scan.kinds,
+                notes=notes,
             )
 
     def ask_about(self, answers: Mapping[str, Iterable[str]]) -> list[Memory]:
@@ -446,6 +459,9 @@ class Bank:
             current = self.resolve(ref)
             if expected is not None and _comparable(current) != _comparable(expected):
                 raise Conflict(f"{current.id} changed on disk since it was opened; reload it and apply your edit again")
+            given, _ = _taken_in(False, text=content, name=name, description=description, tags=tags)
+            content, name, description = given.get("text"), given.get("name"), given.get("description")
+            tags = given.get("tags")
             changes: dict[str, Any] = {}
             if content is not None:
                 text = redact.redact(content).strip()
@@ -629,6 +645,14 @@ class Bank:
 
     def _auto_render(self) -> None:
         self.render_problem = rendering.auto(self)
+
+
+def _taken_in(trim: bool, **values: Any) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The fields as the way in takes them (core/intake.py); over a limit is a UsageError."""
+    try:
+        return intake.fields(trim, **values)
+    except intake.TooLong as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _comparable(memory: Memory) -> tuple[Any, ...]:

@@ -10,6 +10,7 @@ read are reported in `problems` and never rewritten.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -17,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memtui.core import render_index
+from memtui.core import ids, redact, render_index
 from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
 from memtui.core.memory import Memory, Source, Status
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
@@ -41,6 +42,14 @@ def slug(text: str, limit: int = 40) -> str:
     return out or "memory"
 
 
+@functools.lru_cache(maxsize=4096)  # a store's files are read again after every change
+def _id_for(scope: str, stem: str) -> str:
+    mid = f"{scope}/{stem}"
+    if ids.valid(mid) and not redact.scan(stem).changed:
+        return mid
+    return f"{scope}/{ids.digest_name(stem)}"
+
+
 class MarkdownStore:
     def __init__(self, directory: MarkdownDir, registry: TypeRegistry = DEFAULT_REGISTRY) -> None:
         self.dir = directory
@@ -58,8 +67,10 @@ class MarkdownStore:
         return self.path.is_dir()
 
     def id_for(self, relpath: str) -> str:
+        """`<scope>/<file stem>`; a stem that would not make a valid id (core/ids.py), or that holds
+        a secret, is named by a digest instead: a file name is not copied where memtui keeps ids."""
         stem = relpath.rsplit("/", 1)[-1].removesuffix(".md")
-        return f"{self.scope}/{stem}"
+        return _id_for(self.scope, stem)
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory, Source, Status
+from memtui.store import stateids
 
 STATUS_TAGS = {Status.SUPERSEDED.value: Status.SUPERSEDED, Status.ARCHIVED.value: Status.ARCHIVED}
 KEY = "state"
@@ -281,6 +282,8 @@ def parse(payload: bytes) -> tuple[dict[str, Any] | None, str | None]:
     for i, raw in enumerate(data.get("memories", [])):
         if not isinstance(raw, dict) or "id" not in raw:
             return None, f"has a memory without an id (entry {i + 1})"
+    if "memories" in data:
+        stateids.settle(data["memories"])
     return data, None
 
 
@@ -297,7 +300,8 @@ def salvage(payload: bytes) -> list[dict[str, Any]]:
             i = text.find("{", i + 1)
             continue
         if isinstance(obj, dict) and "id" in obj and "content" in obj:
-            found[str(obj["id"])] = obj
+            stateids.settle([obj])  # an id that is not valid is replaced, with its lineage
+            found[obj["id"]] = obj
             i = text.find("{", end)
         else:
             i = text.find("{", i + 1)

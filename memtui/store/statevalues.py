@@ -10,7 +10,8 @@ last read are parsed: a hook adding one memory to a 100k-memory store costs a sp
 by its text's hash is the one held. The hash is Python's 64-bit SipHash of the bytes: the chance that
 a changed memory is taken for an unchanged one is about n / 2^64 per read.
 
-Anything else (another layout, a memory without content, text that does not parse) returns None and
+Anything else (another layout, a memory without content, text that does not parse, an id that is not
+valid or is held twice) returns None and
 the store's strict parse says what is wrong, or reads it.
 """
 
@@ -18,11 +19,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from memtui.core.ids import valid
 from memtui.core.memory import Memory
 from memtui.store.stateraw import cut, from_raw, texts
+
+_id = attrgetter("id")
 
 
 def kept(value: Memory, held: Mapping[str, Memory]) -> Memory:
@@ -100,10 +105,12 @@ class ValueReader:
                 raw = json.loads(b"{" + payload[a:b] + b"}")
             except ValueError:  # not JSON (or not UTF-8): the strict parse reports it
                 return None
-            if not isinstance(raw, dict) or "id" not in raw:
-                return None
+            if not isinstance(raw, dict) or not valid(raw.get("id")):
+                return None  # the strict parse gives it a valid id (store/stateids.py)
             found[i] = kept(from_raw(raw), held)
         values: list[Memory] = found  # type: ignore[assignment]  # every None was replaced above
+        if len(set(map(_id, values))) != len(values):
+            return None  # two memories share an id: the strict parse keeps both
         try:
             header = json.loads(header_text)
         except ValueError:
@@ -120,6 +127,8 @@ def _whole(text: str, held: Mapping[str, Memory]) -> tuple[dict[str, Any], list[
         # are, and the result is checked below.
         if "id" not in obj or "content" not in obj:
             return obj
+        if not valid(obj["id"]):
+            raise ValueError("an id that is not valid")  # the strict parse replaces it, with its lineage
         if type(obj.get("source")) is Memory or type(obj.get("mergeConflict")) is Memory:
             raise ValueError("a nested object looks like a memory")  # from_raw reads those: the strict path
         return kept(from_raw(obj), held)
@@ -131,5 +140,7 @@ def _whole(text: str, held: Mapping[str, Memory]) -> tuple[dict[str, Any], list[
     memories = data.get("memories") if isinstance(data, dict) else None
     if not isinstance(memories, list) or not all(type(m) is Memory for m in memories):
         return None
+    if len(set(map(_id, memories))) != len(memories):
+        return None  # two memories share an id: the strict parse keeps both
     data["memories"] = []
     return data, memories

@@ -15,6 +15,8 @@ from capture_helpers import assistant, text, user, write_lines
 from claudekit import bundled_claude, sign_in
 from fakeapi import error, tool
 
+from memtui.core import ids
+
 pytestmark = pytest.mark.skipif(not bundled_claude().exists(), reason="claude-agent-sdk bundles no Claude Code CLI")
 
 
@@ -76,7 +78,7 @@ def transcript(tmp_path):
 
 def cursor(project) -> int:
     path = project.path("cursor.json")
-    return json.loads(path.read_text()).get("s", 0) if path.exists() else 0
+    return json.loads(path.read_text()).get(ids.session("s"), 0) if path.exists() else 0
 
 
 def test_a_missing_claude_waits_with_the_install_fix(project, home, transcript, tmp_path):

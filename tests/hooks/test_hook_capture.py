@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from hookkit import SESSION, hook_env, payload, run_hook, wait_for_worker
 
+from memtui.core import ids
 from memtui.store import spool
 from memtui.store.bank import Bank
 
@@ -50,7 +51,7 @@ def test_capture_events_queue_a_job(event, extra, hook, project, held, transcrip
     assert time.monotonic() - started < 5
     [job] = jobs(project)
     assert job["kind"] == "capture" and job["event"] == event
-    assert job["session_id"] == SESSION and job["transcript_path"] == str(transcript)
+    assert job["session_id"] == ids.session(SESSION) and job["transcript_path"] == str(transcript)
     assert job["trigger"] == next(iter(extra.values())) if extra else job["trigger"] is None
     assert worker_starts(project) == 0  # a worker "runs" (we hold its lock): none was started
 
@@ -61,7 +62,7 @@ def test_subagent_stop(hook, project, held):
     hook("SubagentStop", agent_type="Explore")
     [job] = jobs(project)
     assert job["agent_type"] == "Explore" and job["transcript_path"].endswith("agent-a7ce6e7cb53e678ec.jsonl")
-    assert job["session_id"] == f"{SESSION}/agent-a7ce6e7cb53e678ec"  # its own cursor
+    assert job["session_id"] == ids.session(f"{SESSION}/agent-a7ce6e7cb53e678ec")  # its own cursor
 
 
 def test_capture_can_be_turned_off(hook, project, held):
@@ -141,7 +142,7 @@ def test_a_killed_worker_loses_no_job(project, home, transcript, fake_api):
         )
     os.close(lock)
     queued = sorted(j["session_id"] for j in jobs(project))
-    assert queued == ["s-one", "s-three", "s-two"]
+    assert queued == sorted(ids.session(s) for s in ("s-one", "s-two", "s-three"))
     env = {**hook_env(project.root, home), **api.env()}
     api.script(fakeapi.delay(30))  # the first model call hangs: the worker is in the middle of a job
     worker = subprocess.Popen(

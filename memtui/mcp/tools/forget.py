@@ -25,6 +25,12 @@ def register(server: Any, ws: Any) -> None:
         memory_save with the new version (it supersedes the old one). Archived memories are
         kept and the user can restore them (`memtui restore <id>`).
         """
+        from memtui.core import ids
+        from memtui.errors import UsageError
+
+        problem = ids.problem(id.strip())
+        if problem:  # not echoed: a hostile id would otherwise reach the model's context
+            raise UsageError(f"that is not a memory id ({problem}); use an id memory_search shows")
         bank = ws.bank()
         memory = bank.resolve(id.strip())
         if not memory.active:

@@ -50,6 +50,8 @@ def register(server: Any, ws: Any) -> None:
             line += f" It supersedes {old.id}."
         if result.redacted:
             line += f" Redacted before saving: {', '.join(sorted(set(result.redacted)))}."
+        if result.notes:
+            line += f" Changed on the way in: {'; '.join(result.notes)}."
         return line
 
     # The schema lists the project's types (config.toml's custom ones too); the SDK refuses others.
