@@ -153,5 +153,8 @@ def test_a_worker_killed_mid_write_loses_nothing(project, home, tmp_path):
     final = every_file_parses(project)
     assert committed <= final
     cursors = json.loads(project.path("cursor.json").read_text(encoding="utf-8"))
-    assert set(sessions) <= set(cursors)  # every transcript was read to its end, none skipped
-    assert all(cursors[s] == 48 for s in sessions), cursors
+    from memtui.core import ids
+
+    stored = [ids.session(s) for s in sessions]  # a session is stored by its digest
+    assert set(stored) <= set(cursors)  # every transcript was read to its end, none skipped
+    assert all(cursors[s] == 48 for s in stored), cursors

@@ -118,6 +118,13 @@ COMMANDS: dict[str, Callable[[World], list[str]]] = {
     "setup --dry-run": lambda w: ["setup", "--dry-run"],
     "worker": lambda w: ["worker", "--idle", "0.1"],
     "daemon --stop": lambda w: ["daemon", "--stop"],
+    "import": lambda w: ["import", "memory-tool", str(w.transcript.parent / "memories"), "--dry-run"],
+    "export": lambda w: [
+        "export",
+        "--format",
+        "agents-md",
+        str(w.transcript.parent / f"AGENTS-{os.getpid()}-{id(w)}.md"),
+    ],
 }
 
 #: What `repair` (and, for a conflicted file, any write: the merge is what it stores, the file as
@@ -148,6 +155,8 @@ def template(tmp_path_factory) -> World:
     bank.write_render()
     transcript = base / "session.jsonl"
     transcript.write_text('{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","sessionId":"s"}\n')
+    (base / "memories").mkdir()  # a memory tool's folder for `import`
+    (base / "memories" / "notes.md").write_text("- Releases are cut on Thursdays\n")
     return World(root, home, first, second, transcript)
 
 

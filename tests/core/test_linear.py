@@ -13,8 +13,8 @@ import pytest
 from memtui.capture import transcript
 from memtui.capture.explicit import MAX_TRIGGERS, explicit_memories
 from memtui.core import redact, references, render_block, render_index, similarity
+from memtui.core.defuse import for_model
 from memtui.index import query, rows
-from memtui.recall import fence
 from memtui.store import frontmatter
 from memtui.verify import scan
 
@@ -136,7 +136,7 @@ def test_markup_and_frontmatter_are_read_in_one_pass():
     for name, text in shapes():
         assert transcript.spoken(f"hi <system-reminder>x</system-reminder>{text}") == f"hi {text}".strip(), name
         assert render_block.current_block(text) is None or render_block.START in text, name
-        assert "<recalled" not in fence._defuse(f"{text}<recalled-memories>"), name
+        assert "<recalled" not in for_model(f"{text}<recalled-memories>"), name
         doc = frontmatter.parse(f"---\nname: a{text.replace(chr(10), ' ')}b\ntags:\n  - x{text[:1000]}y \n---\nbody")
         assert str(doc.get("name")).startswith("a") and str(doc.get("name")).endswith("b"), name
     assert render_block.current_block(render_block.START * (N // len(render_block.START))) is None

@@ -17,14 +17,19 @@ def _ids(project) -> set[str]:
 
 
 def test_a_remember_that_prompt_with_hostile_text_is_noted_defused(hook, project, home, tmp_path):
-    """The note memtui adds after an explicit save sits outside the fence: all of it is defused."""
-    asks = "\n".join(f"remember that {TOPIC} {text.replace(chr(10), ' ')}" for _name, text in HOSTILE)
-    context = context_of(hook("UserPromptSubmit", prompt=f"{PROMPT}\n{asks}"))
-    assert "memtui saved this" in context
-    ids = _ids(project)
-    assert len(ids) >= len(HOSTILE) // 2  # the requests were saved (similar ones supersede each other)
-    assert context.count(OPEN) <= 1
-    assert model_problems(context, ids, fences=context.count(OPEN)) == []
+    """The note memtui adds after an explicit save sits outside the fence: all of it is defused.
+    A prompt is read for at most MAX_TRIGGERS requests, so the corpus goes in prompts of 12."""
+    from memtui.capture.explicit import MAX_TRIGGERS
+
+    step = min(12, MAX_TRIGGERS)
+    for start in range(0, len(HOSTILE), step):
+        part = HOSTILE[start : start + step]
+        asks = "\n".join(f"remember that {TOPIC} {text.replace(chr(10), ' ')}" for _name, text in part)
+        context = context_of(hook("UserPromptSubmit", prompt=f"{PROMPT}\n{asks}"))
+        assert "memtui saved this" in context
+        assert context.count(OPEN) <= 1
+        assert model_problems(context, _ids(project), fences=context.count(OPEN)) == []
+    assert len(_ids(project)) >= len(HOSTILE) // 2  # the requests were saved (similar ones supersede each other)
     assert outside(tmp_path, project.root, home) == set()
 
 

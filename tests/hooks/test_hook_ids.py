@@ -72,7 +72,7 @@ def test_a_secret_in_a_markdown_file_name_is_not_copied_anywhere(project, home, 
     )
     env = {"HOME": str(home), "CLAUDE_PROJECT_DIR": str(project.root)}
     listed = cli("list", cwd=project.root, env=env)
-    assert listed.returncode == 0 and "bot token" in listed.stdout.decode()
+    assert listed.returncode == 0 and "The release bot pushes tags" in listed.stdout.decode()
     assert secret not in listed.stdout.decode()
     assert cli("search", "release bot tags", cwd=project.root, env=env).returncode == 0
     answer = run_hook(

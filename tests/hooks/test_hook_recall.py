@@ -356,4 +356,4 @@ def test_status_counts_the_prompts_that_got_memories_and_those_held_back(hook, b
     hook("UserPromptSubmit", prompt=PROMPT)  # all shown before in this session: counted as neither
     assert hook("UserPromptSubmit", prompt="Please refactor the colour palette of the settings dialog") is None
     out = cli("status", cwd=project.root).stdout.decode()
-    assert "2 prompt(s) got memories, 1 held back" in " ".join(out.split())
+    assert "2 prompts got memories, 1 held back" in " ".join(out.split())
