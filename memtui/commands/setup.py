@@ -423,6 +423,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
             target.path, old, new, backup_dir(None if target.personal else root), None if target.personal else root
         )
         changed.add(target.path)
+        if backup is not None and isinstance(getattr(args, "backups_made", None), list):
+            args.backups_made.append(backup)  # `memtui uninstall --purge` must not delete these
         print(f"{target.path}: {target.label}" + (f" (backup: {backup})" if backup else ""))
     if root is not None and not args.global_:
         from memtui.commands import teamgit

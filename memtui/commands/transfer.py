@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import open_bank, print_json
-from memtui.core.text import clip
+from memtui.core.text import clip, plural
 from memtui.importers import SOURCES
 
 
@@ -74,7 +74,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     bank = open_bank(args)
     files = export(bank.memories(), bank.registry, args.format, Path(args.path).expanduser())
+    count = sum(m.active for m in bank.memories())
     print(
-        f"Exported {sum(m.active for m in bank.memories())} memories as {args.format} to {args.path} ({len(files)} files)"
+        f"Exported {plural(count, 'memory', 'memories')} as {args.format} to {args.path} ({plural(len(files), 'file')})"
     )
     return 0

@@ -42,9 +42,10 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     home_json = Path.home() / ".claude.json"
     before = _json(home_json)
     changed: set[Path] = set()  # one account for both passes: a file the first changed is not "already clean"
+    made: list[Path] = []  # the backups this run makes: the only copies of what it changes
     for global_ in (False, True):  # the project's scopes, then the user's
         flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
-        cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed))
+        cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed, backups_made=made))
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
         _drop_if_empty(path)
     for path in (Path.home() / ".claude" / "settings.json",):
@@ -64,7 +65,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
         print(f"{memory_dir}: deleted, with every memory of this project")
     elif memory_dir.is_dir():
         print(f"{memory_dir}: kept (your memories and setup's backups; `memtui uninstall --purge` deletes them)")
-    _backups(purge=args.purge)
+    _backups(purge=args.purge, made=made)
     print("memtui is uninstalled here; `pip uninstall memtui` (or `pipx uninstall memtui`) removes the program.")
     return 0
 
@@ -159,10 +160,11 @@ def _attributes(root: Path) -> None:
         print(f"{path}: removed (it held only memtui's merge lines; commit the change)")
 
 
-def _backups(*, purge: bool) -> None:
+def _backups(*, purge: bool, made: list[Path]) -> None:
     """Setup's copies of the user's files (~/.claude.json, ~/.claude/settings.json) as they were,
     in the user's cache: named, or deleted with --purge. Only files named the way setup names its
-    backups go; the folder goes only once nothing else is in it."""
+    backups go, and never the ones this run just made (the only copy of what it changed, and the
+    paths it printed a moment ago); the folder goes only once nothing else is in it."""
     from memtui.commands.setup import backup_dir, is_backup
     from memtui.core.text import plural
 
@@ -171,16 +173,20 @@ def _backups(*, purge: bool) -> None:
         ours = sorted(p for p in folder.iterdir() if p.is_file() and not p.is_symlink() and is_backup(p.name))
     except OSError:
         ours = []
-    if ours and not purge:
-        print(f"{folder}: {plural(len(ours), 'backup')} of files setup changed, kept (`--purge` deletes them)")
-    if not purge:
-        return
-    for path in ours:
-        path.unlink()
-    _empty_dir(folder)
-    if ours:
-        print(f"{folder}: deleted {plural(len(ours), 'backup')} setup made")
-    _cache_leftovers(folder.parent)
+    fresh = [p for p in ours if p in made]
+    older = [p for p in ours if p not in fresh]
+    if older and not purge:
+        print(f"{folder}: {plural(len(older), 'backup')} of files setup changed, kept (`--purge` deletes them)")
+    if purge:
+        for path in older:
+            path.unlink()
+        if older:
+            print(f"{folder}: deleted {plural(len(older), 'backup')} setup made")
+    if fresh:
+        print(f"{folder}: kept {plural(len(fresh), 'backup')} of what this uninstall changed")
+    if purge:
+        _empty_dir(folder)
+        _cache_leftovers(folder.parent)
 
 
 def _cache_leftovers(cache: Path) -> None:

@@ -135,6 +135,12 @@ def for_terminal(text: str, *, oneline: bool = False) -> str:
     return " ".join(text.split()) if oneline else text
 
 
+def for_file(text: str) -> str:
+    """`text` for a file another tool or agent reads (`memtui export`): no control, escape or invisible
+    character, and nothing else changed, so importing the file back finds the same text."""
+    return _visible(text)
+
+
 def _json_escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code < 0x10000:

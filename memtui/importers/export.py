@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memtui.core import redact
+from memtui.core.defuse import for_file
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
 from memtui.errors import UsageError
@@ -17,14 +18,14 @@ FORMATS = ("agents-md", "memory-tool", "basic-memory")
 
 def _item(text: str, prefix: str = "- ") -> str:
     """A Markdown list item whose later lines are indented under it, so it reads back as one unit."""
-    lines = redact.redact(text).strip().splitlines() or [""]
+    lines = for_file(redact.redact(text)).strip().splitlines() or [""]
     return prefix + lines[0] + "".join(f"\n  {line}" if line.strip() else "\n" for line in lines[1:])
 
 
 def _observation(memory: Memory) -> str:
     """One observation line: the text on one line, then the memory's tags as `#tags`."""
-    tags = " ".join("#" + "-".join(t.split()) for t in memory.tags)
-    return " ".join(redact.redact(memory.content).split()) + (f" {tags}" if tags else "")
+    tags = " ".join("#" + "-".join(for_file(t).split()) for t in memory.tags)
+    return " ".join(for_file(redact.redact(memory.content)).split()) + (f" {tags}" if tags else "")
 
 
 def _grouped(memories: Iterable[Memory], registry: TypeRegistry) -> dict[str, list[Memory]]:

@@ -136,5 +136,13 @@ def test_backups_are_named_and_purge_deletes_only_setups(run, project, home):
     (backups / "notes.txt").unlink()
     assert run("init", env=env)[0] == 0
     assert run("setup", env=env)[0] == 0
+    code, out, err = run("uninstall", "--purge", env=env)
+    assert code == 0, err
+    # The backups this very run made (the only copies of what it changed, printed above) stay.
+    printed = {line.rpartition("(backup: ")[2].rstrip(")") for line in out.splitlines() if "(backup: " in line}
+    assert printed and {str(p) for p in backups.iterdir()} == {p for p in printed if p.startswith(str(backups))}
+    assert "kept 2 backups of what this uninstall changed" in out or "kept 1 backup of what" in out
+    for path in backups.iterdir():
+        path.unlink()
     assert run("uninstall", "--purge", env=env)[0] == 0
     assert not (cache / "memtui").exists()  # nothing else in it: the folders go too

@@ -69,3 +69,23 @@ def test_export_never_writes_over_what_is_there(filled, run, project):
     assert sorted(p.name for p in taken.iterdir()) == ["mine.md"]
     code, _, err = run("export", "--format", "agents-md", str(taken / "mine.md"))
     assert code == 1 and "exists" in err
+
+
+def test_no_export_carries_a_hidden_or_control_character(run, project):
+    """A memory stored with a right-to-left override, an escape sequence and a tag character (a
+    teammate's state.json, written in clear) is exported without them: other agents read these files."""
+    assert run("add", "-t", "gotcha", "placeholder")[0] == 0
+    state = project.path("state.json")
+    data = json.loads(state.read_text(encoding="utf-8"))
+    data["memories"][0]["content"] = "Deploy\u202e reversed \x1b]0;pwned\x07 with \U000e0041make ship"
+    state.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    out = project.root.parent / "exports"
+    out.mkdir()
+    for fmt, name in (("agents-md", "AGENTS.md"), ("memory-tool", "mt"), ("basic-memory", "bm")):
+        code, said, err = run("export", "--format", fmt, str(out / name))
+        assert code == 0, err
+        assert "1 memory as" in said
+    texts = [p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()]
+    assert texts and all("make ship" in t or "memtui" in t for t in texts)
+    for text in texts:
+        assert not any(c in text for c in ("\u202e", "\x1b", "\x07", "\U000e0041")), text
