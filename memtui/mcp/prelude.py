@@ -40,6 +40,9 @@ from memtui.mcp.answers import (
     subscription_of,
 )
 
+#: Seconds from the start to the SDK's import when the cache answers the opening (see `serve`).
+IMPORT_DELAY = 1.5
+
 
 def _send(message: dict[str, Any]) -> None:
     sys.stdout.buffer.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
@@ -193,8 +196,20 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
             loaded["error"] = exc
 
     importer = threading.Thread(target=load, name="memtui-mcp-import", daemon=True)
-    importer.start()
+    once = threading.Lock()
+
+    def begin() -> None:  # from the timer or the main thread, whichever comes first; the other waits
+        with once:
+            if importer.ident is None:
+                importer.start()
+
     answers = Answers()
+    # With the opening learned, the import waits a moment: a one-shot `claude -p` turn is over before
+    # it would start, so the import never competes with the turn for the CPU; a session's first tool
+    # call comes later still, and one that comes sooner starts the import at once (below).
+    timer = threading.Timer(IMPORT_DELAY if answers.answers else 0.0, begin)
+    timer.daemon = True
+    timer.start()
     early = _Early(answers, Requests(tools, cwd))
     while answers.answers:
         line = sys.stdin.buffer.readline()
@@ -202,6 +217,7 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
             return  # the client went away before asking for anything the SDK must do
         if line.strip() and not early.answer(line):
             break
+    begin()
     importer.join()
     if "error" in loaded:
         raise loaded["error"]
