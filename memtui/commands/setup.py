@@ -416,8 +416,11 @@ def cmd_setup(args: argparse.Namespace) -> int:
         if new is None:
             # A file that does not exist is neither clean nor up to date, and one this run changed
             # already is not "already" anything: nothing to say.
-            if old is not None and target.path not in changed:
+            said = getattr(args, "said_clean", None)  # `memtui uninstall`: one file, one line, both passes
+            if old is not None and target.path not in changed and (said is None or target.path not in said):
                 print(f"{target.path}: already {'clean' if args.uninstall else 'up to date'}")
+                if said is not None:
+                    said.add(target.path)
             continue
         backup = write(
             target.path, old, new, backup_dir(None if target.personal else root), None if target.personal else root

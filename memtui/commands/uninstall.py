@@ -43,9 +43,10 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     before = _json(home_json)
     changed: set[Path] = set()  # one account for both passes: a file the first changed is not "already clean"
     made: list[Path] = []  # the backups this run makes: the only copies of what it changes
+    said: set[Path] = set()  # files already said to be clean (~/.claude.json is in both passes)
     for global_ in (False, True):  # the project's scopes, then the user's
         flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
-        cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed, backups_made=made))
+        cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed, backups_made=made, said_clean=said))
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
         _drop_if_empty(path)
     for path in (Path.home() / ".claude" / "settings.json",):

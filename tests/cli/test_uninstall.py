@@ -146,3 +146,13 @@ def test_backups_are_named_and_purge_deletes_only_setups(run, project, home):
         path.unlink()
     assert run("uninstall", "--purge", env=env)[0] == 0
     assert not (cache / "memtui").exists()  # nothing else in it: the folders go too
+
+
+def test_a_second_uninstall_says_each_clean_file_once(run, project):
+    """~/.claude.json holds the project's MCP entry and the user's: both passes look at it, one line says so."""
+    assert run("setup")[0] == 0
+    assert run("uninstall")[0] == 0
+    code, out, err = run("uninstall")
+    assert code == 0, err
+    clean = [line for line in out.splitlines() if line.endswith(": already clean")]
+    assert clean and len(clean) == len(set(clean)), out
