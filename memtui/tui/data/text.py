@@ -8,12 +8,20 @@ from functools import lru_cache
 from pathlib import Path
 
 from memtui.core import decay, redact
+from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory, Status
 from memtui.core.text import clip
 from memtui.core.types import TypeRegistry
 
 #: At or above: fresh. Under HIDE (0.3): faded (left out of CLAUDE.md).
 STALE_BELOW = 0.6
+
+
+def shown(text: str, width: int | None = None) -> str:
+    """A one-line field of a memory (a title, a name, tags) as a screen draws it: no escape sequence
+    or hidden character reaches the terminal, whitespace folded to one line, clipped to `width`."""
+    line = for_terminal(text, oneline=True)
+    return clip(line, width) if width is not None else line
 
 
 def level(confidence: float) -> str:

@@ -13,11 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memtui.core.defuse import for_terminal
-from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import services
+from memtui.tui.data.text import shown
 from memtui.tui.widgets.topbar import TopBar
 
 
@@ -102,9 +101,7 @@ key (`ANTHROPIC_API_KEY`).
         options = []
         for mid in cited:
             entry = by_id.get(mid)
-            title = (
-                clip(for_terminal(entry.memory.title, oneline=True), room) if entry else "(not in the stores any more)"
-            )
+            title = shown(entry.memory.title, room) if entry else "(not in the stores any more)"
             kind = entry.memory.type if entry else "?"
             options.append(Option(Content.assemble(("↪ ", "$accent"), (f"{kind:<12} ", "$secondary"), title), id=mid))
         cited_list.set_options(options)

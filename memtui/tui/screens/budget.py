@@ -15,13 +15,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from memtui.core import render_index
-from memtui.core.defuse import for_terminal
 from memtui.core.render_block import MarkerError
 from memtui.core.text import bar, clip, plural
 from memtui.errors import MemtuiError
 from memtui.tui.appref import app_of
 from memtui.tui.data import budget
-from memtui.tui.data.text import show_path
+from memtui.tui.data.text import show_path, shown
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.widgets.topbar import TopBar
 
@@ -55,7 +54,7 @@ def block_view(p: budget.Preview) -> Content:
         for c in p.cuts:
             parts += [
                 ("  ✂ ", "$warning"),
-                f"{clip(for_terminal(c.memory.title, oneline=True), 70)}\n",
+                f"{shown(c.memory.title, 70)}\n",
                 (f"     {c.reason}\n", "$text-muted"),
             ]
     else:
@@ -99,7 +98,7 @@ def meters_view(p: budget.Preview) -> Content:
         if m.cut:
             parts += [("  ── cut-off ──", "$error"), f" {len(m.cut)} fall beyond it:\n"]
             for memory in m.cut[:50]:
-                parts.append((f"    · {clip(for_terminal(memory.title, oneline=True), 70)}\n", "$text-muted"))
+                parts.append((f"    · {shown(memory.title, 70)}\n", "$text-muted"))
             if len(m.cut) > 50:
                 parts.append((f"    … and {len(m.cut) - 50} more\n", "$text-muted"))
         else:

@@ -13,11 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from memtui.core.defuse import for_terminal
 from memtui.core.text import clip, plural
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import plan as plan_rows
+from memtui.tui.data.text import shown
 from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
 
@@ -116,7 +116,7 @@ applies the accepted ones, `r` plans again. Applied changes are journalled: `u` 
     def _planned(self, result: Any) -> None:
         self.plan = result
         self.items = plan_rows.items(result)
-        titles = {m.id: for_terminal(m.title, oneline=True) for m in app_of(self).snapshot.memories}
+        titles = {m.id: shown(m.title) for m in app_of(self).snapshot.memories}
         selections = self.query_one(SelectionList)
         selections.clear_options()
         self.titles = titles

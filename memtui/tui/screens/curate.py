@@ -16,16 +16,15 @@ from typing import Any
 
 from textual.screen import Screen
 
-from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
-from memtui.core.text import clip, clip_path
+from memtui.core.text import clip_path
 from memtui.tui.appref import app_of
-from memtui.tui.data.text import show_path, split_tags
+from memtui.tui.data.text import show_path, shown, split_tags
 from memtui.tui.messages import Op
 
 
 def _titles(memories: Sequence[Memory], limit: int = 3) -> str:
-    names = [f"“{clip(for_terminal(m.title, oneline=True), 70)}”" for m in memories[:limit]]
+    names = [f"“{shown(m.title, 70)}”" for m in memories[:limit]]
     more = f" and {len(memories) - limit} more" if len(memories) > limit else ""
     return ", ".join(names) + more
 
@@ -236,7 +235,7 @@ def retype(screen: Screen, memory: Memory | None) -> None:
             )
 
     screen.app.push_screen(
-        PickScreen(f"Type of “{clip(for_terminal(memory.title, oneline=True), 50)}”", choices, current=memory.type),
+        PickScreen(f"Type of “{shown(memory.title, 50)}”", choices, current=memory.type),
         chosen,
     )
 
@@ -260,7 +259,7 @@ def retag(screen: Screen, memory: Memory | None) -> None:
 
     screen.app.push_screen(
         PromptScreen(
-            f"Tags of “{clip(for_terminal(memory.title, oneline=True), 50)}”",
+            f"Tags of “{shown(memory.title, 50)}”",
             " ".join(memory.tags),
             note="Space or comma separated; empty clears them.",
         ),
@@ -296,6 +295,4 @@ def promote(screen: Screen, memory: Memory | None) -> None:
                 )
             )
 
-    screen.app.push_screen(
-        PickScreen(f"Move “{clip(for_terminal(memory.title, oneline=True), 50)}” to", choices), chosen
-    )
+    screen.app.push_screen(PickScreen(f"Move “{shown(memory.title, 50)}” to", choices), chosen)

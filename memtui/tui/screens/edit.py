@@ -16,9 +16,20 @@ from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.errors import Conflict, NotFound
 from memtui.tui.appref import app_of
-from memtui.tui.data.text import same_fields, split_tags
+from memtui.tui.data.text import same_fields, shown, split_tags
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.widgets.topbar import TopBar
+
+
+def shown_fields(memory: Memory) -> dict[str, str]:
+    """The memory's fields as the form shows them: defused, so no escape sequence reaches the
+    terminal; saving keeps what a person sees (the stored text without its control characters)."""
+    return {
+        "content": for_terminal(memory.content),
+        "name": shown(memory.name),
+        "description": shown(memory.description),
+        "tags": shown(" ".join(memory.tags)),
+    }
 
 
 class EditScreen(Screen[str | None]):
@@ -43,22 +54,20 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
         self.review = review
         self.saving = False
         self.original = memory
-        # What the editor shows is defused (no escape sequence reaches the terminal); saving it keeps
-        # the text a person sees, which is the stored text without its control characters.
-        self.text = for_terminal(memory.content) if text is None else text
+        self.text = shown_fields(memory)["content"] if text is None else text
         self.save_now = save
         self.changed_on_disk: Memory | None = None
         self.gone = False
 
     def compose(self) -> ComposeResult:
-        m = self.original
+        f = shown_fields(self.original)
         yield TopBar(f"edit · {self.original.type} · {self.original.id}")
         with Vertical(id="edit-form"):
             yield Static("", id="edit-warning", markup=False)
             with Horizontal(classes="field"):
                 yield Label("name", classes="field-label")
                 yield Input(
-                    for_terminal(m.name, oneline=True),
+                    f["name"],
                     placeholder="a short title (optional)",
                     id="edit-name",
                     compact=True,
@@ -66,7 +75,7 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
             with Horizontal(classes="field"):
                 yield Label("about", classes="field-label")
                 yield Input(
-                    for_terminal(m.description, oneline=True),
+                    f["description"],
                     placeholder="a one-line description (optional)",
                     id="edit-description",
                     compact=True,
@@ -74,7 +83,7 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
             with Horizontal(classes="field"):
                 yield Label("tags", classes="field-label")
                 yield Input(
-                    for_terminal(" ".join(m.tags), oneline=True),
+                    f["tags"],
                     placeholder="tags, space or comma separated",
                     id="edit-tags",
                     compact=True,
@@ -102,20 +111,19 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
 
     @property
     def dirty(self) -> bool:
-        v = self.values()
-        m = self.original
+        v, f = self.values(), shown_fields(self.original)
         return (str(v["content"]).strip(), v["name"], v["description"], v["tags"]) != (
-            for_terminal(m.content).strip(),
-            for_terminal(m.name, oneline=True),
-            for_terminal(m.description, oneline=True),
-            tuple(split_tags(for_terminal(" ".join(m.tags), oneline=True))),
+            f["content"].strip(),
+            f["name"],
+            f["description"],
+            tuple(split_tags(f["tags"])),
         )
 
     def _fill(self, memory: Memory) -> None:
-        self.query_one("#edit-content", TextArea).text = for_terminal(memory.content)
-        self.query_one("#edit-name", Input).value = for_terminal(memory.name, oneline=True)
-        self.query_one("#edit-description", Input).value = for_terminal(memory.description, oneline=True)
-        self.query_one("#edit-tags", Input).value = for_terminal(" ".join(memory.tags), oneline=True)
+        f = shown_fields(memory)
+        self.query_one("#edit-content", TextArea).text = f["content"]
+        for field in ("name", "description", "tags"):
+            self.query_one(f"#edit-{field}", Input).value = f[field]
 
     # -- live conflict detection ---------------------------------------------------------------
 

@@ -17,11 +17,10 @@ from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 from memtui.core import ops
 from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
-from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import draft
-from memtui.tui.data.text import split_tags
+from memtui.tui.data.text import shown, split_tags
 from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
 
@@ -54,9 +53,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
                 for m in self.sources:  # a title that wraps continues under itself, not under the bullet
                     with Horizontal(classes="hanging"):
                         yield Static(Content.assemble(("  ◦ ", "$accent"), (f"{m.type:<12} ", "$secondary")))
-                        yield Static(
-                            clip(for_terminal(m.title, oneline=True), 90), classes="hanging-text", markup=False
-                        )
+                        yield Static(shown(m.title, 90), classes="hanging-text", markup=False)
             yield Static("", id="merge-status")
             with Horizontal(classes="field"):
                 yield Label("type", classes="field-label")

@@ -13,8 +13,8 @@ from textual.widgets import Footer, Static
 from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.similarity import jaccard, tokenize
-from memtui.core.text import clip
 from memtui.tui.appref import app_of
+from memtui.tui.data.text import shown
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.screens import curate
 from memtui.tui.widgets.detail import MemoryDetail
@@ -224,7 +224,7 @@ A memory two people edited differently before a git merge comes first, with both
         from memtui.tui.screens.merge import MergeScreen
         from memtui.tui.screens.pick import PickScreen
 
-        choices = [(m.id, (f"{m.type:<12} ", clip(for_terminal(m.title, oneline=True), 80))) for m in candidates]
+        choices = [(m.id, (f"{m.type:<12} ", shown(m.title, 80))) for m in candidates]
 
         def chosen(target_id: str | None) -> None:
             target = next((m for m in candidates if m.id == target_id), None)

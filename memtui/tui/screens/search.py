@@ -18,6 +18,7 @@ from memtui.core.text import clip
 from memtui.errors import say
 from memtui.tui.appref import app_of
 from memtui.tui.data import find
+from memtui.tui.data.text import shown
 from memtui.tui.widgets.topbar import TopBar
 
 RESULTS = 30
@@ -41,7 +42,7 @@ def option(f: find.Found, width: int) -> Option:
     # The option's padding (1 each side) and the scrollbar the results grow (2) are not ours to fill.
     room = max(20, width - len(pad) - 4)
     head = Content.assemble((f"{f.score:4.2f} ", "$success bold"), (f"{clip(m.type, 12):<13}", "$secondary"))
-    lines = [Content.assemble(head, marked(clip(for_terminal(m.title, oneline=True), room), f.terms, "bold"))]
+    lines = [Content.assemble(head, marked(shown(m.title, room), f.terms, "bold"))]
     if m.name:
         lines.append(
             Content.assemble(pad, marked(find.snippet(for_terminal(m.content), f.terms, room), f.terms, "$text-muted"))

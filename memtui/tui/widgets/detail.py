@@ -20,7 +20,7 @@ from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.appref import AppBase
-from memtui.tui.data.text import level, lifetime, secret_kinds, show_path, store_file, when
+from memtui.tui.data.text import level, lifetime, secret_kinds, show_path, shown, store_file, when
 
 _LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
 
@@ -141,7 +141,7 @@ says it still holds, `d` drops it).
         title = self.query_one("#detail-title", Static)
         title.display = bool(memory.name)  # without a name the title is the text's first line: shown below
         # Nothing a memory holds reaches the terminal as a control (Textual passes ESC through).
-        title.update(for_terminal(memory.name, oneline=True))
+        title.update(shown(memory.name))
         self.query_one("#detail-meta", Static).update(self._meta(memory))
         self.query_one("#detail-body", Static).update(RichMarkdown(for_terminal(memory.content), hyperlinks=False))
         self.query_one("#detail-facts", Static).update(self._facts(memory))
@@ -151,7 +151,7 @@ says it still holds, `d` drops it).
         now = self.clock()
         conf = decay.confidence(memory, now, self.registry)
         parts: list[tuple[str, str] | str] = [
-            (for_terminal(memory.type, oneline=True), "$secondary bold"),
+            (shown(memory.type), "$secondary bold"),
             f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}\n",
             (bar(conf, 10), _LEVEL_STYLE[level(conf)]),
             f" confidence {conf:.2f} · rank {decay.rank(memory, now, self.registry):.2f}",
@@ -171,7 +171,7 @@ says it still holds, `d` drops it).
             parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
         if memory.tags:
             parts.append("\n")
-            parts.append((for_terminal(" ".join(f"#{t}" for t in memory.tags), oneline=True), "$accent"))
+            parts.append((shown(" ".join(f"#{t}" for t in memory.tags)), "$accent"))
         kinds = secret_kinds(memory)
         if kinds:
             parts.append("\n")
@@ -226,6 +226,6 @@ says it still holds, `d` drops it).
         lines.append(("created", f"{memory.created:%Y-%m-%d %H:%M} UTC"))
         out: list[tuple[str, str] | str] = []
         for i, (label, value) in enumerate(lines):
-            shown = for_terminal(value, oneline=True)
-            out += [(f"{label:<12}", "$text-muted bold"), shown + ("\n" if i < len(lines) - 1 else "")]
+            line = shown(value)
+            out += [(f"{label:<12}", "$text-muted bold"), line + ("\n" if i < len(lines) - 1 else "")]
         return Content.assemble(*out)

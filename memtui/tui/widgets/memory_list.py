@@ -23,13 +23,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from memtui.core import decay
-from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.data.rows import Header, ListEntry, Row
-from memtui.tui.data.text import badge, first_line, level
+from memtui.tui.data.text import badge, first_line, level, shown
 
 TYPE_WIDTH = 13  # "architecture" and a space
 BAR_WIDTH = 5
@@ -383,9 +382,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         text = Text(no_wrap=True)
         text.append("● " if memory.id in self.marked else "  ", self._style("mark"))
         if self.show_type:
-            text.append(
-                f"{clip(for_terminal(memory.type, oneline=True), TYPE_WIDTH - 1):<{TYPE_WIDTH}}", self._style("type")
-            )
+            text.append(f"{shown(memory.type, TYPE_WIDTH - 1):<{TYPE_WIDTH}}", self._style("type"))
         text.append(bar(entry.confidence, BAR_WIDTH), self._style(level(entry.confidence)))
         text.append(f" {decay.age_label(memory, now):>4} ", self._style("dim"))
         word = badge(memory, entry.confidence, self.registry, self._status(memory.id))
@@ -396,7 +393,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
         # Markdown's code marks go (the detail pane renders them); the title ends at a word, marked.
         # What the memory says (a Markdown memory's name is often a slug), with nothing in it that
         # drives the terminal.
-        title = for_terminal(first_line(memory.summary), oneline=True).replace("`", "")
+        title = shown(first_line(memory.summary)).replace("`", "")
         text.append(clip(title, max(1, width - text.cell_len)))
         if is_cursor:
             text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))
