@@ -32,7 +32,7 @@ BUDGETS = {"SessionStart": 0.3}
 #: A payload larger than this is not a real hook payload (entry.py drains and ignores it too).
 MAX_PAYLOAD = 64 * 1024 * 1024
 #: The environment the service needs to see the hook's view of the world.
-FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "HOME")
+FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "HOME", "CLAUDE_CODE_DISABLE_AUTO_MEMORY")
 
 
 def find_root(base: str, env) -> str | None:

@@ -63,6 +63,11 @@ def prompt(context: Any) -> dict[str, Any] | None:
     transcript = context.payload.get("transcript_path")
     found = lookup.search(context.project, text[:QUERY_CHARS], wanted, conversation=lambda: last_turn(transcript))
     matches = [m for m in found if m.memory.id not in skip]
+    if matches:  # what Claude Code loaded by itself is not sent again (`layers`)
+        from memtui.recall.layers import Loads
+
+        loads = Loads.read(context.project, context.config, context.env)
+        matches = [m for m in matches if loads.adds(m.memory)]
     # Held back: the gate let nothing through (a prompt whose memories were all shown earlier in
     # the session is neither).
     if matches or not found:
@@ -87,7 +92,7 @@ def prompt(context: Any) -> dict[str, Any] | None:
 
 
 def briefing(context: Any) -> dict[str, Any] | None:
-    """The highest-ranked memories the CLAUDE.md block does not already carry, within budget."""
+    """The highest-ranked memories Claude Code does not load by itself (`layers`), within budget."""
     memory_dir = context.project.memory_dir
     state = SessionState.load(memory_dir, context.session_id)
     if context.payload.get("source") in ("clear", "compact", "startup"):
@@ -98,13 +103,16 @@ def briefing(context: Any) -> dict[str, Any] | None:
         return None
 
     from memtui.core.clock import utcnow
-    from memtui.recall import drift, lookup
+    from memtui.recall import drift, layers, lookup
 
-    carried = _block_lines(context.project, context.config)
+    loads = layers.Loads.read(context.project, context.config, context.env)
     drifted = drift.notes(memory_dir)
-    # Enough of the best to fill the budget even after skipping everything the block carries.
+    # Enough of the best to fill the budget even after skipping everything Claude Code loads.
     memories, total = lookup.ranked(
-        context.project, limit=len(carried) + lookup.RANKED_LIMIT, drifted=drifted, registry=context.config.types
+        context.project,
+        limit=layers.skip_limit(loads) + lookup.RANKED_LIMIT,
+        drifted=drifted,
+        registry=context.config.types,
     )
     now = utcnow()
     notice = (
@@ -114,21 +122,7 @@ def briefing(context: Any) -> dict[str, Any] | None:
     room = min(
         settings.briefing_bytes, settings.session_bytes - state.injected, settings.prompt_chars
     ) - fence.overhead(notice)
-    lines: list[str] = []
-    whole: list[str] = []
-    shown: list[str] = []
-    for memory in memories:
-        if carried and _block_line(memory) in carried:
-            continue
-        text, complete = fence.line(memory, now, drift=drifted.get(memory.id, ""))
-        size = len(text.encode("utf-8")) + 1
-        if size > room:
-            break
-        lines.append(text)
-        shown.append(memory.id)
-        if complete:
-            whole.append(memory.id)
-        room -= size
+    lines, shown, whole = layers.briefing_lines(memories, loads, now, room, drifted)
     if not lines:
         _bookkeep(context, state, [])
         return None
@@ -137,24 +131,6 @@ def briefing(context: Any) -> dict[str, Any] | None:
     state.record(whole, len(injected.encode("utf-8")))
     _bookkeep(context, state, shown)
     return _answer(context.event, [injected])
-
-
-def _block_line(memory: Any) -> str:
-    from memtui.core.render_block import memory_line
-
-    return memory_line(memory)
-
-
-def _block_lines(project: Any, config: Any) -> set[str]:
-    """The memory lines of the installed CLAUDE.md block (empty when no block is installed)."""
-    from memtui.core import render_block
-
-    try:
-        path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
-        current = render_block.current_block(path.read_text(encoding="utf-8"))
-    except Exception:  # no readable block (missing, not UTF-8, broken config) means nothing to skip
-        return set()
-    return {line for line in (current or "").splitlines() if line.startswith("- ")}
 
 
 def _save_explicit(context: Any, text: str) -> list[Any]:

@@ -1,0 +1,146 @@
+"""One context budget per session, shared with Claude Code: what each layer carries, decided here.
+
+    Claude Code's own loads  CLAUDE.md (with memtui's block, when installed) and the auto-memory
+                             MEMORY.md index as Claude Code cuts it (200 lines / 25,000 characters)
+    briefing (SessionStart)  the best memories neither of those carries, one line each
+    recall (each prompt)     what the prompt needs and the session does not hold yet: a memory in
+                             full, or, for an auto-memory file whose index line is loaded, its body
+
+A memory is carried when its line reached the model already: it is a line of memtui's block, or
+its Markdown file is linked from a MEMORY.md line within the cut, or its text is the text of such a
+line. The briefing skips what is carried; recall skips a memory whose whole text is carried and
+brings the body of one whose summary only is. `Loads.read` reads CLAUDE.md and the first
+100,000 bytes of MEMORY.md once per hook call and parses no memory file: it runs on every prompt.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memtui.core.claude_loads import INDEX_READ_BYTES, IndexLoad, cut_index, line_keys, memory_file, norm
+
+#: The environment variable that turns Claude Code's auto memory off (its MEMORY.md is not loaded).
+AUTO_MEMORY_OFF = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+
+
+def _off(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+@dataclass(frozen=True)
+class Loads:
+    """What Claude Code puts in every session of the project by itself."""
+
+    #: The memory lines of memtui's installed CLAUDE.md block (empty when none is installed).
+    block: frozenset[str] = frozenset()
+    #: The block as it stands in CLAUDE.md ("" when none is installed).
+    block_text: str = ""
+    #: The auto-memory index as Claude Code loads it.
+    index: IndexLoad = field(default_factory=IndexLoad)
+    #: Where that index is (for `status` and the TUI).
+    index_path: Path | None = None
+
+    @classmethod
+    def read(cls, project: Any, config: Any, env: Mapping[str, str] | None = None) -> Loads:
+        block_text = _block(project, config)
+        block = frozenset(line for line in block_text.splitlines() if line.startswith("- "))
+        env = os.environ if env is None else env
+        path = _index_path(project, env)
+        if path is None or _off(env.get(AUTO_MEMORY_OFF)):
+            return cls(block, block_text, IndexLoad(), path)
+        try:
+            with path.open("rb") as handle:
+                raw = handle.read(INDEX_READ_BYTES).decode("utf-8", "replace")
+        except OSError:  # no index (yet): Claude Code loads none
+            raw = ""
+        return cls(block, block_text, cut_index(raw), path)
+
+    def carries(self, memory: Any) -> bool:
+        """The memory's line reached the model already (the briefing skips it)."""
+        if self.block and _block_line(memory) in self.block:
+            return True
+        name = memory_file(memory)
+        if name is not None and name in self.index.files:
+            return True
+        return any(key in self.index.texts for key in line_keys(memory))
+
+    def adds(self, memory: Any) -> bool:
+        """Recall of the memory brings something the model has not got: it is not carried, or only
+        its line is (an auto-memory file's index line: Claude Code does not load the body)."""
+        if not self.carries(memory):
+            return True
+        body = norm(memory.content)
+        if not body or body in self.index.texts:
+            return False
+        return not self._whole_in_block(memory)
+
+    def _whole_in_block(self, memory: Any) -> bool:
+        """The block's line of the memory is its whole text (no description, not clipped)."""
+        from memtui.core.render_block import LINE_CHARS
+
+        return (
+            not memory.description
+            and len(" ".join(memory.content.split())) <= LINE_CHARS
+            and _block_line(memory) in self.block
+        )
+
+
+def _block(project: Any, config: Any) -> str:
+    from memtui.core import render_block
+
+    try:
+        path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
+        return render_block.current_block(path.read_text(encoding="utf-8")) or ""
+    except Exception:  # no readable block (missing, not UTF-8, broken config) means nothing carried
+        return ""
+
+
+def _block_line(memory: Any) -> str:
+    from memtui.core.render_block import memory_line
+
+    return memory_line(memory)
+
+
+def _index_path(project: Any, env: Mapping[str, str]) -> Path | None:
+    """The auto-memory MEMORY.md memtui reads as its `md:project` store."""
+    from memtui.store.locations import markdown_dirs
+
+    for directory in markdown_dirs(project, env):
+        if directory.key == "md:project":
+            return directory.path / "MEMORY.md"
+    return None
+
+
+def briefing_lines(
+    memories: list[Any], loads: Loads, now: Any, room: int, drifted: Mapping[str, str]
+) -> tuple[list[str], list[str], list[str]]:
+    """The briefing's lines within `room` bytes: the ranked `memories` Claude Code does not load,
+    one line each. Returns the lines, the ids shown and the ids shown whole."""
+    from memtui.recall import fence
+
+    lines: list[str] = []
+    shown: list[str] = []
+    whole: list[str] = []
+    for memory in memories:
+        if loads.carries(memory):
+            continue
+        text, complete = fence.line(memory, now, drift=drifted.get(memory.id, ""))
+        size = len(text.encode("utf-8")) + 1
+        if size > room:
+            break
+        lines.append(text)
+        shown.append(memory.id)
+        if complete:
+            whole.append(memory.id)
+        room -= size
+    return lines, shown, whole
+
+
+def skip_limit(loads: Loads) -> int:
+    """How many more ranked memories the briefing reads so that skipping the carried ones still
+    leaves enough to fill it."""
+    return len(loads.block) + len(loads.index.lines)
