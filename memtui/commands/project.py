@@ -140,6 +140,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     status = _status(bank)
     status["service"] = info(bank.project)
+    status["context"] = _layers(bank)
     if args.json:
         print_json(status)
         return 0
@@ -168,6 +169,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             f"conflict     {one_line(first)} ⇄ {one_line(second)}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
             "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`"
         )
+    out += [_layer_line(layer) for layer in status["context"]]
     from memtui.recall.service import describe
 
     out.append(f"service      {describe(status['service'])}")
@@ -180,6 +182,27 @@ def cmd_status(args: argparse.Namespace) -> int:
     for line in out:
         print_labelled(line)
     return 0
+
+
+def _layers(bank) -> list[dict]:
+    """What each layer puts in a session of this project (`recall.layers`), as JSON values."""
+    from dataclasses import asdict
+
+    from memtui.recall.layers import picture
+    from memtui.recall.settings import HookSettings
+
+    settings = HookSettings.from_table(bank.config.section("hooks"))
+    return [asdict(layer) for layer in picture(bank.project, bank.config, settings)]
+
+
+def _layer_line(layer: dict) -> str:
+    size = f"{layer['size'] / 1024:.1f} KB"
+    unit = "line" if layer["name"].endswith(("block", "index")) else "memory"
+    count = f"{layer['count']} {unit if layer['count'] == 1 else unit + 's' if unit == 'line' else 'memories'}"
+    limit = f" of {layer['limit']}" if layer["limit"] else ""
+    if layer["name"] == "recall":
+        count = f"last session {count}"
+    return f"{'context':<12} {layer['name']} ({layer['by']}): {count}, {size}{limit}; {layer['what']}"
 
 
 def cmd_repair(args: argparse.Namespace) -> int:

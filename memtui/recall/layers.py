@@ -144,3 +144,100 @@ def skip_limit(loads: Loads) -> int:
     """How many more ranked memories the briefing reads so that skipping the carried ones still
     leaves enough to fill it."""
     return len(loads.block) + len(loads.index.lines)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer of what reaches the model in a session of the project, and its size."""
+
+    #: "CLAUDE.md block", "MEMORY.md index", "briefing", "recall".
+    name: str
+    #: Who puts it there: "Claude Code" or "memtui".
+    by: str
+    #: Lines (block, index) or memories (briefing, recall) it carries.
+    count: int
+    #: UTF-8 bytes it carries (recall: the last session's so far).
+    size: int
+    #: What it may carry at most, in words ("" when Claude Code sets no limit).
+    limit: str
+    #: What it carries, in one short clause.
+    what: str
+
+
+def picture(project: Any, config: Any, settings: Any, env: Mapping[str, str] | None = None) -> list[Layer]:
+    """What each layer carries in a session of `project` that starts now (for `status` and the TUI)."""
+    from memtui.core.claude_loads import INDEX_CHARS, INDEX_LINES
+
+    loads = Loads.read(project, config, env)
+    index = loads.index
+    past = f"; {index.cut} more lines past the cut" if index.cut else ""
+    briefed, nbytes = _briefing(project, config, settings, loads)
+    recalled, used = _last_session(project)
+    return [
+        Layer(
+            "CLAUDE.md block",
+            "Claude Code",
+            len(loads.block),
+            len(loads.block_text.encode("utf-8")),
+            "",
+            "memtui's block, one line per memory" if loads.block_text else "not installed (`memtui render`)",
+        ),
+        Layer(
+            "MEMORY.md index",
+            "Claude Code",
+            len(index.lines),
+            index.size,
+            f"{INDEX_LINES} lines / {INDEX_CHARS // 1000} KB",
+            f"auto memory's index lines{past}" if index.lines else "no auto-memory index loaded",
+        ),
+        Layer(
+            "briefing",
+            "memtui",
+            briefed,
+            nbytes,
+            f"{_kb(settings.briefing_bytes)} at session start",
+            "memories Claude Code does not load" if settings.recall else "off ([hooks] recall = false)",
+        ),
+        Layer(
+            "recall",
+            "memtui",
+            recalled,
+            used,
+            f"{_kb(settings.prompt_chars)} a prompt, {_kb(settings.session_bytes)} a session",
+            f"up to {settings.recall_k} memories a prompt, each whole or an auto-memory file's body"
+            if settings.recall
+            else "off ([hooks] recall = false)",
+        ),
+    ]
+
+
+def _kb(n: int) -> str:
+    return f"{n / 1000:g} KB" if n % 1024 else f"{n // 1024} KB"
+
+
+def _briefing(project: Any, config: Any, settings: Any, loads: Loads) -> tuple[int, int]:
+    """Memories and bytes of the briefing a new session would get."""
+    if not settings.recall:
+        return 0, 0
+    from memtui.core.clock import utcnow
+    from memtui.recall import drift, fence, lookup
+
+    drifted = drift.notes(project.memory_dir)
+    memories, _total = lookup.ranked(
+        project, limit=skip_limit(loads) + lookup.RANKED_LIMIT, drifted=drifted, registry=config.types
+    )
+    room = min(settings.briefing_bytes, settings.session_bytes, settings.prompt_chars) - fence.overhead()
+    lines, _shown, _whole = briefing_lines(memories, loads, utcnow(), room, drifted)
+    return len(lines), len(fence.block(lines, separator="\n").encode("utf-8")) if lines else 0
+
+
+def _last_session(project: Any) -> tuple[int, int]:
+    """Memories and bytes memtui injected into the project's latest session (its state file)."""
+    from memtui.recall.session import SessionState
+
+    try:
+        latest = max((project.memory_dir / "sessions").glob("*.json"), key=lambda p: p.stat().st_mtime)
+    except (OSError, ValueError):
+        return 0, 0
+    state = SessionState.load(project.memory_dir, latest.stem)
+    return len(state.surfaced), state.injected
