@@ -107,3 +107,24 @@ async def test_budget_memory_md_meter_marks_the_cut(demo):
         assert meter.lines <= 200 and len(meter.cut) > 0
         text = str(app.screen.query_one("#budget-index").render())
         assert "cut-off" in text and "fall beyond it" in text
+
+
+async def test_budget_session_tab_gives_each_layer_its_size(demo):
+    from memtui.store.locations import markdown_dirs
+
+    folder = next(d.path for d in markdown_dirs(demo.project) if d.key == "md:project")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "project_ship.md").write_text(
+        "---\nname: ship\ndescription: We ship with make ship\ntype: project\n---\n", encoding="utf-8"
+    )
+    (folder / "MEMORY.md").write_text("- [ship](project_ship.md) — We ship with make ship\n", encoding="utf-8")
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("b", "4")
+        await settle(pilot)
+        text = str(app.screen.query_one("#budget-session").render())
+    index = "- [ship](project_ship.md) — We ship with make ship"
+    assert "MEMORY.md index" in text and f"1 line, {len(index.encode()) / 1024:.1f} KB of 200 lines / 25 KB" in text
+    assert "CLAUDE.md block" in text and "briefing" in text and "of 6 KB at session start" in text
+    assert "recall" in text and "of 9.5 KB a prompt, 60 KB a session" in text

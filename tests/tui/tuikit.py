@@ -53,6 +53,7 @@ SCREENS = {
     "budget": ["b"],
     "budget-diff": ["b", "2"],
     "budget-memory-md": ["b", "3"],
+    "budget-session": ["b", "4"],
     "review": ["R"],
     "trash": ["x"],
     "help": ["f1"],

@@ -79,3 +79,12 @@ HOW_TO_SET_KEY = (
     "    export ANTHROPIC_API_KEY=sk-ant-…\n\n"
     "Search (`f`) works without either."
 )
+
+
+def session_layers(bank: Any) -> list[Any]:
+    """What each layer puts in a session of the bank's project (`recall.layers.picture`): the
+    budget screen shows the same figures as `memtui status`."""
+    from memtui.recall.layers import picture
+    from memtui.recall.settings import HookSettings
+
+    return picture(bank.project, bank.config, HookSettings.from_table(bank.config.section("hooks")))

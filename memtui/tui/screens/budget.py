@@ -80,6 +80,25 @@ def diff_view(p: budget.Preview) -> Content:
     return Content.assemble(*parts)
 
 
+def layers_view(layers: list) -> Content:
+    """One session of the project, layer by layer: who puts it there, what it carries, its size."""
+    parts: list[tuple[str, str] | str] = [("What reaches the model in a session", "bold"), "\n\n"]
+    for layer in layers:
+        unit = "line" if layer.name.endswith(("block", "index")) else "memory"
+        count = plural(layer.count, unit, "lines" if unit == "line" else "memories")
+        if layer.name == "recall":
+            count = f"last session {count}"
+        parts += [
+            (f"{layer.name:<16}", "bold"),
+            (f" {layer.by}\n", "$text-muted"),
+            f"  {count}, {layer.size / 1024:.1f} KB",
+            (f" of {layer.limit}" if layer.limit else "", "$text-muted"),
+            "\n",
+            (f"  {clip(layer.what, 74)}\n", "$text-muted"),
+        ]
+    return Content.assemble(*parts)
+
+
 def meters_view(p: budget.Preview) -> Content:
     if not p.meters:
         return Content("No Markdown memory directory exists for this project, so there is no MEMORY.md to load.")
@@ -115,13 +134,17 @@ class BudgetScreen(Screen[None]):
 budget; budgets a type does not use are lent to types that overflow (*borrowed*). A memory is
 left out when its type is over budget (lowest rank first) or it has *faded* (confidence under
 0.3). **Diff**: what writing would change in CLAUDE.md (`w` writes, after asking).
-**MEMORY.md**: Claude Code loads only the first 200 lines / 25 KB of each Markdown store's index.
+**MEMORY.md**: Claude Code loads only the first 200 lines / 25,000 characters of each Markdown
+store's index. **Session**: what reaches the model in one session, layer by layer: memtui's block
+and Claude Code's MEMORY.md (Claude Code loads both), memtui's briefing (only what neither
+carries) and per-prompt recall, each with its size and limit.
 """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "write", "Write", id="budget.write", tooltip="Write CLAUDE.md and MEMORY.md (asks first)"),
         Binding("1", "tab('tab-block')", "Block", show=False, id="budget.tab_block"),
         Binding("2", "tab('tab-diff')", "Diff", show=False, id="budget.tab_diff"),
         Binding("3", "tab('tab-index')", "MEMORY.md", show=False, id="budget.tab_index"),
+        Binding("4", "tab('tab-session')", "Session", show=False, id="budget.tab_session"),
         Binding("escape", "app.pop_screen", "Back", id="budget.back"),
     ]
 
@@ -136,6 +159,7 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
                 ("tab-block", "Block (1)", "budget-block"),
                 ("tab-diff", "Diff (2)", "budget-diff"),
                 ("tab-index", "MEMORY.md (3)", "budget-index"),
+                ("tab-session", "Session (4)", "budget-session"),
             ):
                 with TabPane(title, id=tab_id), VerticalScroll():
                     yield Static("Computing…", id=body_id)
@@ -162,21 +186,25 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
                 bank.registry,
                 lambda p: show_path(p, bank.project.root),
             )
+            from memtui.tui.data.services import session_layers
+
+            layers = session_layers(bank)
         except (MarkerError, MemtuiError) as exc:
             app.call_from_thread(self._failed, str(exc))
             return
-        app.call_from_thread(self._show, result)
+        app.call_from_thread(self._show, result, layers)
 
     def _failed(self, message: str) -> None:
         self.query_one("#budget-block", Static).update(
             Content.assemble(("Cannot render the block: ", "$error bold"), message)
         )
 
-    def _show(self, p: budget.Preview) -> None:
+    def _show(self, p: budget.Preview, layers: list) -> None:
         self.preview = p
         self.query_one("#budget-block", Static).update(block_view(p))
         self.query_one("#budget-diff", Static).update(diff_view(p))
         self.query_one("#budget-index", Static).update(meters_view(p))
+        self.query_one("#budget-session", Static).update(layers_view(layers))
 
     def action_tab(self, tab_id: str) -> None:
         self.query_one(TabbedContent).active = tab_id
