@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from memtui.core import render_block, render_index
+from memtui.core import claude_loads, render_block, render_index
 from memtui.core.memory import Memory
 from memtui.core.render_block import Block
 from memtui.core.types import TypeRegistry
@@ -81,16 +81,6 @@ def plan(bank: BankView) -> RenderPlan:
     now = bank.clock()
     everything = bank.memories()
     header = bank.state.header
-    block = render_block.render(
-        [m for m in everything if m.scope in BLOCK_SCOPES],
-        now,
-        project=str(header.get("project") or bank.project.name),
-        description=str(header.get("description") or ""),
-        registry=bank.registry,
-        drifted=verified.drifted(bank.project.memory_dir).keys(),
-    )
-    path = claude_path(bank)
-    current = read_text(path)
     indexes = {}
     for store in bank.markdown:
         if store.exists:
@@ -101,6 +91,20 @@ def plan(bank: BankView) -> RenderPlan:
                 text,
                 render_index.render(store.load().values(), now, bank.registry, existing=text),
             )
+    # Claude Code loads its auto-memory index by itself: a memory whose line it loads is not
+    # written into the block again (one past the cut is; core/claude_loads.py).
+    auto = indexes.get(claude_loads.AUTO_MEMORY_STORE)
+    loaded = claude_loads.cut_index(auto[2].text).files if auto else frozenset()
+    block = render_block.render(
+        [m for m in everything if m.scope in BLOCK_SCOPES and claude_loads.memory_file(m) not in loaded],
+        now,
+        project=str(header.get("project") or bank.project.name),
+        description=str(header.get("description") or ""),
+        registry=bank.registry,
+        drifted=verified.drifted(bank.project.memory_dir).keys(),
+    )
+    path = claude_path(bank)
+    current = read_text(path)
     return RenderPlan(block, path, current, render_block.splice(current, block.text), indexes)
 
 

@@ -316,3 +316,36 @@ def test_a_forked_session_is_not_captured_twice(world):
     extractions = [r.prompt_text.split("<transcript>")[-1] for r in api.messages() if r.tool_name]
     assert extractions and any("staging database is reset" in e for e in extractions)
     assert not any("We chose Redis" in e for e in extractions)
+
+
+def test_the_first_request_holds_each_auto_memory_line_once(world):
+    """memtui's block, its briefing and Claude Code's own MEMORY.md together: no line twice."""
+    api, home, repo, env = world
+    memtui("init", repo=repo, env=env)
+    memtui("setup", repo=repo, env=env)
+    trust(home, repo)
+    from memtui.store.locations import sanitize
+
+    folder = home / ".claude" / "projects" / sanitize(str(repo)) / "memory"
+    folder.mkdir(parents=True)
+    said = [
+        "We ship with make ship from the main branch",
+        "The staging database is reset every night at two",
+        "Integration tests need the docker compose stack up",
+    ]
+    lines = []
+    for i, text in enumerate(said):
+        (folder / f"project_fact{i}.md").write_text(
+            f"---\nname: fact{i}\ndescription: {text}\ntype: project\n---\n\nMore about fact {i}.\n", encoding="utf-8"
+        )
+        lines.append(f"- [fact{i}](project_fact{i}.md) — {text}")
+    (folder / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    memtui("add", "-t", "decision", "Money is kept in integer cents", repo=repo, env=env)
+    memtui("render", repo=repo, env=env)  # memtui's block in CLAUDE.md
+
+    ask("What should I look at first in this project?", repo, env)
+    first = json.dumps(next(r for r in api.messages() if not r.tool_name).body)
+    assert "integer cents" in first  # memtui's block reached the model
+    for text in said:
+        assert first.count(text) == 1, text
+    wait_for_capture(repo)
