@@ -22,7 +22,9 @@ from memtui.core.text import clip
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 
 MAX_LINES = 200
-MAX_BYTES = 25 * 1024
+#: Claude Code cuts at 25,000 characters (UTF-16 code units, core/claude_loads.py); a UTF-8 byte count is
+#: never smaller, so an index within this many bytes is loaded whole.
+MAX_BYTES = 25_000
 ENTRY_CHARS = 150
 
 

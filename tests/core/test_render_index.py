@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memtui.core.claude_loads import cut_index
 from memtui.core.memory import Status
 from memtui.core.render_index import ENTRY_CHARS, MAX_BYTES, MAX_LINES, entry, hint, render
 
@@ -26,6 +27,7 @@ def _memories(make, n, content_len=20, char="x"):
         (199, 140, "x", True),  # under 200 lines but over 25 KB
         (150, 140, "é", True),  # bytes count, not characters
         (120, 140, "✓", True),
+        (164, 140, "x", True),  # 25,420 bytes: under 25 KiB, over the 25,000 characters Claude Code loads
     ],
 )
 def test_limits(make, now, n, content_len, char, cut):
@@ -35,6 +37,7 @@ def test_limits(make, now, n, content_len, char, cut):
     lines = text.splitlines()
     assert len(lines) <= MAX_LINES
     assert len(text.encode("utf-8")) <= MAX_BYTES
+    assert cut_index(text).cut == 0  # Claude Code loads every line memtui wrote, the hint line too
     assert len(rendered.shown) + len(rendered.cut) == n
     if cut:
         assert rendered.cut

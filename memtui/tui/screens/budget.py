@@ -111,7 +111,7 @@ def meters_view(p: budget.Preview) -> Content:
         parts += [
             "  size  ",
             (bar(min(m.byte_ratio, 1.0), BAR), style),
-            f" {m.bytes / 1024:>4.1f}/{render_index.MAX_BYTES // 1024} KB\n",
+            f" {m.bytes / 1000:>4.1f}/{render_index.MAX_BYTES // 1000} KB\n",
         ]
         parts.append(f"  {plural(m.entries, 'entry', 'entries')} load at session start")
         if m.cut:
