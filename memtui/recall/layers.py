@@ -52,12 +52,7 @@ class Loads:
         path = _index_path(project, env)
         if path is None or _off(env.get(AUTO_MEMORY_OFF)):
             return cls(block, block_text, IndexLoad(), path)
-        try:
-            with path.open("rb") as handle:
-                raw = handle.read(INDEX_READ_BYTES).decode("utf-8", "replace")
-        except OSError:  # no index (yet): Claude Code loads none
-            raw = ""
-        return cls(block, block_text, cut_index(raw), path)
+        return cls(block, block_text, cut_index(_head(path)), path)
 
     def carries(self, memory: Any) -> bool:
         """The memory's line reached the model already (the briefing skips it)."""
@@ -87,6 +82,21 @@ class Loads:
             and len(" ".join(memory.content.split())) <= LINE_CHARS
             and _block_line(memory) in self.block
         )
+
+
+def _head(path: Path) -> str:
+    """The first `INDEX_READ_BYTES` of a regular file, else "" (none yet, or a FIFO or device, which
+    must not hold the hook: opened without blocking, then checked)."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return ""
+        return handle.read(INDEX_READ_BYTES).decode("utf-8", "replace")
 
 
 def _block(project: Any, config: Any) -> str:

@@ -131,3 +131,11 @@ def test_auto_memory_turned_off_means_nothing_is_loaded_and_nothing_skipped(hook
     assert "make ship" not in context_of(hook("SessionStart"))
     off = context_of(hook("SessionStart", session="s2", env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}))
     assert "We deploy with make ship from the main branch" in off
+
+
+def test_a_memory_md_that_is_a_fifo_does_not_hold_the_hook(hook, project, background):
+    folder = auto_memory(project)
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "MEMORY.md")  # nothing ever writes to it: a read would wait for good
+    background.add("decision", "We deploy with make ship from the main branch")
+    assert "make ship" in context_of(hook("UserPromptSubmit", prompt=DEPLOY_PROMPT))
