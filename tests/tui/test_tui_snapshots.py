@@ -47,3 +47,12 @@ def test_every_screen_at_80x24(demo, snap_compare, name):
         await settle(pilot)
 
     assert snap_compare(app_for(demo), terminal_size=(80, 24), run_before=opened)
+
+
+def test_budget_session_tab_light_theme_80x24(demo, snap_compare):
+    async def opened(pilot):
+        await settle(pilot)
+        await pilot.press("b", "4")
+        await settle(pilot)
+
+    assert snap_compare(app_for(demo, theme="memtui-light"), terminal_size=(80, 24), run_before=opened)
