@@ -5,6 +5,7 @@ The room under the faces: the in-process hook (`memtui.hooks.entry`), the warm r
 
     context   one hook call: event, payload, project, settings, log (`locate`, `parse_payload`)
     answer    the prompt's memories and the session's briefing (`respond`)
+    layers    what each layer carries (Claude Code's own loads, briefing, recall): nothing twice
     lookup    search through the calibrated gate; the briefing's ranking
     fence     the injected block: recalled text as data, never instructions
     session   what a session has been shown already, and how many bytes
