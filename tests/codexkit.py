@@ -1,0 +1,99 @@
+"""The real Codex CLI, offline: found in the test-agent cache and driven against tests/fakeresponses.py.
+
+`.ci/agents.sh` installs `@openai/codex@VERSION` from npm into `$MEMTUI_AGENT_CACHE/codex-VERSION`
+(default `~/.cache/memtui-test-agents`); CI always runs it, so there the tests run. Elsewhere a test
+that needs the CLI is skipped with the command that installs it. `MEMTUI_TEST_CODEX` names another
+binary to use instead.
+
+    codex = require_codex()                       # the binary, or pytest.skip with how to install it
+    home = codex_home(tmp_path / "codex", api)     # a private CODEX_HOME whose model is the fake
+    done = run_exec(codex, home, "hello", cwd=tmp_path)
+
+Each run gets its own `CODEX_HOME` and `HOME`, so no person's login, config, sessions or hooks are
+read, and the fake key is the only one it can send.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import subprocess
+from pathlib import Path
+
+import pytest
+
+VERSION = "0.171.0"  # keep in step with .ci/agents.sh
+INSTALL = ".ci/agents.sh"
+MODEL = "gpt-5.1-codex"
+KEY_ENV = "FAKE_CODEX_KEY"
+# The real home, read once: the `home` fixture moves HOME to a temp dir before a test body runs.
+_REAL_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def cache_dir() -> Path:
+    found = os.environ.get("MEMTUI_AGENT_CACHE")
+    return Path(found).expanduser() if found else _REAL_HOME / ".cache" / "memtui-test-agents"
+
+
+def find_codex() -> Path | None:
+    """The Codex CLI the tests drive: `MEMTUI_TEST_CODEX`, else the cached install, else None."""
+    wanted = os.environ.get("MEMTUI_TEST_CODEX")
+    path = Path(wanted) if wanted else cache_dir() / f"codex-{VERSION}" / "node_modules" / ".bin" / "codex"
+    return path if path.is_file() and os.access(path, os.X_OK) else None
+
+
+def require_codex() -> Path:
+    path = find_codex()
+    if path is None:
+        pytest.skip(f"Codex CLI {VERSION} is not installed for the tests: run {INSTALL} (npm, ~25 s, 424 MB)")
+    return path
+
+
+def codex_home(path: Path, api_url: str, *, extra: str = "") -> Path:
+    """A fresh `CODEX_HOME` whose only model provider is the fake at `api_url`; `extra` is more
+    config.toml text (tables such as `[mcp_servers.x]` go after the provider's)."""
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "config.toml").write_text(
+        f'model = "{MODEL}"\n'
+        'model_provider = "fake"\n'
+        'approval_policy = "never"\n'
+        'sandbox_mode = "read-only"\n'
+        "\n"
+        "[model_providers.fake]\n"
+        'name = "fake"\n'
+        f'base_url = "{api_url}"\n'
+        'wire_api = "responses"\n'
+        f'env_key = "{KEY_ENV}"\n'
+        "request_max_retries = 0\n"
+        "stream_max_retries = 0\n" + (f"\n{extra}\n" if extra else ""),
+        encoding="utf-8",
+    )
+    return path
+
+
+def codex_env(home: Path, **more: str) -> dict[str, str]:
+    """The environment of a Codex run: this machine's PATH, nothing else of the person's."""
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")}
+    user_home = home.parent / f"{home.name}-user"
+    user_home.mkdir(exist_ok=True)
+    return {**keep, "HOME": str(user_home), "CODEX_HOME": str(home), KEY_ENV: "sk-fake", **more}
+
+
+def run_exec(
+    codex: Path, home: Path, prompt: str, *, cwd: Path, args: tuple[str, ...] = (), timeout: float = 90
+) -> subprocess.CompletedProcess[str]:
+    """`codex exec --json --skip-git-repo-check [args] prompt` in `cwd`, offline."""
+    return subprocess.run(
+        [str(codex), "exec", "--json", "--skip-git-repo-check", *args, prompt],
+        cwd=cwd,
+        env=codex_env(home),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
+
+
+def rollouts(home: Path) -> list[Path]:
+    """The rollout files the runs in `home` left, oldest first."""
+    return sorted((home / "sessions").rglob("rollout-*.jsonl"))
