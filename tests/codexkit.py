@@ -15,6 +15,7 @@ read, and the fake key is the only one it can send.
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
 import subprocess
@@ -97,3 +98,43 @@ def run_exec(
 def rollouts(home: Path) -> list[Path]:
     """The rollout files the runs in `home` left, oldest first."""
     return sorted((home / "sessions").rglob("rollout-*.jsonl"))
+
+
+#: A hook that answers SessionStart and UserPromptSubmit with memtui-fenced context naming its event,
+#: as memtui's recall does (run with `--dangerously-bypass-hook-trust`: untrusted hooks do not run).
+FENCED_HOOK = """\
+import json, sys
+event = json.load(sys.stdin)["hook_event_name"]
+context = ('<recalled-memories source="memtui">\\nRecalled from this project\\'s memory (memtui).\\n\\n'
+           '[decision · mem_1] MEMTUI-INJECTED ' + event + '\\n</recalled-memories>')
+print(json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}))
+"""
+
+
+def add_fenced_hooks(home: Path, python: str) -> None:
+    script = home / "fenced_hook.py"
+    script.write_text(FENCED_HOOK, encoding="utf-8")
+    entry = [{"hooks": [{"type": "command", "command": f"{python} {script}", "timeout": 10}]}]
+    (home / "hooks.json").write_text(
+        json.dumps({"hooks": {"SessionStart": entry, "UserPromptSubmit": entry}}), encoding="utf-8"
+    )
+
+
+def anonymise(rollout: Path, out: Path, paths: dict[str, str], keep: int = 300) -> None:
+    """A rollout fit to commit: `paths` replaced, every string longer than `keep` characters cut
+    (Codex's own instructions, the world state), except memtui's fenced blocks."""
+
+    def trim(value):
+        if isinstance(value, dict):
+            return {k: trim(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [trim(v) for v in value]
+        if isinstance(value, str):
+            for old, new in paths.items():
+                value = value.replace(old, new)
+            if len(value) > keep and "recalled-memories" not in value:
+                return value[:keep] + "…[trimmed]"
+        return value
+
+    lines = [json.dumps(trim(json.loads(line)), ensure_ascii=False) for line in rollout.read_text().splitlines()]
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
