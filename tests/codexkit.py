@@ -100,6 +100,29 @@ def rollouts(home: Path) -> list[Path]:
     return sorted((home / "sessions").rglob("rollout-*.jsonl"))
 
 
+#: A stdio MCP server with one tool, `echo` (`ECHO_STARTED` names a file it creates on start).
+ECHO_SERVER = """\
+import json, os, sys
+if os.environ.get("ECHO_STARTED"):
+    open(os.environ["ECHO_STARTED"], "w").close()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    method, result = msg["method"], {}
+    if method == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "echo", "version": "1"}}
+    elif method == "tools/list":
+        result = {"tools": [{"name": "echo", "description": "Echo the text back.",
+                             "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+                                             "required": ["text"]}}]}
+    elif method == "tools/call":
+        result = {"content": [{"type": "text", "text": "ECHO:" + msg["params"]["arguments"]["text"]}]}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+"""
+
+
 #: A hook that answers SessionStart and UserPromptSubmit with memtui-fenced context naming its event,
 #: as memtui's recall does (run with `--dangerously-bypass-hook-trust`: untrusted hooks do not run).
 FENCED_HOOK = """\
@@ -138,3 +161,57 @@ def anonymise(rollout: Path, out: Path, paths: dict[str, str], keep: int = 300) 
 
     lines = [json.dumps(trim(json.loads(line)), ensure_ascii=False) for line in rollout.read_text().splitlines()]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def sign_in(codex: Path, home: Path, api_url: str) -> dict[str, str]:
+    """A `CODEX_HOME` signed in the way a person's is (`codex login --with-api-key`: the key in its
+    auth.json), whose provider sends that login to the fake; returns the environment a memtui
+    process runs with (the login is Codex's own: no key in it)."""
+    codex_home(home, api_url)
+    text = (home / "config.toml").read_text(encoding="utf-8")
+    (home / "config.toml").write_text(
+        text.replace(f'env_key = "{KEY_ENV}"\n', "requires_openai_auth = true\n"), encoding="utf-8"
+    )
+    env = {k: v for k, v in codex_env(home).items() if k != KEY_ENV}
+    done = subprocess.run(
+        [str(codex), "login", "--with-api-key"], input="sk-fake-login\n", env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return {**env, "MEMTUI_CODEX": str(codex)}
+
+
+def trust_hooks(codex: Path, home: Path, cwd: Path) -> int:
+    """Trust every hook Codex finds for `cwd`, as a person does in `/hooks`: the hashes `codex
+    app-server` reports (`hooks/list`), recorded in config.toml. Returns how many were trusted."""
+    requests = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"clientInfo": {"name": "tests", "version": "0"}},
+        },
+        {"jsonrpc": "2.0", "method": "initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}},
+    ]
+    server = subprocess.Popen(
+        [str(codex), "app-server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=codex_env(home),
+        cwd=cwd,
+    )
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(json.dumps(r) + "\n" for r in requests))
+        server.stdin.flush()
+        answer = next(m for m in map(json.loads, server.stdout) if m.get("id") == 2)
+    finally:
+        server.kill()
+        server.wait()
+    hooks = [h for entry in answer["result"]["data"] for h in entry["hooks"]]
+    with (home / "config.toml").open("a", encoding="utf-8") as fh:
+        for hook in hooks:
+            fh.write(f'\n[hooks.state.{json.dumps(hook["key"])}]\ntrusted_hash = "{hook["currentHash"]}"\n')
+    return len(hooks)

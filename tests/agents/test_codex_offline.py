@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from codexkit import codex_home, require_codex, rollouts, run_exec
+from codexkit import ECHO_SERVER, codex_home, require_codex, rollouts, run_exec
 from fakeresponses import call, start_fake_responses, text
 
 
@@ -51,26 +51,6 @@ def test_a_plain_exec_turn_round_trips_through_the_fake_and_leaves_a_rollout(tmp
         for line in lines
         if isinstance(line.get("payload"), dict)
     )
-
-
-ECHO_SERVER = """\
-import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    method, result = msg["method"], {}
-    if method == "initialize":
-        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "echo", "version": "1"}}
-    elif method == "tools/list":
-        result = {"tools": [{"name": "echo", "description": "Echo the text back.",
-                             "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
-                                             "required": ["text"]}}]}
-    elif method == "tools/call":
-        result = {"content": [{"type": "text", "text": "ECHO:" + msg["params"]["arguments"]["text"]}]}
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-"""
 
 
 def test_an_mcp_tool_call_with_its_namespace_reaches_the_server_and_its_result_the_model(tmp_path: Path, api):
