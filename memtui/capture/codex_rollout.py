@@ -138,8 +138,10 @@ def read_span(path: Path, start: int = 0) -> Span:
             record = json.loads(raw)
         except ValueError:
             continue
-        item = record.get("payload") if isinstance(record, dict) else None
-        if record.get("type") != "response_item" or not isinstance(item, dict):
+        if not isinstance(record, dict) or record.get("type") != "response_item":
+            continue
+        item = record.get("payload")
+        if not isinstance(item, dict):
             continue
         _read_item(span, index, item, record.get("timestamp"))
     return span

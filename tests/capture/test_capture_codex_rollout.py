@@ -132,6 +132,7 @@ def test_records_of_unknown_shape_are_skipped_not_fatal(tmp_path):
     rollout = tmp_path / "rollout.jsonl"
     odd = [
         "[1, 2]",
+        '["response_item", {"payload": {}}]',
         '{"type": "response_item", "payload": "text"}',
         '{"type": "response_item", "payload": {"type": "message", "role": "user", "content": "not a list"}}',
         '{"type": "response_item", "payload": {"type": "hologram", "role": "assistant"}}',
