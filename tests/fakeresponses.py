@@ -25,17 +25,16 @@ from the sizes (4 characters a token). A handler method must not be named `respo
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import json
 import threading
-import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+import fakeapi
 
 Reply = dict[str, Any]
 AUTO_TEXT = "FAKE-OK"
@@ -57,12 +56,8 @@ def auto() -> Reply:
     return {"kind": "auto"}
 
 
-@dataclass
-class Request:
-    path: str
-    headers: dict[str, str]
-    body: dict[str, Any]
-    time: float = field(default_factory=time.time)
+class Request(fakeapi.Request):
+    """One request as the fake received it (path, headers, body), read the Responses way."""
 
     @property
     def input(self) -> list[dict[str, Any]]:
@@ -108,9 +103,6 @@ class Request:
         fmt = (self.body.get("text") or {}).get("format") or {}
         return fmt.get("schema") if fmt.get("type") == "json_schema" else None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "headers": self.headers, "body": self.body, "time": self.time}
-
 
 def _flatten(content: Any) -> str:
     if isinstance(content, str):
@@ -120,53 +112,18 @@ def _flatten(content: Any) -> str:
     return ""
 
 
-class FakeResponses:
-    def __init__(
-        self, server: ThreadingHTTPServer, default: Reply | Callable[[Request], Reply] | None, log_path: Path | None
-    ) -> None:
-        self._server = server
-        self._queue: collections.deque[Reply] = collections.deque()
-        self._lock = threading.Lock()
-        self.default = default or auto()
-        self.requests: list[Request] = []
-        self.log_path = log_path
+class FakeResponses(fakeapi.FakeAPI):
+    """The queue, the default and the request log are the fake Messages API's; the wire is Responses."""
+
+    requests: list[Request]
 
     @property
     def url(self) -> str:
         """The provider's `base_url` (Codex appends `/responses`)."""
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def script(self, *replies: Reply) -> FakeResponses:
-        with self._lock:
-            self._queue.extend(replies)
-        return self
-
-    @property
-    def pending(self) -> int:
-        return len(self._queue)
+        return f"http://127.0.0.1:{self.port}/v1"
 
     def turns(self) -> list[Request]:
         return [r for r in self.requests if r.path.split("?")[0].endswith("/responses")]
-
-    def _next(self, request: Request) -> Reply:
-        with self._lock:
-            self.requests.append(request)
-            if self.log_path is not None:
-                with self.log_path.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(request.to_json()) + "\n")
-            if self._queue:
-                return self._queue.popleft()
-        return self.default(request) if callable(self.default) else self.default
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self) -> FakeResponses:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def start_fake_responses(
