@@ -1,12 +1,12 @@
 """The real Codex CLI, offline: found in the test-agent cache and driven against tests/fakeresponses.py.
 
 `.ci/agents.sh` installs `@openai/codex@VERSION` from npm into `$MEMTUI_AGENT_CACHE/codex-VERSION`
-(default `~/.cache/memtui-test-agents`); CI always runs it, so there the tests run. Elsewhere a test
+(default `~/.cache/memtui-test-agents`), once; CI runs it before the tests. Elsewhere a test
 that needs the CLI is skipped with the command that installs it. `MEMTUI_TEST_CODEX` names another
-binary to use instead.
+binary to use instead; `MEMTUI_REQUIRE_AGENTS=1` (CI) turns the skip into a failure.
 
     codex = require_codex()                       # the binary, or pytest.skip with how to install it
-    home = codex_home(tmp_path / "codex", api)     # a private CODEX_HOME whose model is the fake
+    home = codex_home(tmp_path / "codex", api.url) # a private CODEX_HOME whose model is the fake
     done = run_exec(codex, home, "hello", cwd=tmp_path)
 
 Each run gets its own `CODEX_HOME` and `HOME`, so no person's login, config, sessions or hooks are
@@ -44,9 +44,14 @@ def find_codex() -> Path | None:
 
 
 def require_codex() -> Path:
+    """The binary; else the test is skipped, or fails where MEMTUI_REQUIRE_AGENTS is set (CI: a
+    missing install must not pass as green)."""
     path = find_codex()
     if path is None:
-        pytest.skip(f"Codex CLI {VERSION} is not installed for the tests: run {INSTALL} (npm, ~25 s, 424 MB)")
+        why = f"Codex CLI {VERSION} is not installed for the tests: run {INSTALL} (npm, ~25 s, 424 MB)"
+        if os.environ.get("MEMTUI_REQUIRE_AGENTS"):
+            pytest.fail(why, pytrace=False)
+        pytest.skip(why)
     return path
 
 
