@@ -3,7 +3,7 @@
 Claude Code 2.1.332, in print mode against the fake Messages API, one process per session: `/compact`
 between two prompts compacts the session (PreCompact, the summary, SessionStart with `source: compact`, PostCompact).
 The SessionStart hook is memtui's way back in: it resets the session's no-repeat record and answers
-with the briefing, which Claude Code puts after the summary. PostCompact can inject nothing (its
+with the briefing, which Claude Code puts into the new context beside the summary. PostCompact can inject nothing (its
 output is discarded) and comes after that SessionStart, so memtui installs no hook for it.
 
 The same runs record what `InstructionsLoaded` reports (a plain shell hook): the instruction files

@@ -1,7 +1,7 @@
 """A compaction, as the hooks see it: SessionStart with `source: compact` re-establishes the context.
 
 Claude Code 2.1.332 sends, in this order: PreCompact, SessionStart (`source: compact`, whose
-additionalContext goes after the summary), PostCompact (`trigger`, `compact_summary`; its output is
+additionalContext goes into the new context with the summary), PostCompact (`trigger`, `compact_summary`; its output is
 discarded). The session's no-repeat record is reset by that SessionStart, whose briefing is then
 recorded; PostCompact is not memtui's event (not installed) and changes nothing if a person wires
 it to memtui. The real CLI's side is tests/e2e/test_e2e_compact.py.
