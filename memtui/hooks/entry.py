@@ -129,7 +129,7 @@ def dispatch(context: Context) -> dict[str, Any] | None:
 
 def _notice_sign_in(context: Context) -> None:
     """Capture jobs that wait for a Claude Code login start as soon as one may be there, whatever
-    the event (after the answer is out: it costs the session nothing)."""
+    the event: after the answer is out, and a directory listing when nothing waits."""
     from memtui.capture.signin import notice
 
     notice(context.project, context.env, context.log)
