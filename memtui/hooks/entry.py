@@ -15,6 +15,8 @@ Events and what they do:
                       a capture job in the spool; a detached worker  (capture.enqueue)
     PostToolUse       a memory file was written: reindex in the worker (capture.memory_file_changed);
                       a project file was written: re-check the memories naming it (recall.drift.after_write)
+    every event       capture jobs waiting for a Claude Code login: the worker is started when a
+                      sign-in may have happened since it last tried them (capture.signin.notice)
 
 Recall events are answered by the project's warm recall service when one runs (`hooks.client`,
 `memtui.service`); this module is the fallback that answers in-process, words only, and then
@@ -88,6 +90,7 @@ def _run(argv: Sequence[str], data: bytes | None) -> None:
             answer = dispatch(context)
             _disarm_watchdog()  # a half-written answer would be worse than none
             _emit(answer)
+            context.chore("notice a Claude Code sign-in", _notice_sign_in)
             if event in client.EVENTS:
                 if remote.refused:  # another user's socket or an open runtime directory: never used
                     context.log(f"recall service refused: {remote.refused}; answered in process")
@@ -122,6 +125,14 @@ def dispatch(context: Context) -> dict[str, Any] | None:
 
     enqueue(context)
     return None
+
+
+def _notice_sign_in(context: Context) -> None:
+    """Capture jobs that wait for a Claude Code login start as soon as one may be there, whatever
+    the event: after the answer is out, and a directory listing when nothing waits."""
+    from memtui.capture.signin import notice
+
+    notice(context.project, context.env, context.log)
 
 
 def _emit(answer: dict[str, Any] | None) -> None:

@@ -327,7 +327,15 @@ class Service:
         if context is None:
             return b""
         answer = respond(context)
+        context.chore("notice a Claude Code sign-in", _notice_sign_in)
         return json.dumps(answer, ensure_ascii=False).encode("utf-8") if answer else b""
+
+
+def _notice_sign_in(context: Any) -> None:
+    """The hooks this service answers notice a Claude Code sign-in as the in-process hook does."""
+    from memtui.capture.signin import notice
+
+    notice(context.project, context.env, context.log)
 
 
 def serve(

@@ -1,5 +1,6 @@
 """Setup and status tell the truth about capture through a Claude Code that is installed but not
-signed in, and a waiting job is captured as soon as the person signs in (`status` notices).
+signed in, and a waiting job is captured as soon as the person signs in (`status` notices, and so
+does the next hook of any kind).
 
 The real Claude Code CLI (claude-agent-sdk's bundled one) on PATH as `claude`, in an isolated HOME
 with no login; memtui's own model calls go to the fake Messages API once the CLI is signed in the
@@ -46,7 +47,8 @@ def wait_until_waiting(repo: Path, timeout: float = 60) -> None:
         time.sleep(0.1)
 
 
-def test_not_signed_in_is_said_and_the_waiting_job_is_captured_after_sign_in(tmp_path):
+@pytest.mark.parametrize("noticed_by", ["status", "a prompt"])
+def test_not_signed_in_is_said_and_the_waiting_job_is_captured_after_sign_in(tmp_path, noticed_by):
     api = fakeapi.start_fake_api(default=respond)
     home, repo, bin_dir = tmp_path / "home", tmp_path / "repo", tmp_path / "bin"
     for folder in (home, repo, bin_dir):
@@ -80,11 +82,20 @@ def test_not_signed_in_is_said_and_the_waiting_job_is_captured_after_sign_in(tmp
         status = " ".join(run([*memtui, "status"], repo, env).stdout.decode().split())
         assert "Claude Code is not signed in" in status and "waiting for a model" in status
 
-        # The person signs in; the next `status` notices and the job is captured without another hook.
+        # The person signs in; the next `status`, or the next hook of any kind (here the next
+        # prompt), notices and the job is captured without another turn ending.
         env.update(sign_in(home, api.url))
         env.pop("MEMTUI_CLAUDE")
-        status = " ".join(run([*memtui, "status"], repo, env).stdout.decode().split())
-        assert "your Claude Code login" in status and "being captured" in status
+        if noticed_by == "status":
+            status = " ".join(run([*memtui, "status"], repo, env).stdout.decode().split())
+            assert "your Claude Code login" in status and "being captured" in status
+        else:
+            prompt = {**stop, "hook_event_name": "UserPromptSubmit", "prompt": "What does the release bot do?"}
+            del prompt["stop_hook_active"]
+            hook_env = {**env, "MEMTUI_SERVICE": "off"}  # the in-process hook, and no service left behind
+            assert (
+                run([*memtui, "hook", "UserPromptSubmit"], repo, hook_env, json.dumps(prompt).encode()).returncode == 0
+            )
         wait_for_capture(repo, timeout=90)
         from memtui.store.bank import Bank
         from memtui.store.locations import Project

@@ -323,3 +323,36 @@ def test_thin_client_imports_nothing_but_what_the_interpreter_has(served, projec
     }
     assert "memtui.hooks.client" in modules and "memtui.index.remote" in modules
     assert not modules & {"json", "re", "enum", "typing", "pathlib", "dataclasses", "socket", "memtui.hooks.entry"}
+
+
+def test_a_prompt_the_service_answers_notices_a_claude_code_sign_in(served, project, home):
+    """Capture jobs that wait for a Claude Code login start at the first prompt after a sign-in,
+    though the in-process hook (which looks too) never runs while the service answers."""
+    from memtui.store import spool
+
+    served("SessionStart")
+    before = wait_ready(project)["requests"]
+    wait_idle(project)  # the SessionStart's own chores
+    job = spool.put(project.memory_dir, {"kind": "capture", "event": "Stop", "transcript_path": "/nonexistent.jsonl"})
+    [waiting] = spool.pending(project.memory_dir)
+    spool.wait(waiting, "Claude Code is not signed in: 12 new lines wait for a model")
+    then = time.time() - 60
+    os.utime(job, (then, then))
+    credentials = home / ".claude" / ".credentials.json"
+    credentials.parent.mkdir(parents=True, exist_ok=True)
+    credentials.write_text("{}")
+    served("UserPromptSubmit", session="after-sign-in")
+    assert remote.ping(str(project.root))["requests"] == before + 2  # the service answered the prompt
+    wait_idle(project)
+    assert job.name in project.path("logs/worker.log").read_text(encoding="utf-8")
+
+
+def wait_idle(project, timeout: float = 30) -> None:
+    """Until no capture worker holds the spool lock."""
+    from memtui.store import spool
+
+    deadline = time.monotonic() + timeout
+    time.sleep(0.1)
+    while spool.worker_running(project.memory_dir):
+        assert time.monotonic() < deadline, "the worker did not exit"
+        time.sleep(0.05)

@@ -1,0 +1,89 @@
+"""A Claude Code sign-in noticed by any hook: capture jobs that wait for the login start at once.
+
+`memtui status` asks Claude Code itself (`claude auth status`, a Node start of a third of a second
+or more); a hook cannot pay that on every prompt. `notice()` pays a directory listing in the common
+case (no job waits for a login), and when one does, the mtimes of the files a sign-in writes:
+Claude Code's stored credentials (`.credentials.json`), its user settings (an `apiKeyHelper`) and
+`.claude.json` (the account of an OAuth login, whose token may sit in the macOS keychain where no
+file shows it). When one of them changed after the worker last tried the jobs, or that try is
+`RETRY_SECONDS` old (a login no file shows: a token in the environment), it starts the detached
+worker, which makes the real check: its model call captures the jobs, or leaves them waiting with
+a new mtime, so the hooks after it do nothing until a login file changes again.
+
+Called by the in-process hook after its answer (`hooks.entry`) and by the recall service after
+each hook it answers; anything that hands work to the worker may call it too.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+#: Seconds after which jobs waiting for a login are tried again even with no login file changed.
+RETRY_SECONDS = 600.0
+#: What the worker's waiting reason says when the missing model is Claude Code's login (not signed
+#: in, not installed): `capture.pipeline`'s `NoApiKey` messages. Jobs that wait for anything else
+#: (the backend turned off, an API-only config without a key) are no business of a sign-in.
+LOGIN_REASON = "Claude Code"
+
+
+def login_files(env: Mapping[str, str]) -> list[Path]:
+    """The files a Claude Code sign-in writes, as Claude Code finds them (`CLAUDE_CONFIG_DIR`, else `~/.claude`)."""
+    home = Path(env.get("HOME") or Path.home())
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    config = Path(configured).expanduser() if configured else home / ".claude"
+    return [config / ".credentials.json", config / "settings.json", config / ".claude.json", home / ".claude.json"]
+
+
+def last_try(memory_dir: Path) -> float | None:
+    """When the worker last tried the capture jobs that wait for Claude Code's login (it rewrites a
+    job each time it leaves it waiting), or None when no job waits for one."""
+    directory = memory_dir / "spool"
+    try:
+        if not any(n.endswith(".json") for n in os.listdir(directory)):
+            return None  # the common case, decided without reading a job
+    except OSError:
+        return None
+    from memtui.store import spool
+
+    tried = []
+    for job in spool.waiting(memory_dir):
+        if LOGIN_REASON not in str(job.data.get("reason") or ""):
+            continue
+        try:
+            tried.append(job.path.stat().st_mtime)
+        except OSError:
+            continue  # done by a worker since the listing
+    return max(tried, default=None)
+
+
+def due(memory_dir: Path, env: Mapping[str, str], now: float | None = None) -> bool:
+    """Whether jobs wait for a login that may have appeared since the worker last tried them."""
+    tried = last_try(memory_dir)
+    if tried is None:
+        return False
+    if (time.time() if now is None else now) - tried >= RETRY_SECONDS:
+        return True
+    for path in login_files(env):
+        try:
+            if path.stat().st_mtime > tried:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def notice(project: Any, env: Mapping[str, str], log: Callable[[str], None] | None = None) -> bool:
+    """Start the worker when jobs wait for a Claude Code login that may be there now. True when this
+    call started one (while a worker runs, none is started: the next hook after it looks again)."""
+    if not due(project.memory_dir, env):
+        return False
+    from memtui.store import spool
+
+    started = spool.ensure_worker(project, log)
+    if started and log is not None:
+        log("capture jobs waited for a Claude Code login that may be there now: started the worker")
+    return started
