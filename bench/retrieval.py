@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.pop("CLAUDE_PROJECT_DIR", None)
         suites = {
             "coding": (
-                "coding (coding-dev + coding-more: 9 projects, 390 memories, 348 queries)",
+                "coding (coding-dev + coding-more: 9 projects, 390 memories, 411 queries)",
                 lambda: coding_stores(data, tmp, questions=args.questions),
             ),
             "locomo-obs": (
