@@ -20,9 +20,9 @@ hit model just fitted.
 The gate is chosen out of sample. Leave one coding project out: fit the hit model and the query
 model without it, score its prompts; after nine folds every coding prompt has been scored by
 models that never saw its project. Each model's gate is the lowest probability at which 88 % (the
-target) of those out-of-sample `none` prompts get nothing; the hit floor, then the best hit's
-floor, then the share of the best hit's probability a hit must reach, are each the highest that
-costs at most one point of out-of-sample gated recall (the fewest memories for what is found). The shipped models are then fitted on all the
+target) of those out-of-sample `none` prompts get nothing; the hit floor, then each model's best
+hit's floor, then the share of the best hit's probability a hit must reach, are each the highest
+that costs at most one point of out-of-sample gated recall (the fewest memories for what is found). The shipped models are then fitted on all the
 data. The report prints in-sample and out-of-sample figures side by side, and per project.
 """
 
@@ -204,20 +204,16 @@ BESTS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 SHARES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
-def choose_confidence(rows: dict[str, list[dict]], gates: dict[str, float], floor: float) -> tuple[float, float]:
+def choose_confidence(rows: list[dict], gate: float, floor: float) -> tuple[float, float]:
     """The highest best-hit floor, then the highest share of the best hit's probability, that
-    each cost at most one point of gated recall with either model (out of sample) over the step
+    each cost at most one point of this model's gated recall (out of sample) over the step
     before: the fewest memories for what the gate already finds."""
 
-    def costs(best: float, share: float, than: tuple[float, float]) -> bool:
-        return all(
-            metrics(rows[m], gates[m], floor, best, share)["gated"]
-            >= metrics(rows[m], gates[m], floor, *than)["gated"] - 0.01
-            for m in rows
-        )
+    def recall(best: float, share: float) -> float:
+        return metrics(rows, gate, floor, best, share)["gated"]
 
-    best = max(b for b in BESTS if costs(b, 0.0, (0.0, 0.0)))
-    return best, max(s for s in SHARES if costs(best, s, (best, 0.0)))
+    best = max(b for b in BESTS if recall(b, 0.0) >= recall(0.0, 0.0) - 0.01)
+    return best, max(s for s in SHARES if recall(best, s) >= recall(best, 0.0) - 0.01)
 
 
 def project(row: dict) -> str:
@@ -262,13 +258,14 @@ def report(inside: list[dict], outside: list[dict], gate: float, floor: float, *
 
 
 def render(
-    models: dict[str, tuple], queries: dict[str, tuple], gates: dict[str, float], floor: float, cuts: tuple
+    models: dict[str, tuple], queries: dict[str, tuple], gates: dict[str, float], floor: float, cuts: dict[str, tuple]
 ) -> str:
     return (
         f"HYBRID = {models['hybrid']!r}\nLEXICAL = {models['lexical']!r}\n"
         f"QUERY_HYBRID = {queries['hybrid']!r}\nQUERY_LEXICAL = {queries['lexical']!r}\n"
         f"GATE_HYBRID = {gates['hybrid']!r}\nGATE_LEXICAL = {gates['lexical']!r}\nHIT_FLOOR = {floor!r}\n"
-        f"BEST_FLOOR = {cuts[0]!r}\nHIT_SHARE = {cuts[1]!r}\n"
+        f"BEST_HYBRID = {cuts['hybrid'][0]!r}\nBEST_LEXICAL = {cuts['lexical'][0]!r}\n"
+        f"SHARE_HYBRID = {cuts['hybrid'][1]!r}\nSHARE_LEXICAL = {cuts['lexical'][1]!r}\n"
     )
 
 
@@ -313,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     # they are cut on, and a gate chosen there is too low for a project they have not seen.
     gates = {m: choose_gate(outside[m]) for m in models}
     floor = choose_floor(outside, gates)
-    cuts = choose_confidence(outside, gates, floor)
+    cuts = {m: choose_confidence(outside[m], gates[m], floor) for m in models}
     for m, weights in models.items():
         names = calibration.HYBRID_SIGNALS if m == "hybrid" else calibration.LEXICAL_SIGNALS
         print(
@@ -321,11 +318,12 @@ def main(argv: list[str] | None = None) -> int:
             + ", ".join(f"{n} {w:+.3f}" for n, w in zip(names, weights[1:], strict=False))
         )
         print(f"  query model: {queries[m]}; gate {gates[m]} (in sample it would be {choose_gate(inside[m])})")
-        print(report(inside[m], outside[m], gates[m], floor, *cuts))
+        print(f"  best-hit floor {cuts[m][0]}, share of the best hit {cuts[m][1]}")
+        print(report(inside[m], outside[m], gates[m], floor, *cuts[m]))
         locomo = scored([r for r in rows[m] if r["suite"] == "locomo-obs"], weights, queries[m])
-        got = metrics(locomo, gates[m], floor, *cuts)
+        got = metrics(locomo, gates[m], floor, *cuts[m])
         print("  locomo-obs (in sample): " + "  ".join(f"{k} {v:.3f}" for k, v in got.items() if v == v))
-    print(f"gates {gates}, hit floor {floor}, best-hit floor {cuts[0]}, share of the best {cuts[1]}")
+    print(f"gates {gates}, hit floor {floor}, best-hit floor and share {cuts}")
     text = TARGET.read_text(encoding="utf-8")
     pattern = re.compile(r"(# -- fitted by bench/calibrate.py[^\n]*\n)(.*?)(# -- end of fitted constants)", re.S)
     fitted = render(models, queries, gates, floor, cuts)

@@ -26,9 +26,10 @@ the lowest probability at which 88 % of the coding sets' prompts that have no re
 nothing when every project is scored by models fitted without it (leave one project out). Above
 the gate, the hits whose own probability reaches `HIT_FLOOR` (the highest floor that costs at
 most a point of that out-of-sample recall). How many of them follows the confidence: nothing
-when the best hit's own probability is below `BEST_FLOOR`, and only the hits within `HIT_SHARE`
-of the best one's probability (each the highest that costs at most a point of that recall), so a
-prompt with one strong hit gets that one.
+when the best hit's own probability is below its model's floor (`BEST_HYBRID`, `BEST_LEXICAL`),
+and only the hits that reach its share (`SHARE_HYBRID`, `SHARE_LEXICAL`) of the best one's
+probability (each the highest that costs at most a point of that recall), so a prompt with one
+strong hit gets that one.
 
 With MiniLM's cosines a prompt that paraphrases a memory and a prompt about something the store
 does not hold look much alike, so the gate trades paraphrase recall for silence on unrelated
@@ -51,8 +52,10 @@ QUERY_LEXICAL = (-1.322, 0.528, -0.825, 4.016, 3.189)
 GATE_HYBRID = 0.76
 GATE_LEXICAL = 0.73
 HIT_FLOOR = 0.02
-BEST_FLOOR = 0.2
-HIT_SHARE = 0.05
+BEST_HYBRID = 0.2
+BEST_LEXICAL = 0.4
+SHARE_HYBRID = 0.1
+SHARE_LEXICAL = 0.05
 # -- end of fitted constants ----------------------------------------------------------------------
 
 
@@ -86,17 +89,25 @@ def relevant(signals: Sequence[Sequence[float]]) -> float:
 
 def gate_for(hits: Sequence) -> float:
     """The gate of the model that scored these hits (hybrid or words only)."""
-    return GATE_HYBRID if hits and len(hits[0].signals) == len(HYBRID_SIGNALS) else GATE_LEXICAL
+    return _cuts(hits)[0]
+
+
+def _cuts(hits: Sequence) -> tuple[float, float, float]:
+    """The gate, the best hit's floor and the share of its probability, of the model that scored `hits`."""
+    if hits and len(hits[0].signals) == len(HYBRID_SIGNALS):
+        return GATE_HYBRID, BEST_HYBRID, SHARE_HYBRID
+    return GATE_LEXICAL, BEST_LEXICAL, SHARE_LEXICAL
 
 
 def gate(hits: Sequence, k: int) -> list:
     """What recall may inject of `hits` (best first): nothing when the prompt is probably about
-    something the store does not hold or when its best hit is weak (below BEST_FLOOR), else up to
-    `k` hits whose own probability reaches HIT_FLOOR and HIT_SHARE of the best one's: one strong
-    hit is one memory, not five."""
-    if not hits or relevant([h.signals for h in hits]) < gate_for(hits):
+    something the store does not hold or when its best hit is weak (below the model's best-hit
+    floor), else up to `k` hits whose own probability reaches HIT_FLOOR and the model's share of
+    the best one's: one strong hit is one memory, not five."""
+    gate_at, best_at, share = _cuts(hits)
+    if not hits or relevant([h.signals for h in hits]) < gate_at:
         return []
     best = max(h.score for h in hits)
-    if best < BEST_FLOOR:
+    if best < best_at:
         return []
-    return [h for h in hits if h.score >= max(HIT_FLOOR, HIT_SHARE * best)][:k]
+    return [h for h in hits if h.score >= max(HIT_FLOOR, share * best)][:k]

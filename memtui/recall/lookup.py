@@ -59,18 +59,13 @@ def search(
 
     if recall and subjectless(query):
         # "how do I trigger it?" names nothing: alone it matches whatever shares its generic
-        # words. Its subject is the turn before, searched with it; no turn, nothing.
+        # words. Its subject is in the turn before, searched as one text with it (the prompt
+        # first: a long answer's end is what a cut drops); no turn, nothing.
         turn = conversation() if conversation is not None else Turn()
-        subject = turn.previous or turn.assistant
-        if not subject:
+        if not turn.text:
             return []
         hits = index.search(
-            target,
-            f"{subject} {query}",
-            k=max(k, 5),
-            types=list(types) if types else None,
-            semantic="warm",
-            context=turn.assistant if turn.previous else "",
+            target, f"{query}\n{turn.text}", k=max(k, 5), types=list(types) if types else None, semantic="warm"
         )
         return [h for h in calibration.gate(hits, k) if h.memory.active]
     hits = run()
