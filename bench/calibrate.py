@@ -66,6 +66,7 @@ def collect(stores, semantic: str) -> list[dict]:
                     "suite": store.name.split("/")[0],
                     "store": store.name,
                     "category": q["category"],
+                    "query": q["query"],
                     "gold": q["gold"],
                     "canonical": store.canonical,
                     "ids": ids,

@@ -206,7 +206,8 @@ def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) 
                 [*hook, "UserPromptSubmit"], input=json.dumps(data).encode(), env=env, capture_output=True, check=True
             ).stdout
             context = json.loads(answer)["hookSpecificOutput"]["additionalContext"] if answer.strip() else ""
-            out.append([i for i in ids if f" · {i}]" in context or f" · {i} · " in context])  # fence.label
+            at = {i: [n for n in (context.find(f" · {i}]"), context.find(f" · {i} · ")) if n >= 0] for i in ids}
+            out.append(sorted((i for i in ids if at[i]), key=lambda i: min(at[i])))  # fence.label, in order shown
     finally:
         control.stop(store.project)
     return out
