@@ -6,10 +6,10 @@ words, weakly, and that used to pass the gate. Recall takes the subject of such 
 turn before it (`recall.lookup`), and gives nothing when there is no turn before it.
 
 The test runs on every prompt, so it is a word count over two small lists, linear in the prompt
-and without a model: a prompt is subject-less when it names nothing, or when it points at least
-as often as it names. Naming is any word that is neither a reference nor filler: the function
-words, question words and the verbs, adjectives and nouns that a question about anything uses
-("run", "use", "safe", "version", "way").
+and without a model: a prompt is subject-less when it points at least as often as it names.
+Naming is any word that is neither a reference nor filler: the function words, question words
+and the verbs, adjectives and nouns that a question about anything uses ("run", "use", "safe",
+"version", "way").
 """
 
 from __future__ import annotations
@@ -58,11 +58,10 @@ def _filler(word: str) -> bool:
 
 
 def subjectless(text: str) -> bool:
-    """True when the prompt names nothing, or points (it, that, those…) at least as often as it
-    names: its subject is in the conversation, not in the prompt."""
+    """True when the prompt points (it, that, those…) at least as often as it names: its subject
+    is in the conversation, not in the prompt."""
     found = words(text)
-    if not found:
-        return False
     refs = sum(w in REFERENCES for w in found)
-    named = sum(1 for w in found if w not in REFERENCES and not _filler(w))
-    return named == 0 or (refs > 0 and named <= refs)
+    # Without a reference the prompt points at nothing: "make ship" or "run the tests" name their
+    # subject in words this list calls generic.
+    return refs > 0 and sum(1 for w in found if w not in REFERENCES and not _filler(w)) <= refs
