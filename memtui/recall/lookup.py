@@ -16,6 +16,9 @@ from memtui.index.hit import Hit
 from memtui.recall.conversation import Turn
 from memtui.recall.subject import subjectless
 
+#: How much of the assistant's last answer a prompt that only points is searched with.
+SUBJECT_ANSWER_CHARS = 200
+
 
 def search(
     target: Any,
@@ -59,14 +62,14 @@ def search(
 
     if recall and subjectless(query):
         # "how do I trigger it?" names nothing: alone it matches whatever shares its generic
-        # words. Its subject is in the turn before, searched as one text with it (the prompt
-        # first: a long answer's end is what a cut drops); no turn, nothing.
+        # words. Its subject is in the turn before, searched as one text with it: the prompt
+        # first, then the previous prompt and the answer's start (what the answer is about; the
+        # whole of it would cost the query's embedding several times a prompt's). No turn, nothing.
         turn = conversation() if conversation is not None else Turn()
         if not turn.text:
             return []
-        hits = index.search(
-            target, f"{query}\n{turn.text}", k=max(k, 5), types=list(types) if types else None, semantic="warm"
-        )
+        text = "\n".join(p for p in (query, turn.previous, turn.assistant[:SUBJECT_ANSWER_CHARS]) if p)
+        hits = index.search(target, text, k=max(k, 5), types=list(types) if types else None, semantic="warm")
         return [h for h in calibration.gate(hits, k) if h.memory.active]
     hits = run()
     if not recall:  # an explicit search shows whatever matched, weak or not
