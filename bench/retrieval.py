@@ -270,11 +270,8 @@ def out_of_sample(stores: list[Store], data: Path, tmp: Path) -> dict[str, dict[
     weights = calibrate.fit(rows)
     inside = calibrate.scored(coding, weights, calibrate.fit_query(coding, weights))
     outside = calibrate.cross_validated(rows)
-    gate, floor = calibration.GATE_HYBRID, calibration.HIT_FLOOR
-    return {
-        "in sample": calibrate.metrics(inside, gate, floor),
-        "out of sample": calibrate.metrics(outside, gate, floor),
-    }
+    cuts = (calibration.GATE_HYBRID, calibration.HIT_FLOOR, calibration.BEST_HYBRID, calibration.SHARE_HYBRID)
+    return {"in sample": calibrate.metrics(inside, *cuts), "out of sample": calibrate.metrics(outside, *cuts)}
 
 
 def turn_table(title: str, results: dict[str, dict]) -> list[str]:
