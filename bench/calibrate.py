@@ -19,9 +19,10 @@ hit model just fitted.
 
 The gate is chosen out of sample. Leave one coding project out: fit the hit model and the query
 model without it, score its prompts; after nine folds every coding prompt has been scored by
-models that never saw its project. Each model's gate is the lowest probability at which 85 % (the
-target) of those out-of-sample `none` prompts get nothing; the hit floor is the highest that costs
-at most one point of out-of-sample gated recall. The shipped models are then fitted on all the
+models that never saw its project. Each model's gate is the lowest probability at which 88 % (the
+target) of those out-of-sample `none` prompts get nothing; the hit floor, then each model's best
+hit's floor, then the share of the best hit's probability a hit must reach, are each the highest
+that costs at most one point of out-of-sample gated recall (the fewest memories for what is found). The shipped models are then fitted on all the
 data. The report prints in-sample and out-of-sample figures side by side, and per project.
 """
 
@@ -46,7 +47,7 @@ from memtui.index.search import RERANK_DEPTH, open_index, search
 
 TARGET = REPO / "memtui" / "index" / "calibration.py"
 #: Share of the coding sets' `none` prompts that must stay empty at the gate, out of sample.
-NONE_EMPTY = 0.85
+NONE_EMPTY = 0.88
 L2 = 1.0
 DECIMALS = 3
 
@@ -65,6 +66,7 @@ def collect(stores, semantic: str) -> list[dict]:
                     "suite": store.name.split("/")[0],
                     "store": store.name,
                     "category": q["category"],
+                    "query": q["query"],
                     "gold": q["gold"],
                     "canonical": store.canonical,
                     "ids": ids,
@@ -143,22 +145,25 @@ def scored(rows: list[dict], weights, query_weights) -> list[dict]:
     ]
 
 
-def injected(row: dict, gate: float, floor: float) -> list[str]:
+def injected(row: dict, gate: float, floor: float, best: float = 0.0, share: float = 0.0) -> list[str]:
     """What recall injects for this prompt (calibration.gate, on the recorded candidates)."""
-    if not row["order"] or row["relevant"] < gate:
+    if not row["order"] or row["relevant"] < gate or row["order"][0][0] < best:
         return []
-    return [i for p, i in row["order"] if p >= floor][:5]
+    cut = max(floor, share * row["order"][0][0])
+    return [i for p, i in row["order"] if p >= cut][:5]
 
 
-def metrics(rows: list[dict], gate: float, floor: float) -> dict[str, float]:
+def metrics(rows: list[dict], gate: float, floor: float, best: float = 0.0, share: float = 0.0) -> dict[str, float]:
     """Pooled over the prompts of `rows` (scored): recall@5 of the ranking and of what the gate
-    keeps, per category, and the share of `none` prompts left empty."""
-    recall, gated, empty, per = [], [], [], {}
+    keeps, per category, the share of `none` prompts left empty, and how many memories a prompt
+    with gold memories gets."""
+    recall, gated, empty, count, per = [], [], [], [], {}
     for row in rows:
-        above = injected(row, gate, floor)
+        above = injected(row, gate, floor, best, share)
         if not row["gold"]:
             empty.append(not above)
             continue
+        count.append(len(above))
         recall.append(recall_at(row["gold"], [i for _, i in row["order"]], row["canonical"]))
         g = recall_at(row["gold"], above, row["canonical"])
         gated.append(g)
@@ -168,6 +173,7 @@ def metrics(rows: list[dict], gate: float, floor: float) -> dict[str, float]:
         "recall@5": mean(recall),
         "gated": mean(gated),
         "none_empty": mean(empty),
+        "injected": mean(count),
         **{f"gated {c}": mean(v) for c, v in sorted(per.items())},
     }
 
@@ -194,6 +200,23 @@ def choose_floor(rows: dict[str, list[dict]], gates: dict[str, float]) -> float:
     return best
 
 
+#: The confidence cuts tried: the best hit's own probability, and a hit's share of the best one's.
+BESTS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+SHARES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+def choose_confidence(rows: list[dict], gate: float, floor: float) -> tuple[float, float]:
+    """The highest best-hit floor, then the highest share of the best hit's probability, that
+    each cost at most one point of this model's gated recall (out of sample) over the step
+    before: the fewest memories for what the gate already finds."""
+
+    def recall(best: float, share: float) -> float:
+        return metrics(rows, gate, floor, best, share)["gated"]
+
+    best = max(b for b in BESTS if recall(b, 0.0) >= recall(0.0, 0.0) - 0.01)
+    return best, max(s for s in SHARES if recall(best, s) >= recall(best, 0.0) - 0.01)
+
+
 def project(row: dict) -> str:
     return row["store"]
 
@@ -212,29 +235,38 @@ def cross_validated(rows: list[dict]) -> list[dict]:
     return out
 
 
-def report(inside: list[dict], outside: list[dict], gate: float, floor: float) -> str:
+def report(inside: list[dict], outside: list[dict], gate: float, floor: float, *cuts: float) -> str:
     """In sample and out of sample side by side, overall and per coding project."""
-    a, b = metrics(inside, gate, floor), metrics(outside, gate, floor)
+    a, b = metrics(inside, gate, floor, *cuts), metrics(outside, gate, floor, *cuts)
     lines = ["  | coding | in sample | out of sample (leave one project out) |", "  |---|---:|---:|"]
     lines += [f"  | {k} | {a[k]:.3f} | {b[k]:.3f} |" for k in a]
     asked = sorted({project(r) for r in outside if r.get("asked")})
     if asked:
-        a = metrics([r for r in inside if r.get("asked")], gate, floor)
-        b = metrics([r for r in outside if r.get("asked")], gate, floor)
+        a = metrics([r for r in inside if r.get("asked")], gate, floor, *cuts)
+        b = metrics([r for r in outside if r.get("asked")], gate, floor, *cuts)
         lines.append(f"  | *the {len(asked)} projects questions/ covers* | | |")
         lines += [f"  | {k} | {a[k]:.3f} | {b[k]:.3f} |" for k in a]
-    lines.append("  out of sample per project (gated R@5 / none empty):")
+    lines.append("  per project, in sample | out of sample (R@5 / gated R@5 / none empty / injected):")
     for held in sorted({project(r) for r in outside}):
-        got = metrics([r for r in outside if project(r) == held], gate, floor)
-        lines.append(f"    {held:<18} {got['gated']:.3f} / {got['none_empty']:.2f}")
+        got = [metrics([r for r in rs if project(r) == held], gate, floor, *cuts) for rs in (inside, outside)]
+        lines.append(
+            f"    {held:<18} "
+            + " | ".join(
+                f"{g['recall@5']:.3f} / {g['gated']:.3f} / {g['none_empty']:.2f} / {g['injected']:.2f}" for g in got
+            )
+        )
     return "\n".join(lines)
 
 
-def render(models: dict[str, tuple], queries: dict[str, tuple], gates: dict[str, float], floor: float) -> str:
+def render(
+    models: dict[str, tuple], queries: dict[str, tuple], gates: dict[str, float], floor: float, cuts: dict[str, tuple]
+) -> str:
     return (
         f"HYBRID = {models['hybrid']!r}\nLEXICAL = {models['lexical']!r}\n"
         f"QUERY_HYBRID = {queries['hybrid']!r}\nQUERY_LEXICAL = {queries['lexical']!r}\n"
         f"GATE_HYBRID = {gates['hybrid']!r}\nGATE_LEXICAL = {gates['lexical']!r}\nHIT_FLOOR = {floor!r}\n"
+        f"BEST_HYBRID = {cuts['hybrid'][0]!r}\nBEST_LEXICAL = {cuts['lexical'][0]!r}\n"
+        f"SHARE_HYBRID = {cuts['hybrid'][1]!r}\nSHARE_LEXICAL = {cuts['lexical'][1]!r}\n"
     )
 
 
@@ -279,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     # they are cut on, and a gate chosen there is too low for a project they have not seen.
     gates = {m: choose_gate(outside[m]) for m in models}
     floor = choose_floor(outside, gates)
+    cuts = {m: choose_confidence(outside[m], gates[m], floor) for m in models}
     for m, weights in models.items():
         names = calibration.HYBRID_SIGNALS if m == "hybrid" else calibration.LEXICAL_SIGNALS
         print(
@@ -286,14 +319,15 @@ def main(argv: list[str] | None = None) -> int:
             + ", ".join(f"{n} {w:+.3f}" for n, w in zip(names, weights[1:], strict=False))
         )
         print(f"  query model: {queries[m]}; gate {gates[m]} (in sample it would be {choose_gate(inside[m])})")
-        print(report(inside[m], outside[m], gates[m], floor))
+        print(f"  best-hit floor {cuts[m][0]}, share of the best hit {cuts[m][1]}")
+        print(report(inside[m], outside[m], gates[m], floor, *cuts[m]))
         locomo = scored([r for r in rows[m] if r["suite"] == "locomo-obs"], weights, queries[m])
-        got = metrics(locomo, gates[m], floor)
+        got = metrics(locomo, gates[m], floor, *cuts[m])
         print("  locomo-obs (in sample): " + "  ".join(f"{k} {v:.3f}" for k, v in got.items() if v == v))
-    print(f"gates {gates}, hit floor {floor}")
+    print(f"gates {gates}, hit floor {floor}, best-hit floor and share {cuts}")
     text = TARGET.read_text(encoding="utf-8")
     pattern = re.compile(r"(# -- fitted by bench/calibrate.py[^\n]*\n)(.*?)(# -- end of fitted constants)", re.S)
-    fitted = render(models, queries, gates, floor)
+    fitted = render(models, queries, gates, floor, cuts)
     current = pattern.search(text)
     if current is None:
         print(f"no fitted-constants block in {TARGET}", file=sys.stderr)

@@ -6,7 +6,8 @@ real memtui projects for the benchmarks (retrieval, calibrate, enrich, search_la
 Two folders hold coding-agent recall sets of the same format: `coding-dev/` (three projects, the
 set memtui was first tuned on) and `coding-more/` (six projects of other kinds, written for the
 out-of-sample gate). `multi-turn/` holds follow-up prompts over those projects' memories, and
-`questions/` hand-written questions per memory (the doc2query ceiling). The rules checked here are
+`multi-turn/pronouns.jsonl` prompts whose subject is a pronoun, `questions/` hand-written
+questions per memory (the doc2query ceiling). The rules checked here are
 the ones the READMEs promise: every id exists, gold is canonical and current, and a `paraphrase`
 prompt shares no content word with its gold memories (after stop words and Porter stemming, the
 index's own tokenizer).
@@ -48,6 +49,27 @@ def coding(data: Path) -> tuple[list[dict], list[dict]]:
 def turns(data: Path) -> list[dict]:
     path = data / "multi-turn" / "turns.jsonl"
     return load(path) if path.is_file() else []
+
+
+def pronouns(data: Path) -> list[dict]:
+    path = data / "multi-turn" / "pronouns.jsonl"
+    return load(path) if path.is_file() else []
+
+
+def pronoun_problems(lines: list[dict]) -> list[str]:
+    """multi-turn/pronouns.jsonl's own rules: a `pronoun` line has gold, an `unresolved` one none,
+    and every prompt points (it, that, those…) at what the turn before named."""
+    from memtui.recall.subject import REFERENCES, words
+
+    out = []
+    for p in lines:
+        if p["category"] not in ("pronoun", "unresolved"):
+            out.append(f"{p['id']}: category {p['category']} is neither pronoun nor unresolved")
+        elif bool(p["gold"]) != (p["category"] == "pronoun"):
+            out.append(f"{p['id']}: a {p['category']} line has {'no ' if not p['gold'] else ''}gold")
+        if not REFERENCES & set(words(p["prompt"])):
+            out.append(f"{p['id']}: the prompt points at nothing")
+    return out
 
 
 def questions_of(data: Path) -> dict[str, list[str]]:
@@ -204,13 +226,17 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     data = Path(args[0]) if args else REPO / "tests" / "data"
     memories, queries = coding(data)
-    found = problems(memories, queries, turns(data))
+    found = problems(memories, queries, [*turns(data), *pronouns(data)])
+    found += pronoun_problems(pronouns(data))
     asked = questions_of(data)
     found += [f"questions for unknown memory {i}" for i in asked if i not in {m["id"] for m in memories}]
     for line in found:
         print(line)
     projects = sorted({m["project"] for m in memories})
-    print(f"{len(projects)} projects, {len(memories)} memories, {len(queries)} queries, {len(turns(data))} turns")
+    print(
+        f"{len(projects)} projects, {len(memories)} memories, {len(queries)} queries, {len(turns(data))} turns, "
+        f"{len(pronouns(data))} pronoun prompts"
+    )
     return 1 if found else 0
 
 

@@ -206,7 +206,8 @@ def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) 
                 [*hook, "UserPromptSubmit"], input=json.dumps(data).encode(), env=env, capture_output=True, check=True
             ).stdout
             context = json.loads(answer)["hookSpecificOutput"]["additionalContext"] if answer.strip() else ""
-            out.append([i for i in ids if f" · {i}]" in context or f" · {i} · " in context])  # fence.label
+            at = {i: [n for n in (context.find(f" · {i}]"), context.find(f" · {i} · ")) if n >= 0] for i in ids}
+            out.append(sorted((i for i in ids if at[i]), key=lambda i: min(at[i])))  # fence.label, in order shown
     finally:
         control.stop(store.project)
     return out
@@ -269,11 +270,8 @@ def out_of_sample(stores: list[Store], data: Path, tmp: Path) -> dict[str, dict[
     weights = calibrate.fit(rows)
     inside = calibrate.scored(coding, weights, calibrate.fit_query(coding, weights))
     outside = calibrate.cross_validated(rows)
-    gate, floor = calibration.GATE_HYBRID, calibration.HIT_FLOOR
-    return {
-        "in sample": calibrate.metrics(inside, gate, floor),
-        "out of sample": calibrate.metrics(outside, gate, floor),
-    }
+    cuts = (calibration.GATE_HYBRID, calibration.HIT_FLOOR, calibration.BEST_HYBRID, calibration.SHARE_HYBRID)
+    return {"in sample": calibrate.metrics(inside, *cuts), "out of sample": calibrate.metrics(outside, *cuts)}
 
 
 def turn_table(title: str, results: dict[str, dict]) -> list[str]:
@@ -403,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.pop("CLAUDE_PROJECT_DIR", None)
         suites = {
             "coding": (
-                "coding (coding-dev + coding-more: 9 projects, 390 memories, 348 queries)",
+                "coding (coding-dev + coding-more: 9 projects, 390 memories, 411 queries)",
                 lambda: coding_stores(data, tmp, questions=args.questions),
             ),
             "locomo-obs": (

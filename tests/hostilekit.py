@@ -19,7 +19,7 @@ import unicodedata
 from pathlib import Path
 
 TOPIC = "Deploy pipeline note:"
-PROMPT = "How does the deploy pipeline note work when we ship?"
+PROMPT = "What does the deploy pipeline note say?"
 
 
 def _tags(text: str) -> str:

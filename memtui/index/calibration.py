@@ -22,10 +22,14 @@ store holds something relevant for this prompt, from the best five hits' signals
 cosine, how far it stands out in the store, the best lexical match, and the spread of the five
 cosines; words only: the best BM25, coverage and lexical match and their spread). Recall injects
 nothing below its model's gate (`GATE_HYBRID`, `GATE_LEXICAL`). The gate is chosen out of sample:
-the lowest probability at which 85 % of the coding sets' prompts that have no relevant memory get
+the lowest probability at which 88 % of the coding sets' prompts that have no relevant memory get
 nothing when every project is scored by models fitted without it (leave one project out). Above
 the gate, the hits whose own probability reaches `HIT_FLOOR` (the highest floor that costs at
-most a point of that out-of-sample recall).
+most a point of that out-of-sample recall). How many of them follows the confidence: nothing
+when the best hit's own probability is below its model's floor (`BEST_HYBRID`, `BEST_LEXICAL`),
+and only the hits that reach its share (`SHARE_HYBRID`, `SHARE_LEXICAL`) of the best one's
+probability (each the highest that costs at most a point of that recall), so a prompt with one
+strong hit gets that one.
 
 With MiniLM's cosines a prompt that paraphrases a memory and a prompt about something the store
 does not hold look much alike, so the gate trades paraphrase recall for silence on unrelated
@@ -41,13 +45,17 @@ HYBRID_SIGNALS = ("cosine", "cosine_z", "cosine_gap", "bm25", "coverage", "lexic
 LEXICAL_SIGNALS = ("bm25", "coverage", "lexical", "lexical_gap")
 
 # -- fitted by bench/calibrate.py: do not edit by hand ------------------------------------------
-HYBRID = (-2.816, -0.867, 0.605, 7.81, 0.182, -6.399, 11.958)
-LEXICAL = (-5.931, 4.764, -4.097, 9.341, 4.376)
-QUERY_HYBRID = (-3.253, 11.51, 0.166, 2.293, -3.494)
-QUERY_LEXICAL = (-1.125, 1.213, -0.983, 4.016, 3.172)
-GATE_HYBRID = 0.68
-GATE_LEXICAL = 0.77
+HYBRID = (-3.134, -0.275, 0.572, 7.067, -0.025, -6.334, 12.032)
+LEXICAL = (-5.748, 4.044, -4.015, 9.81, 3.966)
+QUERY_HYBRID = (-3.216, 8.788, 0.15, 1.94, -1.962)
+QUERY_LEXICAL = (-1.322, 0.528, -0.825, 4.016, 3.189)
+GATE_HYBRID = 0.76
+GATE_LEXICAL = 0.73
 HIT_FLOOR = 0.02
+BEST_HYBRID = 0.2
+BEST_LEXICAL = 0.4
+SHARE_HYBRID = 0.1
+SHARE_LEXICAL = 0.05
 # -- end of fitted constants ----------------------------------------------------------------------
 
 
@@ -81,12 +89,25 @@ def relevant(signals: Sequence[Sequence[float]]) -> float:
 
 def gate_for(hits: Sequence) -> float:
     """The gate of the model that scored these hits (hybrid or words only)."""
-    return GATE_HYBRID if hits and len(hits[0].signals) == len(HYBRID_SIGNALS) else GATE_LEXICAL
+    return _cuts(hits)[0]
+
+
+def _cuts(hits: Sequence) -> tuple[float, float, float]:
+    """The gate, the best hit's floor and the share of its probability, of the model that scored `hits`."""
+    if hits and len(hits[0].signals) == len(HYBRID_SIGNALS):
+        return GATE_HYBRID, BEST_HYBRID, SHARE_HYBRID
+    return GATE_LEXICAL, BEST_LEXICAL, SHARE_LEXICAL
 
 
 def gate(hits: Sequence, k: int) -> list:
     """What recall may inject of `hits` (best first): nothing when the prompt is probably about
-    something the store does not hold, else up to `k` hits whose own probability reaches HIT_FLOOR."""
-    if not hits or relevant([h.signals for h in hits]) < gate_for(hits):
+    something the store does not hold or when its best hit is weak (below the model's best-hit
+    floor), else up to `k` hits whose own probability reaches HIT_FLOOR and the model's share of
+    the best one's: one strong hit is one memory, not five."""
+    gate_at, best_at, share = _cuts(hits)
+    if not hits or relevant([h.signals for h in hits]) < gate_at:
         return []
-    return [h for h in hits if h.score >= HIT_FLOOR][:k]
+    best = max(h.score for h in hits)
+    if best < best_at:
+        return []
+    return [h for h in hits if h.score >= max(HIT_FLOOR, share * best)][:k]

@@ -14,6 +14,10 @@ from typing import Any
 from memtui.core.memory import Memory
 from memtui.index.hit import Hit
 from memtui.recall.conversation import Turn
+from memtui.recall.subject import subjectless
+
+#: How much of the assistant's last answer a prompt that only points is searched with.
+SUBJECT_ANSWER_CHARS = 200
 
 
 def search(
@@ -34,7 +38,11 @@ def search(
     answered as it is (an unrelated previous turn would only blur it) without reading the
     transcript, and a follow-up that names nothing gets its subject from the turn before
     (`index.search` says how). The second search costs no model run: both query vectors are
-    cached by then."""
+    cached by then.
+
+    A prompt that only points at its subject ("is it safe to upgrade it?", `recall.subject`) is
+    searched with the turn before it, before it is ranked and gated, and gets nothing without
+    one: the prompt alone is never searched, so this costs one model run, as any prompt does."""
     from memtui.index import calibration
     from memtui.index import search as index
 
@@ -52,6 +60,17 @@ def search(
             about=turn.previous if turn else "",
         )
 
+    if recall and subjectless(query):
+        # "how do I trigger it?" names nothing: alone it matches whatever shares its generic
+        # words. Its subject is in the turn before, searched as one text with it: the prompt
+        # first, then the previous prompt and the answer's start (what the answer is about; the
+        # whole of it would cost the query's embedding several times a prompt's). No turn, nothing.
+        turn = conversation() if conversation is not None else Turn()
+        if not turn.text:
+            return []
+        text = "\n".join(p for p in (query, turn.previous, turn.assistant[:SUBJECT_ANSWER_CHARS]) if p)
+        hits = index.search(target, text, k=max(k, 5), types=list(types) if types else None, semantic="warm")
+        return [h for h in calibration.gate(hits, k) if h.memory.active]
     hits = run()
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [h for h in hits[:k] if h.memory.active]

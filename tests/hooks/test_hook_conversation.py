@@ -11,7 +11,7 @@ from memtui.recall.conversation import PART_CHARS, TAIL_BYTES, Turn, last_turn
 from memtui.store.bank import Bank
 
 BACKUP = "Nightly backups of the orders database are copied to the eu-west-2 bucket at 03:00 UTC"
-FOLLOW_UP = "and which bucket region is that?"
+FOLLOW_UP = "and which region is it in?"
 
 
 def write_turn(path: Path, previous: str, answer: str, *, before: bytes = b"") -> str:

@@ -42,3 +42,12 @@ def test_the_check_catches_a_paraphrase_that_shares_a_word():
     assert devsets.problems(memories, queries) == []
     queries[0]["gold"] = ["p/m9"]
     assert devsets.problems(memories, queries) == ["p/q1: p/m9 does not exist"]
+
+
+def test_the_check_catches_a_pronoun_line_that_breaks_its_rules():
+    line = {"id": "p/p1", "project": "p", "prompt": "how do I trigger it?", "gold": ["p/m1"], "category": "pronoun"}
+    assert devsets.pronoun_problems([line]) == []
+    assert devsets.pronoun_problems([{**line, "prompt": "how do I trigger the backfill DAG?"}]) == [
+        "p/p1: the prompt points at nothing"
+    ]
+    assert devsets.pronoun_problems([{**line, "category": "unresolved"}]) == ["p/p1: a unresolved line has gold"]
