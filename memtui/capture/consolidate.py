@@ -10,9 +10,11 @@ Merged memories record `merged_from`; their sources become superseded; drops are
 (restorable; pruned from state.json after 14 days, and still restorable from the journal).
 
 Triggers (memory-mcp's): every 10th extraction, more than 80 active memories, or SessionEnd; with
-two bounds memory-mcp lacks, so a big store cannot turn every Stop into dozens of model calls: the
-">80" trigger waits 3 extractions after the last consolidation, and an automatic run makes at most
-`MAX_AUTO_CALLS` calls, newest memories first (they are the likeliest duplicates).
+bounds memory-mcp lacks, so a big store cannot turn every Stop into dozens of model calls: the
+">80" trigger waits 3 extractions after the last consolidation, an automatic run makes at most
+`MAX_AUTO_CALLS` calls, newest memories first (they are the likeliest duplicates), and it looks only
+at groups that gained `MIN_CHANGED` new or updated memories since the last automatic run (a session
+that added one decision does not pay a call to re-read every type).
 Only state.json memories are consolidated: Markdown memories are Claude Code's own files, curated
 by a person, and are not rewritten by a background job.
 """
@@ -22,16 +24,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from memtui.core import ops, redact
-from memtui.core.clock import format_ts
+from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory
 from memtui.core.text import clip
 from memtui.store.bank import Bank, clean_tags
 from memtui.store.journal import Entry
 
 MIN_GROUP = 5
+#: New or updated memories a group needs since the last automatic run to be looked at again.
+MIN_CHANGED = 5
 #: Memories per model call: large groups are split so the prompt and the answer stay small.
 BATCH = 60
 EVERY_EXTRACTIONS = 10
@@ -133,16 +138,21 @@ def plan(
     client: Any = None,
     enforce_budget: bool = False,
     max_calls: int | None = None,
+    since: datetime | None = None,
 ) -> Plan:
     """Ask the model for a plan (LLMError when it cannot be asked or answers malformed JSON).
 
-    `max_calls` bounds the model calls (groups over BATCH memories take one call per batch)."""
+    `max_calls` bounds the model calls (groups over BATCH memories take one call per batch);
+    `since` (the last automatic run) leaves out groups with fewer than MIN_CHANGED memories new or
+    updated after it: they were tidied then, and a call to look at them again finds little."""
     from memtui.llm import prompts, schema
     from memtui.llm.backend import open_client
 
     client = client or open_client(bank.project.memory_dir, bank.config.section("llm"))
     # An explicit --type is a person asking: any group of two or more is worth a look.
     found = groups(bank, type_, 2 if type_ else MIN_GROUP)
+    if since is not None:
+        found = {t: ms for t, ms in found.items() if sum(1 for m in ms if m.updated > since) >= MIN_CHANGED}
     items: list[Item] = []
     keep: list[str] = []
     problems: list[str] = []
@@ -266,7 +276,9 @@ def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> di
     now = format_ts(bank.clock())
     count = int(bank.state.header.get("extractionCount", 0) or 0)
     try:
-        proposal = plan(bank, client=client, enforce_budget=True, max_calls=MAX_AUTO_CALLS)
+        # After a failed run (or none), every group: what changed before it was never looked at.
+        since = parse_ts(str(last["at"])) if last.get("ok") and last.get("at") and not force else None
+        proposal = plan(bank, client=client, enforce_budget=True, max_calls=MAX_AUTO_CALLS, since=since)
         entry = apply(bank, proposal) if not proposal.empty else None
         pruned = bank.prune_archived(PRUNE_DAYS)
         outcome = {
