@@ -142,10 +142,14 @@ def _between(text: str, start: str, end: str) -> str:
     return text[at + len(start) : stop if stop >= 0 else len(text)]
 
 
-def extractor() -> Callable[[fakeapi.Request], fakeapi.Reply]:
+def extractor(stats: dict[str, int] | None = None) -> Callable[[fakeapi.Request], fakeapi.Reply]:
     """The fake model: extraction finds the facts the chunk states that the prompt's existing
     memories do not; consolidation keeps everything; enrichment asks nothing; other requests (the
-    CLI's own) get the stock answer."""
+    CLI's own) get the stock answer. `stats["again"]` counts facts answered a second time because a
+    prompt's existing memories left out the one saved before (what the shortlist is for)."""
+    answered: set[str] = set()
+    stats = {} if stats is None else stats
+    stats.setdefault("again", 0)
 
     def reply(request: fakeapi.Request) -> fakeapi.Reply:
         system, prompt = request.system_text, request.prompt_text
@@ -157,6 +161,8 @@ def extractor() -> Callable[[fakeapi.Request], fakeapi.Reply]:
                 for t, f in FACTS
                 if f in shown and f not in known
             ]
+            stats["again"] += sum(1 for m in found if m["content"] in answered)
+            answered.update(m["content"] for m in found)
             return fakeapi.tool({"memories": found})
         if "You tidy the long-term memory" in system:
             rows = _between(prompt, "MEMORIES (id | updated | text):", "\0").strip().splitlines()
