@@ -77,7 +77,9 @@ def drive(backend: str, turns: int) -> dict:
     from memtui.core.clock import format_ts, utcnow
 
     # A store in use was consolidated before: the session's end consolidates what the session changed.
-    health.update(project, consolidation={"at": format_ts(utcnow()), "ok": True, "extractionCount": 0})
+    now = format_ts(utcnow())
+    seen = {m.type: now for m in Bank(project).memories()}
+    health.update(project, consolidation={"at": now, "ok": True, "extractionCount": 0, "seen": seen})
     stats: dict[str, int] = {}
     api = fakeapi.start_fake_api(default=sessionkit.extractor(stats))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}

@@ -179,7 +179,11 @@ def test_an_automatic_run_looks_again_only_at_groups_that_changed_since_the_last
     later.add("decision", "We pin numpy below 2 until the pandas upgrade lands")
     assert consolidate.maybe_run(later, None, event="SessionEnd")["ok"]
     assert len(llm.messages()) == 2  # one new decision: no group is worth a call
+    for i in range(4):  # four more, in a later session: five since the decisions were last looked at
+        later.add("decision", f"Service{i} keeps its retry{i} budget in settings{i}")
+    assert consolidate.maybe_run(later, None, event="SessionEnd")["ok"]
+    assert len(llm.messages()) == 3 and "TYPE: decision" in llm.messages()[2].prompt_text
     for i in range(5):
         later.add("gotcha", f"Later gotcha {i}: cache{i} keys expire before job{i} retries")
     assert consolidate.maybe_run(later, None, event="SessionEnd")["ok"]
-    assert len(llm.messages()) == 3 and "TYPE: gotcha" in llm.messages()[2].prompt_text
+    assert len(llm.messages()) == 4 and "TYPE: gotcha" in llm.messages()[3].prompt_text
