@@ -7,6 +7,10 @@ loses nothing: the next worker finds the job again (extraction keeps a per-sessi
 doing a job twice costs nothing twice). A job that keeps failing is moved to `spool/failed/`,
 kept rather than deleted, after `MAX_ATTEMPTS`.
 
+`spool/owed/` holds one note per session that has conversation a Stop left for later (it waits for
+a chunk's worth): its SessionEnd settles it; if the session never ends properly, the next
+SessionStart in the project queues its rest (`leftovers`).
+
 One worker at a time: whoever holds an exclusive flock on `spool/worker.lock` is the worker. A hook
 that finds the lock free takes it and hands that very lock to the worker it starts (an inherited
 file descriptor), so two hooks firing together can never start two workers.
