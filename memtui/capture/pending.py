@@ -13,6 +13,7 @@ conversation take whatever is left, however little: the session's end, a compact
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -51,7 +52,6 @@ def waiting_chars(project: Any, session: str, transcript: Path) -> int:
     Read from the byte offset the last run recorded (status.json), so a Stop parses only what came
     since; without one, from the cursor's line. 0 when the file cannot be read."""
     from memtui.capture import health
-    from memtui.capture.cursor import Cursors
     from memtui.capture.transcript import parse_span, read_span
 
     entry = (health.load(project).get("sessions") or {}).get(session)
@@ -63,7 +63,18 @@ def waiting_chars(project: Any, session: str, transcript: Path) -> int:
                 fh.seek(offset)
                 span = parse_span(fh.read(), 0)
         else:
-            span = read_span(transcript, Cursors(project.path("cursor.json")).get(session))
+            span = read_span(transcript, _cursor(project.path("cursor.json"), session))
     except (OSError, ValueError):
         return 0
     return conversation_chars(e.text for e in span.events)
+
+
+def _cursor(path: Path, session: str) -> int:
+    """The session's cursor, read without `Cursors`' repair: a damaged file is the next run's to set
+    aside and report, not a hook's."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0
+    value = data.get(session, 0) if isinstance(data, dict) else 0
+    return int(value) if isinstance(value, (int, float)) and value >= 0 else 0

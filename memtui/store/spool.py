@@ -188,12 +188,26 @@ def leftovers(context: Any, *, quiet: float = QUIET_SECONDS) -> int:
         if idle < quiet:
             continue  # still going, perhaps in another window: its own Stops and SessionEnd see to it
         if not queued(memory_dir, session):
-            put(memory_dir, {**job, "event": "SessionEnd", "trigger": "leftover", "whole_chunks": False})
+            put(memory_dir, _rest_of(session, job))
             count += 1
         path.unlink(missing_ok=True)
     if count:
         ensure_worker(context.project, context.log)
     return count
+
+
+def _rest_of(session: str, noted: Mapping[str, Any]) -> dict[str, Any]:
+    """The capture job that takes a session's rest, from its note (only the fields a capture job has)."""
+    cwd, agent = noted.get("cwd"), noted.get("agent_type")
+    return {
+        "kind": "capture",
+        "event": "SessionEnd",
+        "session_id": session,
+        "transcript_path": str(noted["transcript_path"]),
+        "cwd": cwd if isinstance(cwd, str) else None,
+        "agent_type": agent if isinstance(agent, str) else None,
+        "trigger": "leftover",
+    }
 
 
 def try_lock(memory_dir: Path) -> int | None:
