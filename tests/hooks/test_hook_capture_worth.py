@@ -161,3 +161,27 @@ def test_no_memory_is_lost_against_extraction_at_every_stop(live, project, api, 
     assert live.session.facts == twin.facts  # the same conversation (same seed)
     assert saved(project) == {m.content for m in Bank(before).memories()} == twin.facts
     assert extractions(api) < per_stop // 3
+
+
+def test_a_forged_note_queues_nothing_but_a_capture_job(hook, project, transcript):
+    """A note in spool/owed/ is read back into a job: only a capture job's fields ride along, and a
+    file not named after a session digest is left alone."""
+    lock = spool.try_lock(project.memory_dir)  # as if a worker ran: the hook only queues
+    owed = project.memory_dir / "spool" / "owed"
+    owed.mkdir(parents=True)
+    digest = ids.session("closed-terminal")
+    forged = {"kind": "verify-files", "paths": ["src/app.py"], "session_id": digest, "transcript_path": str(transcript)}
+    (owed / f"{digest}.json").write_text(json.dumps(forged))
+    (owed / "not-a-session.json").write_text(json.dumps({**forged, "session_id": "not-a-session"}))
+    hour_ago = time.time() - 3600
+    os.utime(transcript, (hour_ago, hour_ago))
+    try:
+        hook("SessionStart")
+    finally:
+        os.close(lock)
+    queued = [dict(j.data) for j in spool.pending(project.memory_dir)]
+    assert [j["kind"] for j in queued if j["kind"] != "verify"] == ["capture"]  # (a verify: HEAD moved)
+    [job] = [j for j in queued if j["kind"] == "capture"]
+    assert job["event"] == "SessionEnd" and job["session_id"] == digest and job["transcript_path"] == str(transcript)
+    assert "paths" not in job
+    assert sorted(p.name for p in owed.iterdir()) == ["not-a-session.json"]
