@@ -20,7 +20,7 @@ HOOK_USAGE = """usage: memtui hook EVENT [--plugin] < payload.json
 Handle one Claude Code hook event: the JSON payload on standard input, the answer (if any) as one
 JSON object on standard output; always exits 0. Claude Code runs it (`memtui setup` installs it);
 EVENT is one of SessionStart, UserPromptSubmit, PostToolUse, Stop, SubagentStop, PreCompact,
-SessionEnd."""
+SessionEnd, Notification."""
 
 #: Each module defines `register(subparsers)`; keep imports inside command functions lazy.
 COMMAND_MODULES = (

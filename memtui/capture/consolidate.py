@@ -10,9 +10,11 @@ Merged memories record `merged_from`; their sources become superseded; drops are
 (restorable; pruned from state.json after 14 days, and still restorable from the journal).
 
 Triggers (memory-mcp's): every 10th extraction, more than 80 active memories, or SessionEnd; with
-two bounds memory-mcp lacks, so a big store cannot turn every Stop into dozens of model calls: the
-">80" trigger waits 3 extractions after the last consolidation, and an automatic run makes at most
-`MAX_AUTO_CALLS` calls, newest memories first (they are the likeliest duplicates).
+bounds memory-mcp lacks, so a big store cannot turn every Stop into dozens of model calls: the
+">80" trigger waits 3 extractions after the last consolidation, an automatic run makes at most
+`MAX_AUTO_CALLS` calls, newest memories first (they are the likeliest duplicates), and it looks again
+only at a type that gained `MIN_CHANGED` new or updated memories since an automatic run last looked
+at it (`seen` in status.json): a session that added one decision does not pay a call per type.
 Only state.json memories are consolidated: Markdown memories are Claude Code's own files, curated
 by a person, and are not rewritten by a background job.
 """
@@ -20,18 +22,21 @@ by a person, and are not rewritten by a background job.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from memtui.core import ops, redact
-from memtui.core.clock import format_ts
+from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory
 from memtui.core.text import clip
 from memtui.store.bank import Bank, clean_tags
 from memtui.store.journal import Entry
 
 MIN_GROUP = 5
+#: New or updated memories a group needs since the last automatic run to be looked at again.
+MIN_CHANGED = 5
 #: Memories per model call: large groups are split so the prompt and the answer stay small.
 BATCH = 60
 EVERY_EXTRACTIONS = 10
@@ -118,6 +123,21 @@ def _short(text: str, limit: int = 100) -> str:
     return clip(text, limit)
 
 
+def _seen(last: Mapping[str, Any]) -> dict[str, str]:
+    """type → when an automatic run last showed it to the model (status.json; a bad entry is dropped)."""
+    seen = last.get("seen")
+    out = {}
+    for type_, at in seen.items() if isinstance(seen, dict) else ():
+        with contextlib.suppress(TypeError, ValueError):
+            parse_ts(str(at))
+            out[str(type_)] = str(at)
+    return out
+
+
+def _changed(memories: Iterable[Memory], since: datetime) -> int:
+    return sum(1 for m in memories if m.updated > since)
+
+
 def groups(bank: Bank, type_: str | None = None, min_group: int = MIN_GROUP) -> dict[str, list[Memory]]:
     by_type: dict[str, list[Memory]] = {}
     for memory in bank.state.load().values():
@@ -133,16 +153,22 @@ def plan(
     client: Any = None,
     enforce_budget: bool = False,
     max_calls: int | None = None,
+    since: Mapping[str, datetime] | None = None,
 ) -> Plan:
     """Ask the model for a plan (LLMError when it cannot be asked or answers malformed JSON).
 
-    `max_calls` bounds the model calls (groups over BATCH memories take one call per batch)."""
+    `max_calls` bounds the model calls (groups over BATCH memories take one call per batch);
+    `since` (type → when an automatic run last looked at it) leaves out groups with fewer than
+    MIN_CHANGED memories new or updated after that: they were tidied then, and a call to look at
+    them again finds little. A type it does not name is looked at."""
     from memtui.llm import prompts, schema
     from memtui.llm.backend import open_client
 
     client = client or open_client(bank.project.memory_dir, bank.config.section("llm"))
     # An explicit --type is a person asking: any group of two or more is worth a look.
     found = groups(bank, type_, 2 if type_ else MIN_GROUP)
+    if since:
+        found = {t: ms for t, ms in found.items() if t not in since or _changed(ms, since[t]) >= MIN_CHANGED}
     items: list[Item] = []
     keep: list[str] = []
     problems: list[str] = []
@@ -266,7 +292,11 @@ def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> di
     now = format_ts(bank.clock())
     count = int(bank.state.header.get("extractionCount", 0) or 0)
     try:
-        proposal = plan(bank, client=client, enforce_budget=True, max_calls=MAX_AUTO_CALLS)
+        seen = _seen(last) if not force else {}
+        since = {t: parse_ts(at) for t, at in seen.items()}
+        proposal = plan(bank, client=client, enforce_budget=True, max_calls=MAX_AUTO_CALLS, since=since)
+        # The types the model was shown (a type past MAX_AUTO_CALLS was not: it keeps its old time).
+        seen.update({m.type: now for m in proposal.memories.values()})
         entry = apply(bank, proposal) if not proposal.empty else None
         pruned = bank.prune_archived(PRUNE_DAYS)
         outcome = {
@@ -278,12 +308,14 @@ def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> di
             "rejected": len(proposal.problems),
             "pruned": len(pruned),
             "journal": entry.seq if entry else None,
+            "seen": seen,
         }
     except MemtuiError as exc:  # the extraction before it is saved either way
         outcome = {
             "at": now,
             "extractionCount": count,
             "ok": False,
+            "seen": last.get("seen") or {},
             "kind": getattr(exc, "kind", "store"),
             "error": getattr(exc, "message", str(exc)),
             "fix": getattr(exc, "fix", ""),

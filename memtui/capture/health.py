@@ -204,7 +204,8 @@ def rows(health: dict[str, Any]) -> list[Row]:
                 "Capture",
                 "pending",
                 f"{health['pending_bytes']} transcript bytes in "
-                f"{plural(int(health.get('pending_sessions') or 0), 'session')}; the next run of each session takes them, or now:",
+                f"{plural(int(health.get('pending_sessions') or 0), 'session')} wait for a chunk's worth of "
+                "conversation, the session's end or an idle prompt; or now:",
             )
         )
         for item in health.get("pending", [])[:3]:

@@ -1,9 +1,12 @@
 """Which existing memories each chunk's prompt shows the model, within a fixed budget.
 
 memory-mcp sends every active memory with every chunk: cost grows with the store and a large
-store overflows the prompt. We show, per chunk, the memories that share the rarest words with it
-(those are the ones the chunk may repeat or update), then the most recent ones, up to
-`MAX_CHARS`. Memories saved by earlier chunks of the same run are added as they are saved.
+store overflows the prompt. We show, per chunk, the memories the chunk may repeat or update: those
+that share the rarest words with it and a good part of their own distinctive words (`MIN_SHARE`,
+weighted by rarity), most shared first, up to `MAX_CHARS`. A memory whose words the chunk barely
+touches cannot be said again by it; showing it (and topping the list up with recent memories, as
+this did before) cost a full list of tokens in every call for nothing. Memories saved by earlier
+chunks of the same run are added as they are saved.
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ MAX_COUNT = 80
 #: relevance ("file", "test" …) and their long posting lists are what would make a big store slow.
 COMMON_SHARE = 0.02
 COMMON_MIN = 25
+#: The share of a memory's distinctive words (weighted by rarity) a chunk must use for the memory to
+#: be shown: a chunk that says the memory again uses all of them, one that updates it most; one that
+#: only shares a topic ("invoice", "worker") a fifth or less.
+MIN_SHARE = 0.3
 
 
 class Known:
@@ -62,22 +69,23 @@ class Known:
         total = len(self._memories)
         if not total:
             return []
-        scores: dict[str, float] = {}
         ceiling = max(COMMON_MIN, int(total * COMMON_SHARE))
+        weights: dict[str, float] = {}
+
+        def rarity(token: str) -> float:
+            """log(1 + memories / memories with the word); 0 for words too common to say anything."""
+            if token not in weights:
+                size = len(self._postings.get(token) or ())
+                weights[token] = math.log(1 + total / size) if 0 < size <= ceiling else 0.0
+            return weights[token]
+
+        scores: dict[str, float] = {}
         for token in tokenize(text):
-            posting = self._postings.get(token)
-            if not posting or len(posting) > ceiling:
-                continue
-            weight = math.log(1 + total / len(posting))
-            for memory_id in posting:
+            weight = rarity(token)
+            for memory_id in self._postings[token] if weight else ():
                 scores[memory_id] = scores.get(memory_id, 0.0) + weight
-        ranked = heapq.nsmallest(max_count, scores, key=lambda mid: (-scores[mid], mid))
-        if len(ranked) < max_count:
-            chosen = set(ranked)
-            recent = heapq.nlargest(
-                max_count, (m for mid, m in self._memories.items() if mid not in chosen), key=lambda m: m.updated
-            )
-            ranked += [m.id for m in recent[: max_count - len(ranked)]]
+        shared = {mid: s for mid, s in scores.items() if s >= MIN_SHARE * sum(map(rarity, self._tokens[mid]))}
+        ranked = heapq.nsmallest(max_count, shared, key=lambda mid: (-shared[mid], mid))
         out: list[Memory] = []
         used = 0
         for memory_id in ranked[:max_count]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.capture import chunk as chunking
-from memtui.capture import health
+from memtui.capture import health, pending
 from memtui.capture.captured import Captured
 from memtui.capture.cursor import Cursors
 from memtui.capture.explicit import explicit_memories
@@ -186,9 +186,11 @@ def extract(
     client: Any = None,
     consolidate: bool = True,
     lock_timeout: float = LOCK_TIMEOUT,
+    whole_chunks: bool = False,
 ) -> ExtractResult:
     """Capture the transcript's new lines as memories. Never raises for model, file or store
-    problems: they come back in the result (and status.json) with the fix."""
+    problems: they come back in the result (and status.json) with the fix. `whole_chunks`: a run
+    a Stop queued for a chunk's worth leaves a short last piece for later (`capture.pending`)."""
     path = Path(transcript_path)
     # Claude Code names a transcript after its session: the stem is hashed as a session id is.
     run = _Run(bank, path, ids.session(session_id or path.stem), event)
@@ -201,7 +203,7 @@ def extract(
         )
     try:
         try:
-            result = _extract(run, min_new_lines, client)
+            result = _extract(run, min_new_lines, client, whole_chunks)
         except Exception as exc:  # a worker must never die without saying why
             result = run.record(
                 run.result(
@@ -231,7 +233,7 @@ def extract(
         lock.release()
 
 
-def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult:
+def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bool = False) -> ExtractResult:
     from memtui.llm.backend import capture_fix
     from memtui.llm.errors import BudgetExceeded, LLMError, NoApiKey
 
@@ -315,6 +317,8 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any) -> ExtractResult
     types = run.bank.registry.names()
     answer_schema = schema.extraction(types)
     pieces = chunking.chunk([e.text for e in span.events])
+    if whole_chunks:
+        pieces = pending.whole_chunks(pieces)
     for number, piece in enumerate(pieces, 1):
         day = _conversation_day(span, piece, run.bank)
         try:

@@ -196,7 +196,11 @@ def iter_lines(data: bytes, start: int) -> tuple[list[tuple[int, bytes]], list[i
 
 def read_span(path: Path, start: int = 0) -> Span:
     """Parse the transcript from the `start`-th non-blank line; FileNotFoundError if it is gone."""
-    data = Path(path).read_bytes()
+    return parse_span(Path(path).read_bytes(), start)
+
+
+def parse_span(data: bytes, start: int = 0) -> Span:
+    """`read_span` over bytes already read (the tail of a file from a captured offset, say)."""
     lines, ends, start_offset, end_offset, total = iter_lines(data, start)
     span = Span(
         start=start, end=max(total, start), start_offset=start_offset, end_offset=end_offset, total=total, ends=ends

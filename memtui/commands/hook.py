@@ -10,7 +10,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "hook",
         help="handle a Claude Code hook event (JSON on standard input); always exits 0",
         description="Called by Claude Code, not by people. Events: SessionStart, UserPromptSubmit, "
-        "PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd. Problems are logged "
+        "PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd, Notification. Problems are logged "
         "to .memory/logs/hooks.log.",
     )
     p.add_argument("event")

@@ -7,7 +7,16 @@ same thing on every path.
 """
 
 #: Every event memtui's hooks are installed for.
-HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd")
+HOOK_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "Stop",
+    "SubagentStop",
+    "PreCompact",
+    "SessionEnd",
+    "Notification",
+)
 #: The events that recall answers (the warm service when one runs, else the hook itself).
 RECALL_EVENTS = ("UserPromptSubmit", "SessionStart")
 

@@ -1,8 +1,9 @@
 """Capture events hand their work to the spool and return: the model call happens in the worker.
 
 memory-mcp ran extraction inside a synchronous Stop hook, so every turn waited for a model call.
-Here Stop, SubagentStop, PreCompact and SessionEnd write one job file and make sure one detached
-worker (`memtui worker`) is running, which costs a few milliseconds.
+Here Stop, SubagentStop, PreCompact, SessionEnd and the idle-prompt Notification write one job file
+and make sure one detached worker (`memtui worker`) is running, which costs a few milliseconds; a
+Stop does so only once a chunk's worth of new conversation waits (`capture.pending`).
 """
 
 from __future__ import annotations
@@ -43,10 +44,39 @@ def enqueue(context: Any) -> None:
         "transcript_path": transcript,
         "cwd": payload.get("cwd") if isinstance(payload.get("cwd"), str) else None,
         "agent_type": payload.get("agent_type") or None,
-        "trigger": payload.get("trigger") or payload.get("reason") or None,
+        "trigger": payload.get("trigger") or payload.get("reason") or payload.get("notification_type") or None,
     }
+    if not _worth_a_call(context, job):
+        return
     spool.put(context.project.memory_dir, job)
     spool.ensure_worker(context.project, context.log)
+
+
+def _worth_a_call(context: Any, job: dict[str, Any]) -> bool:
+    """Whether this event queues a capture now (`capture.pending`). A Stop waits for a chunk's worth
+    of new conversation; an idle prompt takes whatever is left; a compaction and the session's end
+    take the rest always. A session a Stop left lines of is noted, so the next SessionStart picks
+    them up if the session ends without SessionEnd (`spool.leftovers`)."""
+    from memtui.capture import pending
+
+    memory_dir = context.project.memory_dir
+    event, session = job["event"], job["session_id"]
+    if event == "SessionEnd":
+        spool.settle(memory_dir, session)
+        return True
+    if event == "PreCompact":
+        return True
+    if event == "Notification" and context.payload.get("notification_type") != pending.IDLE:
+        return False
+    if event in pending.EARLY_EVENTS:
+        spool.owe(memory_dir, job)
+    if spool.queued(memory_dir, session):
+        return False  # the queued run reads every line up to its start, these included
+    chars = pending.waiting_chars(context.project, session, Path(job["transcript_path"]))
+    if not pending.worth_a_call(event, chars):
+        return False
+    job["whole_chunks"] = event in pending.EARLY_EVENTS
+    return True
 
 
 def memory_file_changed(context: Any) -> None:

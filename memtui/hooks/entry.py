@@ -11,8 +11,9 @@ Events and what they do:
     SessionStart      briefing of the highest-ranked memories        (recall.answer.respond)
                       and, when HEAD moved, a verify in the worker    (recall.drift.after_session_start)
     UserPromptSubmit  explicit "remember that …" saved; top matches  (recall.answer.respond)
-    Stop, SubagentStop, PreCompact, SessionEnd
-                      a capture job in the spool; a detached worker  (capture.enqueue)
+    Stop, SubagentStop, PreCompact, SessionEnd, Notification (idle_prompt)
+                      a capture job in the spool when worth a call;  (capture.enqueue)
+                      a detached worker
     PostToolUse       a memory file was written: reindex in the worker (capture.memory_file_changed);
                       a project file was written: re-check the memories naming it (recall.drift.after_write)
     every event       capture jobs waiting for a Claude Code login: the worker is started when a

@@ -27,6 +27,8 @@ EVENTS: dict[str, tuple[str | None, int, bool]] = {
     "SubagentStop": (None, 10, False),
     "PreCompact": (None, 10, False),
     "SessionEnd": (None, 5, False),
+    # The prompt has waited a minute for the person: capture what the last Stops left (capture.pending).
+    "Notification": ("idle_prompt", 10, False),
 }
 
 #: Tools the model may call without asking: they read, or save what it was told to remember.

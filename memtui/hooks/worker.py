@@ -129,6 +129,7 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
         str(transcript),
         session_id=str(job.data.get("session_id") or "") or None,
         event=str(job.data.get("event") or "Stop"),
+        whole_chunks=job.data.get("whole_chunks") is True,
     )
     _log(project, f"{job.path.name}: {job.data.get('event')} {_summary(result)}")
     if getattr(result, "waiting", False):

@@ -191,9 +191,11 @@ def respond(context: Any) -> dict[str, Any] | None:
     if context.event == "UserPromptSubmit":
         return prompt(context)
     from memtui.recall import drift
+    from memtui.store import spool
 
     answer = briefing(context)
     context.chore("queue verification", drift.after_session_start)
+    context.chore("queue the capture of sessions that ended without SessionEnd", spool.leftovers)
     context.chore("update .memory/.gitignore", _ignore_per_clone_files)
     return _with_note(answer, context.chore("register the merge driver", _merge_driver))
 

@@ -7,6 +7,10 @@ loses nothing: the next worker finds the job again (extraction keeps a per-sessi
 doing a job twice costs nothing twice). A job that keeps failing is moved to `spool/failed/`,
 kept rather than deleted, after `MAX_ATTEMPTS`.
 
+`spool/owed/` holds one note per session that has conversation a Stop left for later (it waits for
+a chunk's worth): its SessionEnd settles it; if the session never ends properly, the next
+SessionStart in the project queues its rest (`leftovers`).
+
 One worker at a time: whoever holds an exclusive flock on `spool/worker.lock` is the worker. A hook
 that finds the lock free takes it and hands that very lock to the worker it starts (an inherited
 file descriptor), so two hooks firing together can never start two workers.
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtui.core import ids
 from memtui.errors import LinkEscape
 from memtui.store.atomic import atomic_write
 from memtui.store.safepath import confine
@@ -33,6 +38,10 @@ LOCK = "worker.lock"
 #: Capture jobs kept while no model is available (one per session: its cursor covers the rest);
 #: past this the oldest are moved to `failed/`, kept, and `memtui status` names them.
 MAX_WAITING = 50
+#: `spool/owed/`: one note per session with conversation not captured yet (`owe`, `leftovers`).
+OWED = "owed"
+#: Seconds a session's transcript must have been still before the next SessionStart captures its rest.
+QUIET_SECONDS = 600.0
 
 
 def spool_dir(memory_dir: Path) -> Path:
@@ -124,6 +133,81 @@ def wait(job: Job, reason: str) -> list[Job]:
 def waiting(memory_dir: Path) -> list[Job]:
     """Capture jobs that wait for a model, oldest first."""
     return [j for j in pending(memory_dir) if j.kind == "capture" and j.data.get("waiting")]
+
+
+def _owed(memory_dir: Path, session: str) -> Path:
+    return confine(spool_dir(memory_dir) / OWED / f"{session}.json")
+
+
+def owe(memory_dir: Path, job: Mapping[str, Any]) -> None:
+    """Note that the job's session has conversation a Stop left for later (`capture.pending`): the
+    capture job it will need, kept in `spool/owed/` until SessionEnd settles it or `leftovers`
+    queues it. Written once per session, so a Stop pays a stat, not a write."""
+    session = str(job.get("session_id") or "")
+    if ids.session(session) != session:
+        return
+    path = _owed(memory_dir, session)
+    if not path.exists():
+        atomic_write(path, json.dumps(dict(job), ensure_ascii=False))
+
+
+def settle(memory_dir: Path, session: str) -> None:
+    """The session ended with its own capture job: it owes nothing more."""
+    if ids.session(session) == session:
+        with contextlib.suppress(FileNotFoundError, LinkEscape):
+            _owed(memory_dir, session).unlink()
+
+
+def queued(memory_dir: Path, session: str) -> bool:
+    """A capture job of this session waits in the spool already (it reads every line up to then)."""
+    return any(j.kind == "capture" and j.data.get("session_id") == session for j in pending(memory_dir))
+
+
+def leftovers(context: Any, *, quiet: float = QUIET_SECONDS) -> int:
+    """Queue the capture of sessions that ended without SessionEnd (a closed terminal, a crash):
+    every other session that owes capture and whose transcript has been quiet for `quiet`
+    seconds. Called at SessionStart; the run takes what is after each session's cursor, so a
+    session caught up already costs no model call. Returns the number of jobs queued."""
+    memory_dir = context.project.memory_dir
+    try:
+        names = sorted(n for n in os.listdir(spool_dir(memory_dir) / OWED) if n.endswith(".json"))
+    except OSError:
+        return 0
+    count = 0
+    for name in names:
+        session = name[: -len(".json")]
+        if session == context.session_id or ids.session(session) != session:
+            continue
+        path = _owed(memory_dir, session)
+        try:
+            job = json.loads(path.read_text(encoding="utf-8"))
+            idle = time.time() - os.path.getmtime(str(job["transcript_path"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            path.unlink(missing_ok=True)  # its transcript is gone (or the note is torn): nothing to capture
+            continue
+        if idle < quiet:
+            continue  # still going, perhaps in another window: its own Stops and SessionEnd see to it
+        if not queued(memory_dir, session):
+            put(memory_dir, _rest_of(session, job))
+            count += 1
+        path.unlink(missing_ok=True)
+    if count:
+        ensure_worker(context.project, context.log)
+    return count
+
+
+def _rest_of(session: str, noted: Mapping[str, Any]) -> dict[str, Any]:
+    """The capture job that takes a session's rest, from its note (only the fields a capture job has)."""
+    cwd, agent = noted.get("cwd"), noted.get("agent_type")
+    return {
+        "kind": "capture",
+        "event": "SessionEnd",
+        "session_id": session,
+        "transcript_path": str(noted["transcript_path"]),
+        "cwd": cwd if isinstance(cwd, str) else None,
+        "agent_type": agent if isinstance(agent, str) else None,
+        "trigger": "leftover",
+    }
 
 
 def try_lock(memory_dir: Path) -> int | None:

@@ -167,3 +167,23 @@ def test_a_crowded_store_is_consolidated_in_bounded_calls_with_a_cooldown(llm, b
     outcome = consolidate.maybe_run(bank, None, event="Stop")
     assert outcome["ok"] and outcome["extractionCount"] == 7
     assert consolidate.maybe_run(bank, None, event="Stop") is None  # the cooldown holds
+
+
+def test_an_automatic_run_looks_again_only_at_groups_that_changed_since_the_last(llm, bank, decisions):
+    for i in range(6):
+        bank.add("gotcha", f"Gotcha number{i} about fixture{i} and worker{i} timing")
+    llm.default = lambda request: tool({"keep": [], "merge": [], "drop": []})
+    assert consolidate.maybe_run(bank, None, event="SessionEnd")["ok"]
+    assert len(llm.messages()) == 2  # the first run: both groups
+    later = Bank(bank.project, clock=lambda: bank.clock() + timedelta(hours=1))
+    later.add("decision", "We pin numpy below 2 until the pandas upgrade lands")
+    assert consolidate.maybe_run(later, None, event="SessionEnd")["ok"]
+    assert len(llm.messages()) == 2  # one new decision: no group is worth a call
+    for i in range(4):  # four more, in a later session: five since the decisions were last looked at
+        later.add("decision", f"Service{i} keeps its retry{i} budget in settings{i}")
+    assert consolidate.maybe_run(later, None, event="SessionEnd")["ok"]
+    assert len(llm.messages()) == 3 and "TYPE: decision" in llm.messages()[2].prompt_text
+    for i in range(5):
+        later.add("gotcha", f"Later gotcha {i}: cache{i} keys expire before job{i} retries")
+    assert consolidate.maybe_run(later, None, event="SessionEnd")["ok"]
+    assert len(llm.messages()) == 4 and "TYPE: gotcha" in llm.messages()[3].prompt_text

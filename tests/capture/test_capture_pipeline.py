@@ -87,14 +87,18 @@ def test_only_new_lines_go_to_the_model_and_stop_waits_for_three(llm, bank, tmp_
         tool(memories(("gotcha", "Celery 5.4 needs a result backend."))),
     )
     assert extract(bank, path, session_id="s", event="Stop").ok
-    write_lines(path, user("Celery 5.4 fails without a result backend."), assistant(text("Added one.")))
+    write_lines(
+        path,
+        user("Celery 5.4 fails without a result backend."),
+        assistant(text("Added one; Redis backs the job queue.")),
+    )
     waiting = extract(bank, path, session_id="s", event="Stop")
     assert waiting.skipped.startswith("2 new lines") and not waiting.saved and _cursor(bank) == {"s": 3}
     assert len(llm.messages()) == 1
     assert extract(bank, path, session_id="s", event="PreCompact").ok  # PreCompact needs only one
     second = llm.messages()[1].prompt_text
     assert "Celery 5.4 fails" in second and "We chose Redis" not in second
-    assert "Redis backs the job queue." in second  # the memory from the first run, shown as existing
+    assert "] (decision) Redis backs the job queue." in second  # the first run's memory, shown as existing
     assert _cursor(bank) == {"s": 5}
 
 

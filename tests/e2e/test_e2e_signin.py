@@ -67,17 +67,17 @@ def test_not_signed_in_is_said_and_the_waiting_job_is_captured_after_sign_in(tmp
         assert "Claude Code is not signed in" in said and "run `claude` once and sign in" in said
         assert "through your Claude Code login" not in said
 
-        # A turn ends before the person signs in: the job is handed over and waits.
+        # The session ends before the person signs in: the job is handed over and waits.
         transcript = tmp_path / "session.jsonl"
         transcript.write_bytes(TRANSCRIPT.read_bytes())
         stop = {
             "session_id": "5b1f0c1e-0000-4000-8000-000000000001",
             "transcript_path": str(transcript),
             "cwd": str(repo),
-            "hook_event_name": "Stop",
-            "stop_hook_active": False,
+            "hook_event_name": "SessionEnd",
+            "reason": "prompt_input_exit",
         }
-        assert run([*memtui, "hook", "Stop"], repo, env, json.dumps(stop).encode()).returncode == 0
+        assert run([*memtui, "hook", "SessionEnd"], repo, env, json.dumps(stop).encode()).returncode == 0
         wait_until_waiting(repo)
         status = " ".join(run([*memtui, "status"], repo, env).stdout.decode().split())
         assert "Claude Code is not signed in" in status and "waiting for a model" in status

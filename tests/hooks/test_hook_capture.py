@@ -40,14 +40,14 @@ def worker_starts(project) -> int:
 @pytest.mark.parametrize(
     "event, extra",
     [
-        ("Stop", {}),
         ("PreCompact", {"trigger": "manual"}),
         ("SessionEnd", {"reason": "other"}),
+        ("Notification", {"notification_type": "idle_prompt"}),
     ],
 )
 def test_capture_events_queue_a_job(event, extra, hook, project, held, transcript):
     started = time.monotonic()
-    assert hook(event, transcript=str(transcript)) is None
+    assert hook(event, transcript=str(transcript), **extra) is None
     assert time.monotonic() - started < 5
     [job] = jobs(project)
     assert job["kind"] == "capture" and job["event"] == event
@@ -56,11 +56,22 @@ def test_capture_events_queue_a_job(event, extra, hook, project, held, transcrip
     assert worker_starts(project) == 0  # a worker "runs" (we hold its lock): none was started
 
 
+def test_a_short_stop_queues_nothing_and_notes_the_session(hook, project, held, transcript):
+    hook("Stop", transcript=str(transcript))
+    assert jobs(project) == []  # a few lines of conversation: not worth a model call yet
+    [owed] = (project.memory_dir / "spool" / "owed").iterdir()
+    assert json.loads(owed.read_text())["session_id"] == ids.session(SESSION)  # for the next SessionStart
+    hook("SessionEnd", transcript=str(transcript))
+    assert [j["event"] for j in jobs(project)] == ["SessionEnd"]
+    assert list((project.memory_dir / "spool" / "owed").iterdir()) == []  # settled by its own end
+
+
 def test_subagent_stop(hook, project, held):
     hook("SubagentStop", agent_type="")  # the compaction summariser
-    assert jobs(project) == []
+    assert not (project.memory_dir / "spool" / "owed").exists()
     hook("SubagentStop", agent_type="Explore")
-    [job] = jobs(project)
+    [owed] = (project.memory_dir / "spool" / "owed").iterdir()
+    job = json.loads(owed.read_text())
     assert job["agent_type"] == "Explore" and job["transcript_path"].endswith("agent-a7ce6e7cb53e678ec.jsonl")
     assert job["session_id"] == ids.session(f"{SESSION}/agent-a7ce6e7cb53e678ec")  # its own cursor
 
@@ -68,7 +79,7 @@ def test_subagent_stop(hook, project, held):
 def test_capture_can_be_turned_off(hook, project, held):
     config = project.path("config.toml")
     config.write_text(config.read_text() + "\n[hooks]\ncapture = false\n")
-    hook("Stop")
+    hook("SessionEnd")
     assert jobs(project) == []
 
 
@@ -135,8 +146,8 @@ def test_a_killed_worker_loses_no_job(project, home, transcript, fake_api):
     lock = spool.try_lock(project.memory_dir)  # as if a worker ran: the hooks only queue
     for session in ("s-one", "s-two", "s-three"):
         run_hook(
-            "Stop",
-            payload("Stop", project.root, session=session, transcript=str(transcript)),
+            "SessionEnd",
+            payload("SessionEnd", project.root, session=session, transcript=str(transcript)),
             root=project.root,
             home=home,
         )
@@ -219,7 +230,9 @@ def test_a_removed_project_stays_removed(project, home, transcript, fake_api):
     pytest.importorskip("memtui.capture.pipeline")
     fakeapi, api = fake_api
     lock = spool.try_lock(project.memory_dir)
-    run_hook("Stop", payload("Stop", project.root, transcript=str(transcript)), root=project.root, home=home)
+    run_hook(
+        "PreCompact", payload("PreCompact", project.root, transcript=str(transcript)), root=project.root, home=home
+    )
     os.close(lock)
     env = {**hook_env(project.root, home), **api.env()}
     api.script(*[fakeapi.delay(1.5, fakeapi.error(529))] * 10)

@@ -126,7 +126,7 @@ def test_corrupt_config_means_defaults(hook, project, bank):
 
 
 def test_missing_transcript_is_logged(hook, project, fast_worker):
-    hook("Stop", transcript_path=str(project.root / "gone.jsonl"))
+    hook("SessionEnd", transcript_path=str(project.root / "gone.jsonl"))
     wait_for_worker(project.memory_dir)
     assert not list((project.memory_dir / "spool").glob("*.json"))  # nothing left to do, nothing stuck
     assert "gone.jsonl is gone" in (project.memory_dir / "logs" / "worker.log").read_text()
