@@ -1,8 +1,8 @@
 """The real Codex CLI, offline: found in the test-agent cache and driven against tests/fakeresponses.py.
 
 `.ci/agents.sh` installs `@openai/codex@VERSION` from npm into `$MEMTUI_AGENT_CACHE/codex-VERSION`
-(default `~/.cache/memtui-test-agents`), once; CI runs it before the tests. Elsewhere a test
-that needs the CLI is skipped with the command that installs it. `MEMTUI_TEST_CODEX` names another
+(default `~/.cache/memtui-test-agents`), once: the first test that needs the CLI runs it, so the
+README's test command installs it too. Without npm a test that needs the CLI is skipped. `MEMTUI_TEST_CODEX` names another
 binary to use instead; `MEMTUI_REQUIRE_AGENTS=1` (CI) turns the skip into a failure.
 
     codex = require_codex()                       # the binary, or pytest.skip with how to install it
@@ -15,9 +15,11 @@ read, and the fake key is the only one it can send.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pwd
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -44,15 +46,39 @@ def find_codex() -> Path | None:
 
 
 def require_codex() -> Path:
-    """The binary; else the test is skipped, or fails where MEMTUI_REQUIRE_AGENTS is set (CI: a
-    missing install must not pass as green)."""
+    """The binary, installed into the cache by `.ci/agents.sh` the first time a test needs it (one
+    install for all xdist workers: they queue on a lock in the cache). A machine without npm skips
+    the test, or fails it where MEMTUI_REQUIRE_AGENTS is set; a failed install always fails: a
+    broken install must not pass as green."""
     path = find_codex()
+    if path is None and shutil.which("npm") and not os.environ.get("MEMTUI_TEST_CODEX"):
+        _install()
+        path = find_codex()
     if path is None:
-        why = f"Codex CLI {VERSION} is not installed for the tests: run {INSTALL} (npm, ~25 s, 424 MB)"
+        why = f"Codex CLI {VERSION} is not installed for the tests and npm is not on PATH: run {INSTALL}"
         if os.environ.get("MEMTUI_REQUIRE_AGENTS"):
             pytest.fail(why, pytrace=False)
         pytest.skip(why)
     return path
+
+
+def _install() -> None:
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / ".install.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker installs; the others wait, then find it
+        if find_codex() is not None:
+            return
+        script = Path(__file__).resolve().parents[1] / INSTALL
+        done = subprocess.run(
+            ["bash", str(script)],
+            env={**os.environ, "MEMTUI_AGENT_CACHE": str(cache)},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if done.returncode != 0:
+            pytest.fail(f"{INSTALL} failed: {done.stderr.strip()[-2000:]}", pytrace=False)
 
 
 def codex_home(path: Path, api_url: str, *, extra: str = "") -> Path:

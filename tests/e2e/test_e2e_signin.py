@@ -91,7 +91,7 @@ def test_not_signed_in_is_said_and_the_waiting_job_is_captured_after_sign_in(tmp
             assert "your Claude Code login" in status and "being captured" in status
         else:
             prompt = {**stop, "hook_event_name": "UserPromptSubmit", "prompt": "What does the release bot do?"}
-            del prompt["stop_hook_active"]
+            del prompt["reason"]
             hook_env = {**env, "MEMTUI_SERVICE": "off"}  # the in-process hook, and no service left behind
             assert (
                 run([*memtui, "hook", "UserPromptSubmit"], repo, hook_env, json.dumps(prompt).encode()).returncode == 0
