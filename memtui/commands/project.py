@@ -197,11 +197,10 @@ def _layers(bank) -> list[dict]:
 
 def _layer_line(layer: dict) -> str:
     size = f"{layer['size'] / 1024:.1f} KB"
-    unit = "line" if layer["name"].endswith(("block", "index")) else "memory"
-    count = f"{layer['count']} {unit if layer['count'] == 1 else unit + 's' if unit == 'line' else 'memories'}"
+    from memtui.recall.layers import counted
+
+    count = counted(layer["name"], layer["count"])
     limit = f" of {layer['limit']}" if layer["limit"] else ""
-    if layer["name"] == "recall":
-        count = f"last session {count}"
     return f"{'context':<12} {layer['name']} ({layer['by']}): {count}, {size}{limit}; {layer['what']}"
 
 

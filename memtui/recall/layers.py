@@ -164,7 +164,8 @@ class Layer:
     name: str
     #: Who puts it there: "Claude Code" or "memtui".
     by: str
-    #: Lines (block, index) or memories (briefing, recall) it carries.
+    #: How many it carries: memories (block, briefing, recall) or lines (the index, which is
+    #: Claude Code's and may hold any line).
     count: int
     #: UTF-8 bytes it carries (recall: the last session's so far).
     size: int
@@ -172,6 +173,18 @@ class Layer:
     limit: str
     #: What it carries, in one short clause.
     what: str
+
+    @property
+    def counted(self) -> str:
+        """The count in words, as `status` and the TUI say it."""
+        return counted(self.name, self.count)
+
+
+def counted(name: str, count: int) -> str:
+    """ "29 memories", "1 line", "last session 2 memories": the one wording for a layer's count."""
+    one, many = ("line", "lines") if name == "MEMORY.md index" else ("memory", "memories")
+    words = f"{count} {one if count == 1 else many}"
+    return f"last session {words}" if name == "recall" else words
 
 
 def picture(project: Any, config: Any, settings: Any, env: Mapping[str, str] | None = None) -> list[Layer]:

@@ -43,5 +43,7 @@ def test_status_gives_each_layer_its_lines_and_bytes(project, cli):
 
     text = cli("status", cwd=project.root).stdout.decode()
     assert "MEMORY.md index (Claude Code): 2 lines" in text
+    # The block holds one line per memory: it is counted in memories, as the TUI's Session tab does.
+    assert f"CLAUDE.md block (Claude Code): {layers['CLAUDE.md block']['count']} memor" in text
     assert "briefing (memtui): 1 memory" in text and "of 6 KB at session start" in text
     assert "of 9.5 KB a prompt, 60 KB a session" in text

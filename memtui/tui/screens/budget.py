@@ -84,10 +84,7 @@ def layers_view(layers: list) -> Content:
     """One session of the project, layer by layer: who puts it there, what it carries, its size."""
     parts: list[tuple[str, str] | str] = [("What reaches the model in a session", "bold"), "\n\n"]
     for layer in layers:
-        unit = "line" if layer.name.endswith(("block", "index")) else "memory"
-        count = plural(layer.count, unit, "lines" if unit == "line" else "memories")
-        if layer.name == "recall":
-            count = f"last session {count}"
+        count = layer.counted
         parts += [
             (f"{layer.name:<16}", "bold"),
             (f" {layer.by}\n", "$text-muted"),
