@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from hookkit import context_of, payload, run_hook
+from hookkit import context_of, payload, run_hook, wait_for_worker
 from hostilekit import HOSTILE_IDS, raw_memory
 from secretkit import SECRETS, leaked
 
@@ -42,6 +42,7 @@ def test_a_session_id_is_stored_only_as_its_digest(project, home):
     ):
         data = payload(event, project.root, session=secret, transcript=str(project.root / "t.jsonl"), **fields)
         run_hook(event, data, root=project.root, home=home)
+    wait_for_worker(project.memory_dir)  # the worker a hook started must not move files under the walk
     state = json.loads(project.path("state.json").read_text())
     saved = [m for m in state["memories"] if "make ship" in m["content"]]
     assert saved and saved[0]["source"]["session"] == ids.session(secret)
