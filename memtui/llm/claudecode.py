@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 
 from memtui.core.headless import HEADLESS_ENV
 from memtui.core.redact import redact
-from memtui.llm import usage
+from memtui.llm import agentcli, usage
 from memtui.llm.errors import AuthFailed, BadOutput, LLMError, ModelNotFound, NoApiKey, RequestRejected, Unavailable
 from memtui.llm.schema import validate
 from memtui.llm.settings import LLMSettings
@@ -45,56 +44,27 @@ USUAL_PLACES = (".local/bin/claude", ".claude/local/claude", ".npm-global/bin/cl
 HOOKS_OFF = json.dumps({"disableAllHooks": True})
 INSTALL_FIX = "install Claude Code (https://claude.com/claude-code) and sign in, or set ANTHROPIC_API_KEY"
 SIGN_IN_FIX = "run `claude` once and sign in (or set ANTHROPIC_API_KEY)"
-#: Seconds `claude auth status` may take (a Node start, no network) before the answer counts as unknown.
-AUTH_TIMEOUT = 15.0
 
 
 def find_cli(settings: LLMSettings | None = None, env: Mapping[str, str] | None = None) -> Path | None:
     """The `claude` to run: the configured one, else the one on PATH, else one in its usual places."""
     env = os.environ if env is None else env
-    wanted = (settings.claude if settings else None) or env.get("MEMTUI_CLAUDE")
-    if wanted:
-        path = Path(wanted).expanduser()
-        return path if path.is_file() and os.access(path, os.X_OK) else None
-    found = shutil.which("claude", path=env.get("PATH"))
-    if found:
-        return Path(found)
-    home = Path(env.get("HOME") or Path.home())
-    for place in USUAL_PLACES:
-        candidate = home / place
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
+    return agentcli.find(
+        "claude", (settings.claude if settings else None) or env.get("MEMTUI_CLAUDE"), USUAL_PLACES, env
+    )
 
 
 def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
     """Whether the Claude Code at `cli` has a login, from its own `claude auth status`: the stored
     credentials, an `apiKeyHelper`, a token in the environment; no model call, nothing sent. None when
     it cannot say (a CLI without the command, a hang): the first capture then finds out."""
-    run_env = {**(os.environ if env is None else env), HEADLESS_ENV: "1"}
+    proc = agentcli.status(cli, ["auth", "status"], env)
     try:
-        proc = subprocess.run(
-            [str(cli), "auth", "status"],
-            capture_output=True,
-            text=True,
-            timeout=AUTH_TIMEOUT,
-            env=run_env,
-            stdin=subprocess.DEVNULL,
-            cwd=_workdir(run_env),
-        )
-        data = json.loads(proc.stdout)
-    except (OSError, ValueError, subprocess.SubprocessError):
+        data = json.loads(proc.stdout) if proc is not None else None
+    except ValueError:
         return None
     found = data.get("loggedIn") if isinstance(data, dict) else None
     return found if isinstance(found, bool) else None
-
-
-def _workdir(env: Mapping[str, str]) -> Path:
-    """An empty folder for the nested run, so it reads no project's files."""
-    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or str(Path.home()), ".cache")
-    path = Path(base) / "memtui" / "model-runs"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 class ClaudeCodeClient:
@@ -277,7 +247,7 @@ def _spawn(
             text=True,
             encoding="utf-8",
             errors="replace",
-            cwd=_workdir(env),
+            cwd=agentcli.workdir(env),
             env=env,
             timeout=timeout,
         )
@@ -291,7 +261,7 @@ def _spawn(
         text=True,
         encoding="utf-8",
         errors="replace",
-        cwd=_workdir(env),
+        cwd=agentcli.workdir(env),
         env=env,
     )
     killed = threading.Event()

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 import tomllib
@@ -39,11 +38,10 @@ from typing import Any
 
 from memtui.core.headless import HEADLESS_ENV
 from memtui.core.redact import redact
-from memtui.llm import usage
+from memtui.llm import agentcli, usage
 from memtui.llm.errors import (
     AuthFailed,
     BadOutput,
-    BudgetExceeded,
     LLMError,
     ModelNotFound,
     NoApiKey,
@@ -58,8 +56,6 @@ from memtui.llm.settings import LLMSettings
 USUAL_PLACES = (".npm-global/bin/codex", ".local/bin/codex", ".bun/bin/codex", ".volta/bin/codex")
 INSTALL_FIX = "install Codex CLI (npm install -g @openai/codex) and sign in with `codex login`"
 SIGN_IN_FIX = "run `codex login` and sign in (or set ANTHROPIC_API_KEY)"
-#: Seconds `codex login status` may take (no network) before the answer counts as unknown.
-AUTH_TIMEOUT = 15.0
 #: The Codex features that bring tools, context or side effects into a run; all off here.
 FEATURES_OFF = (
     "hooks",
@@ -86,19 +82,7 @@ CARRIED = ("model", "model_provider", "model_reasoning_effort", "openai_base_url
 def find_cli(env: Mapping[str, str] | None = None) -> Path | None:
     """The `codex` to run: MEMTUI_CODEX, else the one on PATH, else one in its usual places."""
     env = os.environ if env is None else env
-    wanted = env.get("MEMTUI_CODEX")
-    if wanted:
-        path = Path(wanted).expanduser()
-        return path if path.is_file() and os.access(path, os.X_OK) else None
-    found = shutil.which("codex", path=env.get("PATH"))
-    if found:
-        return Path(found)
-    home = Path(env.get("HOME") or Path.home())
-    for place in USUAL_PLACES:
-        candidate = home / place
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
+    return agentcli.find("codex", env.get("MEMTUI_CODEX"), USUAL_PLACES, env)
 
 
 def codex_home(env: Mapping[str, str]) -> Path:
@@ -110,18 +94,8 @@ def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
     """Whether the Codex at `cli` has a login, from its own `codex login status` (the stored
     credentials; no model call, nothing sent). None when it cannot say (a hang, an answer it has
     never given): the first capture then finds out."""
-    run_env = {**(os.environ if env is None else env), HEADLESS_ENV: "1"}
-    try:
-        proc = subprocess.run(
-            [str(cli), "login", "status"],
-            capture_output=True,
-            text=True,
-            timeout=AUTH_TIMEOUT,
-            env=run_env,
-            stdin=subprocess.DEVNULL,
-            cwd=_workdir(run_env),
-        )
-    except (OSError, subprocess.SubprocessError):
+    proc = agentcli.status(cli, ["login", "status"], env)
+    if proc is None:
         return None
     said = (proc.stdout + proc.stderr).lower()
     if proc.returncode == 0 and ("logged in" in said or "configured" in said):
@@ -162,14 +136,6 @@ def _dotted(prefix: str, table: dict[str, Any]) -> list[tuple[str, Any]]:
     return found
 
 
-def _workdir(env: Mapping[str, str]) -> Path:
-    """An empty folder for the nested run, so it reads no project's files."""
-    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or str(Path.home()), ".cache")
-    path = Path(base) / "memtui" / "model-runs"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 class CodexClient:
     """The same two calls as the API client (`structured`, `stream_text`), through `codex exec`."""
 
@@ -192,17 +158,9 @@ class CodexClient:
 
     def check_budget(self) -> None:
         """A Codex login pays in plan limits (or its own key's dollars): calls and tokens per day,
-        as for Claude Code."""
-        if self.usage_path is None:
-            return
-        totals = usage.today(self.usage_path, backend=self.backend)
-        tokens = totals.input_tokens + totals.output_tokens
-        if self.settings.daily_calls and totals.calls >= self.settings.daily_calls:
-            what = f"{totals.calls} of {self.settings.daily_calls} calls"
-            raise BudgetExceeded(totals.cost_usd, 0.0, what=what, setting="[llm] daily_calls")
-        if self.settings.daily_tokens and tokens >= self.settings.daily_tokens:
-            what = f"{tokens} of {self.settings.daily_tokens} tokens"
-            raise BudgetExceeded(totals.cost_usd, 0.0, what=what, setting="[llm] daily_tokens")
+        as for Claude Code (`usage.check_budget`)."""
+        if self.usage_path is not None:
+            usage.check_budget(self.usage_path, self.settings, backend=self.backend)
 
     def model(self) -> str | None:
         """The model to ask for: `[llm] model` when it names one Codex can serve; else the person's
@@ -224,7 +182,7 @@ class CodexClient:
             args += ["--model", model]
         if schema is not None:
             args += ["--output-schema", str(schema)]
-        return [*args, "--cd", str(_workdir(self.env)), "-"]
+        return [*args, "--cd", str(agentcli.workdir(self.env)), "-"]
 
     def structured(
         self,
@@ -289,7 +247,7 @@ class CodexClient:
                     text=True,
                     encoding="utf-8",
                     errors="replace",
-                    cwd=_workdir(env),
+                    cwd=agentcli.workdir(env),
                     env=env,
                     timeout=timeout,
                 )

@@ -169,9 +169,10 @@ def today(path: Path, day: str | None = None, backend: str | None = None) -> Tot
 def check_budget(path: Path, settings: LLMSettings, backend: str = "api") -> Totals:
     """Raise BudgetExceeded when today's use has reached the cap; else today's totals.
 
-    The API backend's cap is dollars (`daily_budget_usd`); the claude-code backend's is calls and
-    tokens (`daily_calls`, `daily_tokens`), since a subscription pays in plan limits, not dollars."""
-    if backend == "claude-code":
+    The API backend's cap is dollars (`daily_budget_usd`); the backends that run an agent's CLI
+    (claude-code, codex) cap calls and tokens (`daily_calls`, `daily_tokens`), since a subscription
+    pays in plan limits, not dollars."""
+    if backend in ("claude-code", "codex"):
         totals = today(path, backend=backend)
         tokens = totals.input_tokens + totals.output_tokens
         if settings.daily_calls and totals.calls >= settings.daily_calls:
