@@ -123,7 +123,7 @@ COMMANDS: dict[str, Callable[[World], list[str]]] = {
         "export",
         "--format",
         "agents-md",
-        str(w.transcript.parent / f"AGENTS-{os.getpid()}-{id(w)}.md"),
+        str(w.root.parent / "AGENTS-export.md"),  # the case's own scratch folder: no other case writes there
     ],
 }
 
