@@ -62,7 +62,7 @@ def drive(backend: str, turns: int) -> dict:
     from claudekit import sign_in
 
     import memtui
-    from memtui.store import spool
+    from memtui.runtime import spool
     from memtui.store.bank import Bank, init_project
 
     scratch = Path(tempfile.mkdtemp(prefix="memtui-capture-calls-"))

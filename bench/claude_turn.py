@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:<12} {median:>7.2f}s {min(values):>7.2f}s {max(values):>7.2f}s {median - bare:>+8.2f}s")
     finally:
         api.close()
-        from memtui.recall import service as control
+        from memtui.runtime import service as control
         from memtui.store.locations import Project
 
         for path in (scratch / "repo", scratch / "setup-repo"):

@@ -5,7 +5,7 @@
 
 For each bank size it builds a project (memories from the development data in tests/data, repeated with
 variations up to the size), then times, each in a fresh process fed a real payload on stdin,
-through the command `memtui setup` installs (`python -S …/memtui/hooks/launch.py <Event>`):
+through the command `memtui setup` installs (`python -S …/memtui/runtime/launch.py <Event>`):
 
 * UserPromptSubmit with the recall service off (`MEMTUI_SERVICE=off`): the in-process fallback,
   words only;
@@ -172,7 +172,7 @@ def summary(samples: list[float]) -> dict:
 
 
 def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
-    from memtui.recall import service as control
+    from memtui.runtime import service as control
     from memtui.store.locations import Project
 
     root = scratch / f"bank-{size}"
@@ -284,7 +284,7 @@ def peer_check_cost(project, n: int = 200) -> dict:
     import _socket
 
     from memtui.index import remote
-    from memtui.store import runtime
+    from memtui.store import rundir
 
     path = remote.socket_path(str(project.root))
     connects, checks = [], []
@@ -294,8 +294,8 @@ def peer_check_cost(project, n: int = 200) -> dict:
             started = time.perf_counter()
             sock.connect(path)
             connected = time.perf_counter()
-            runtime.check(os.path.dirname(path))
-            if runtime.same_user(sock, path) is not None:
+            rundir.check(os.path.dirname(path))
+            if rundir.same_user(sock, path) is not None:
                 raise SystemExit(f"{path} is not served by this user")
             checks.append((time.perf_counter() - connected) * 1e6)
             connects.append((connected - started) * 1e6)
@@ -317,7 +317,7 @@ def wait_ready(project, timeout: float) -> dict | None:
 
 
 def _wait_for_worker(root: Path) -> None:
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     deadline = time.monotonic() + 60
     while spool.worker_running(root / ".memory") and time.monotonic() < deadline:

@@ -209,7 +209,11 @@ def e2e(tmp: Path, sizes: tuple[int, ...] = (0, 2_000, 100_000), code: Path = RO
             ("memtui add (the capitals, from standard input)", [*memtui, "add", "--type", "context"], "A" * n),
             ("memtui index", [*memtui, "index"], None),
             ("memtui search", [*memtui, "search", "HTTPServer port 8080"], None),
-            ("prompt hook", [sys.executable, "-S", str(code / "memtui/hooks/launch.py"), "UserPromptSubmit"], payload),
+            (
+                "prompt hook",
+                [sys.executable, "-S", str(code / "memtui/runtime/launch.py"), "UserPromptSubmit"],
+                payload,
+            ),
         ][0 if n else 1 :]
         for step, command, stdin in steps:
             start = time.perf_counter()

@@ -165,7 +165,7 @@ def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) 
 
     from memtui.commands.setup import hook_prefix
     from memtui.index import remote
-    from memtui.recall import service as control
+    from memtui.runtime import service as control
 
     hook = hook_prefix([sys.executable, "-m", "memtui"])
     root = store.project.root

@@ -41,7 +41,7 @@ from memtui.core.memory import Memory
 from memtui.index import embed, remote
 from memtui.index.index import Index
 from memtui.index.search import close_all, search
-from memtui.recall import service as control
+from memtui.runtime import service as control
 
 BASE = datetime(2026, 4, 20, tzinfo=UTC)
 TYPES = ("architecture", "decision", "pattern", "gotcha", "progress", "context")

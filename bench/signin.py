@@ -24,8 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memtui.capture import signin
-from memtui.store import spool
+from memtui.runtime import signin, spool
 from memtui.store.bank import init_project
 
 

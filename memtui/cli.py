@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(HOOK_USAGE, file=sys.stdout if len(argv) > 1 else sys.stderr)
         return 0
     if argv[:1] == ["hook"]:
-        from memtui.hooks.entry import main as hook_main
+        from memtui.runtime.entry import main as hook_main
 
         return hook_main(argv[1:])
     parser = build_parser()

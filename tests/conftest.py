@@ -82,10 +82,11 @@ MARKED = {
     "core/test_redaction_bench.py": ("bench",),
     # Real subprocesses (hooks, the CLI, the MCP server, the service, git, the fake API) and the
     # TUI driven screen by screen: the bulk of the suite's minutes.
-    "hooks/": ("slow",),
+    "runtime/test_service": ("slow", "serial"),  # idle exits and one service per project
+    "runtime/": ("slow",),
+    "agents/": ("slow",),
     "cli/": ("slow",),
     "mcp/": ("slow",),
-    "service/": ("slow", "serial"),
     "capture/": ("slow",),
     "team/": ("slow",),
     "tui/": ("slow",),

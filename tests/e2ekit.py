@@ -8,7 +8,7 @@ from pathlib import Path
 
 def wait_for_capture(repo: Path, timeout: float = 30) -> None:
     """Until the project's capture queue is empty and no worker runs."""
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     memory_dir = repo / ".memory"
     deadline = time.monotonic() + timeout

@@ -5,11 +5,36 @@
 
 Each module has the same names, so nothing else in memtui branches on an agent's name:
 
-    NAME, LABEL      "codex", "Codex CLI"
-    set_up(root, env) -> bool    memtui's entries are in this agent's config for the project
-    (and, as the agent layer grows: its config writers, event names, payload normaliser, output
-    shape, transcript reader and memory file)
+    NAME, LABEL          "codex", "Codex CLI"
+    MEMORY_FILE          the file it loads by itself, where memtui writes its block
+    EVENT_NAMES          its hook event names → memtui's (`core.payload`: session start, prompt,
+                         turn end, compaction, session end)
+    event(native, data)  its payload as one typed `HookEvent` (None: not an event memtui handles)
+    answer(hook, text)   the stdout object that adds `text` to its model's context
+    transcripts()        the reader of its transcripts (`read_span`, `parse_span`), which never
+                         returns the text memtui injected
+    last_turn(path)      the previous prompt and answer, from its transcript's end
+    set_up(root, env)    memtui's entries are in its config for this project
+    and its config writers (install and uninstall, byte for byte)
 
 Agents know no face: they import the layers below recall (capture's transcript readers, the store's
 atomic writes), never the runtime, the MCP server, the TUI or the commands.
 """
+
+#: Every agent memtui knows, by the name its hooks are called with (`memtui hook --agent NAME …`).
+NAMES = ("claude", "codex")
+#: The agent of a hook command that names none: what `memtui setup` installed before there were others.
+DEFAULT = "claude"
+
+
+def get(name: str):
+    """The module of the agent called `name`; ValueError for a name memtui does not know."""
+    if name == "codex":
+        from memtui.agents import codex
+
+        return codex
+    if name == "claude":
+        from memtui.agents import claude
+
+        return claude
+    raise ValueError(f"unknown agent {name!r} (known: {', '.join(NAMES)})")

@@ -126,7 +126,11 @@ def summarise_call(item: dict[str, Any]) -> str:
 
 def read_span(path: Path, start: int = 0) -> Span:
     """Parse the rollout from the `start`-th non-blank line; FileNotFoundError if it is gone."""
-    data = Path(path).read_bytes()
+    return parse_span(Path(path).read_bytes(), start)
+
+
+def parse_span(data: bytes, start: int = 0) -> Span:
+    """`read_span` of bytes already read (a Stop reads only what came after the last run's offset)."""
     lines, ends, start_offset, end_offset, total = iter_lines(data, start)
     span = Span(
         start=start, end=max(total, start), start_offset=start_offset, end_offset=end_offset, total=total, ends=ends
@@ -174,3 +178,37 @@ def _read_item(span: Span, index: int, item: dict[str, Any], stamp: Any) -> None
 def _clean(text: str) -> str:
     """Secrets out before the text goes anywhere (a prompt, a log, a memory)."""
     return redact.redact(text)
+
+
+def last_exchange(path: Any, limit: int = 64 * 1024) -> tuple[str, str]:
+    """(the person's previous prompt, the agent's last answer) from the rollout's end, reading at
+    most `limit` bytes from the back: recall runs this on every prompt. ("", "") for a missing or
+    foreign file."""
+    if not isinstance(path, str) or not path:
+        return "", ""
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, 2)
+            handle.seek(max(0, size - limit))
+            data = handle.read(limit)
+    except (OSError, ValueError):
+        return "", ""
+    lines = data.split(b"\n")
+    if len(data) == limit and size > limit:
+        lines = lines[1:]  # the first line is cut at the window's edge
+    answer = ""
+    for raw in reversed(lines):
+        if b'"response_item"' not in raw or b'"message"' not in raw:
+            continue
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            continue
+        item = record.get("payload") if isinstance(record, dict) else None
+        if not isinstance(item, dict) or item.get("type") != "message":
+            continue
+        if item.get("role") == "assistant" and not answer:
+            answer = said(item.get("content"))
+        elif item.get("role") == "user" and (text := spoken(item.get("content"))):
+            return text, answer
+    return "", answer

@@ -46,13 +46,15 @@ def whole_chunks(pieces: Sequence[chunk.Chunk]) -> list[chunk.Chunk]:
     return list(pieces)
 
 
-def waiting_chars(project: Any, session: str, transcript: Path) -> int:
+def waiting_chars(project: Any, session: str, transcript: Path, reader: Any = None) -> int:
     """Conversation characters of `transcript` after the session's capture cursor.
 
     Read from the byte offset the last run recorded (status.json), so a Stop parses only what came
     since; without one, from the cursor's line. 0 when the file cannot be read."""
     from memtui.capture import health
-    from memtui.capture.transcript import parse_span, read_span
+
+    if reader is None:  # the agent's transcript format (`capture.transcript`: Claude Code's)
+        from memtui.capture import transcript as reader
 
     entry = (health.load(project).get("sessions") or {}).get(session)
     entry = entry if isinstance(entry, dict) else {}
@@ -61,9 +63,9 @@ def waiting_chars(project: Any, session: str, transcript: Path) -> int:
         if offset >= 0 and entry.get("transcript") == str(transcript) and offset <= os.path.getsize(transcript):
             with open(transcript, "rb") as fh:
                 fh.seek(offset)
-                span = parse_span(fh.read(), 0)
+                span = reader.parse_span(fh.read(), 0)
         else:
-            span = read_span(transcript, _cursor(project.path("cursor.json"), session))
+            span = reader.read_span(transcript, _cursor(project.path("cursor.json"), session))
     except (OSError, ValueError):
         return 0
     return conversation_chars(e.text for e in span.events)

@@ -26,7 +26,7 @@ from memtui.capture.captured import Captured
 from memtui.capture.cursor import Cursors
 from memtui.capture.explicit import explicit_memories
 from memtui.capture.known import Known
-from memtui.capture.transcript import Span, read_span
+from memtui.capture.transcript import Span
 from memtui.core import ids, redact
 from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory, Source
@@ -78,8 +78,11 @@ class ExtractResult:
 class _Run:
     """One extraction: the state shared by its steps (kept out of the result until it is final)."""
 
-    def __init__(self, bank: Bank, path: Path, session: str, event: str) -> None:
+    def __init__(self, bank: Bank, path: Path, session: str, event: str, reader: Any) -> None:
         self.bank, self.path, self.session, self.event = bank, path, session, event
+        #: The agent's transcript format: a module with `read_span(path, start)` (`capture.transcript`
+        #: for Claude Code, `capture.codex_rollout` for Codex CLI).
+        self.reader = reader
         self.project = bank.project
         self.cursors = Cursors(self.project.path("cursor.json"))
         self.captured = Captured(self.project.memory_dir)
@@ -187,13 +190,16 @@ def extract(
     consolidate: bool = True,
     lock_timeout: float = LOCK_TIMEOUT,
     whole_chunks: bool = False,
+    reader: Any = None,
 ) -> ExtractResult:
     """Capture the transcript's new lines as memories. Never raises for model, file or store
     problems: they come back in the result (and status.json) with the fix. `whole_chunks`: a run
     a Stop queued for a chunk's worth leaves a short last piece for later (`capture.pending`)."""
     path = Path(transcript_path)
     # Claude Code names a transcript after its session: the stem is hashed as a session id is.
-    run = _Run(bank, path, ids.session(session_id or path.stem), event)
+    if reader is None:
+        from memtui.capture import transcript as reader
+    run = _Run(bank, path, ids.session(session_id or path.stem), event, reader)
     lock = ProjectLock(bank.project.path("capture.lock"), timeout=lock_timeout)
     try:
         lock.acquire()
@@ -239,10 +245,10 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bo
 
     run.cursor = start = run.cursors.get(run.session)
     try:
-        span = read_span(run.path, start)
+        span = run.reader.read_span(run.path, start)
         if span.total < start:  # the file was replaced: read it again; dedup absorbs what repeats
             run.cursor = start = 0
-            span = read_span(run.path, 0)
+            span = run.reader.read_span(run.path, 0)
     except OSError as exc:
         return run.record(
             run.result(

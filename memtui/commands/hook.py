@@ -36,7 +36,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
     # Normally answered by the fast path in cli.main before argparse; kept so `-C DIR hook X` works too.
     import os
 
-    from memtui.hooks.entry import main
+    from memtui.runtime.entry import main
 
     if args.project:
         os.environ["CLAUDE_PROJECT_DIR"] = os.path.abspath(os.path.expanduser(args.project))
@@ -45,8 +45,8 @@ def cmd_hook(args: argparse.Namespace) -> int:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from memtui.commands.common import open_bank
-    from memtui.hooks import worker
-    from memtui.recall.settings import HookSettings
+    from memtui.runtime import worker
+    from memtui.runtime.settings import HookSettings
 
     project = open_bank(args).project
     idle = HookSettings.load(project).worker_idle if args.idle is None else max(0.0, args.idle)

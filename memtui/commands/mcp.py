@@ -31,7 +31,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         import os
         from pathlib import Path
 
-        from memtui.hooks.plugin import setup_server
+        from memtui.agents.claude import setup_server
 
         base = root or Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
         quiet = setup_server(base) is not None

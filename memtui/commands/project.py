@@ -122,7 +122,7 @@ def _capture_health(bank) -> dict | None:
     """Capture's health, the Claude Code login checked; jobs that waited for a model are started
     here once one is there (a sign-in since the last hook), not at the next hook."""
     from memtui.capture import health
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     out = health.read(bank, login=True)
     jobs = spool.waiting(bank.project.memory_dir)
@@ -135,7 +135,7 @@ def _capture_health(bank) -> dict | None:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from memtui.recall.service import info
+    from memtui.runtime.service import info
 
     bank = open_bank(args)
     status = _status(bank)
@@ -170,7 +170,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`"
         )
     out += [_layer_line(layer) for layer in status["context"]]
-    from memtui.recall.service import describe
+    from memtui.runtime.service import describe
 
     out.append(f"service      {describe(status['service'])}")
     for problem in status["problems"]:
@@ -189,7 +189,7 @@ def _layers(bank) -> list[dict]:
     from dataclasses import asdict
 
     from memtui.recall.layers import picture
-    from memtui.recall.settings import HookSettings
+    from memtui.runtime.settings import HookSettings
 
     settings = HookSettings.from_table(bank.config.section("hooks"))
     return [asdict(layer) for layer in picture(bank.project, bank.config, settings)]

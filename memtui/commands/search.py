@@ -1,4 +1,4 @@
-"""search, related, index, daemon (the recall service)."""
+"""search, related, index, service (the recall service)."""
 
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--semantic",
-        choices=["auto", "off", "local", "daemon"],
+        choices=["auto", "off", "local", "service"],
         default=None,
-        help="auto: the daemon if running, else the model in this process if installed (default); "
-        "off: words only; daemon: also start the daemon for next time",
+        help="auto: the recall service if running, else the model in this process if installed (default); "
+        "off: words only; service: also start the recall service for next time",
     )
     p.add_argument("--exact", action="store_true", help="no typo correction")
     p.add_argument("--json", action="store_true", help="a JSON array of {id, score, why, highlights, memory}")
@@ -56,9 +56,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_index)
 
+    _service_parser(sub, "service")
+    # Its name before it had one name everywhere: scripts that call `memtui daemon` keep working.
+    _service_parser(sub, "daemon", help=argparse.SUPPRESS)
+
+
+def _service_parser(sub: argparse._SubParsersAction, name: str, **kwargs: Any) -> None:
+    kwargs.setdefault("help", "the project's recall service: index open, model warm (hooks start it; exits when idle)")
     p = sub.add_parser(
-        "daemon",
-        help="the project's recall service: index open, model warm (hooks start it; exits when idle)",
+        name,
+        **kwargs,
         description="Runs the recall service in this process (hooks start it by themselves in the "
         "background; this is for people and scripts).",
     )
@@ -76,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--json", action="store_true", help="with --status: as JSON")
     p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)  # the lock, handed over by a hook
-    p.set_defaults(func=cmd_daemon)
+    p.set_defaults(func=cmd_service)
 
 
 def _semantic_mode(requested: str | None) -> str:
@@ -100,8 +107,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise UsageError("-k must be at least 1")
     check_filters(bank, args.type, args.scope)
     mode = _semantic_mode(args.semantic)
-    if mode == "daemon":
-        from memtui.recall.service import ensure
+    if mode == "service":
+        from memtui.runtime.service import ensure
 
         ensure(bank.project)
     elif mode == "local" and remote.ping(str(bank.project.root)) is not None:
@@ -222,37 +229,37 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_daemon(args: argparse.Namespace) -> int:
-    from memtui.recall import service as control
+def cmd_service(args: argparse.Namespace) -> int:
+    from memtui.runtime import service
 
     bank = open_bank(args)
     project = bank.project
     if args.status:
-        data = control.info(project)
+        data = service.info(project)
         if args.json:
             print_json(data)
         else:
-            print(f"service: {control.describe(data)}")
+            print(f"service: {service.describe(data)}")
         return 0 if data["state"] == "ready" else 1
     if args.stop:
-        print("service stopped" if control.stop(project) else "no service was running")
+        print("service stopped" if service.stop(project) else "no service was running")
         return 0
-    settings = control.ServiceSettings.load(project)
+    settings = service.ServiceSettings.load(project)
     idle = args.idle if args.idle is not None else settings.idle_seconds
     if args.background:
-        fd = control.try_lock(project)
+        fd = service.try_lock(project)
         if fd is None:
             print("service already running")
             return 0
         try:
-            control.spawn(project.root, fd, idle)
+            service.spawn(project.root, fd, idle)
         finally:
             import os
 
             os.close(fd)
         print("service starting in the background")
         return 0
-    from memtui.service.server import serve
+    from memtui.runtime.server import serve
 
     return serve(project, idle=idle, lock_fd=args.lock_fd, log=lambda line: print(line, file=sys.stderr, flush=True))
 

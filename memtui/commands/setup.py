@@ -87,11 +87,11 @@ def launcher() -> list[str]:
 def hook_prefix(command: list[str]) -> list[str]:
     """What precedes the event name in our hook commands.
 
-    The fast launcher (`<python> -S …/memtui/hooks/launch.py`) when this interpreter runs memtui
+    The fast launcher (`<python> -S …/memtui/runtime/launch.py`) when this interpreter runs memtui
     from a real file: it skips the `site` start-up that `memtui hook` pays on every prompt.
     Otherwise the memtui command itself, as the MCP server uses it.
     """
-    from memtui.hooks import launch_path
+    from memtui.runtime import launch_path
 
     path = launch_path()
     if path is not None and Path(sys.executable).exists():
@@ -112,7 +112,7 @@ def _claude_home() -> tuple[Path, Path]:
 def _settings_change(
     uninstall: bool, line: str, approve_server: bool, allow_tools: bool = True
 ) -> Callable[[dict[str, Any], str], dict[str, Any]]:
-    from memtui.hooks import install
+    from memtui.agents import claude as install
 
     def change(doc: dict[str, Any], where: str) -> dict[str, Any]:
         if uninstall:
@@ -128,7 +128,7 @@ def _settings_change(
 
 
 def _server_change(uninstall: bool, command: list[str]) -> Callable[[dict[str, Any], str], dict[str, Any]]:
-    from memtui.hooks import install
+    from memtui.agents import claude as install
 
     def change(doc: dict[str, Any], where: str) -> dict[str, Any]:
         return install.uninstall_server(doc, where) if uninstall else install.install_server(doc, command, where)
@@ -158,8 +158,8 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
                 servers,
             ),
         ]
+    from memtui.agents import claude as install
     from memtui.commands.common import project_dir
-    from memtui.hooks import install
     from memtui.store.locations import find_project
 
     project = find_project(project_dir(args))
@@ -358,8 +358,8 @@ def project_root(args: argparse.Namespace) -> Path | None:
 def cmd_setup(args: argparse.Namespace) -> int:
     import difflib
 
+    from memtui.agents.claude import enabled_plugin
     from memtui.commands.common import say
-    from memtui.hooks.plugin import enabled_plugin
 
     if args.team and args.global_:
         from memtui.errors import UsageError
@@ -438,8 +438,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
         _learn_handshake(root)
         say(_permissions_line(args))
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
+        from memtui.agents import claude as install
         from memtui.commands import teamgit
-        from memtui.hooks import install
 
         shared = (
             root is not None
@@ -518,7 +518,7 @@ def _capture_line(root: Path | None) -> str:
 
 def _permissions_line(args: argparse.Namespace) -> str:
     """What setup put in permissions.allow, where, and how to decline it."""
-    from memtui.hooks.install import ALLOWED_TOOLS
+    from memtui.agents.claude import ALLOWED_TOOLS
 
     if getattr(args, "no_permissions", False):
         return "Permissions: none added (--no-permissions); Claude Code asks before each memtui tool."

@@ -34,8 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
+    from memtui.agents.claude import enabled_plugin
     from memtui.commands.setup import cmd_setup
-    from memtui.hooks.plugin import enabled_plugin
     from memtui.store.locations import find_project
 
     root = find_project(Path(args.project).expanduser() if args.project else None).root

@@ -50,7 +50,7 @@ _loaded: Embedder | None = None
 
 
 def loaded() -> Embedder | None:
-    """The model if this process has already loaded it (the daemon, a TUI after its first search)."""
+    """The model if this process has already loaded it (the recall service, a TUI after its first search)."""
     return _loaded
 
 

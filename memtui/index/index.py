@@ -38,7 +38,7 @@ class Index:
         self.sources = sources
         self.path: Path | None = None if in_memory or not sources.project.memory_dir.is_dir() else sources.index_path
         self.conn, self.created = self._connect()
-        #: Set by the owner of an embedder (daemon, CLI) so the vector cache can live with the index.
+        #: Set by the owner of an embedder (the recall service, the CLI) so the vector cache can live with the index.
         self.cache: dict[Any, Any] = {}
 
     @classmethod

@@ -1,6 +1,6 @@
 """The recall service's address and wire, for every process that asks it something.
 
-The service (`memtui.service`) keeps a project's index open and its embedding model warm; hooks,
+The service (`memtui.runtime.server`) keeps a project's index open and its embedding model warm; hooks,
 the CLI and the MCP server ask it over a Unix stream socket, one request per connection: the
 client sends its request and shuts its side for writing, the service answers and closes. A reply
 starts with `+` (what follows is the answer) or `-` (a reason it could not answer).
@@ -13,7 +13,7 @@ Requests are one JSON header line, optionally followed by a body:
                                                    the body is Claude Code's payload
     {"op": "stop"}                              → + {} and the service exits
 
-The socket lives in the user's private runtime directory (`memtui.store.runtime`), and a client
+The socket lives in the user's private runtime directory (`memtui.store.rundir`), and a client
 sends nothing until it knows the service at the other end is its own user's (the peer's uid from
 the kernel): another local user can neither read a prompt nor answer one. A refusal is kept in
 `refused` for the caller to log, and the caller does the work itself.
@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import time
 
-from memtui.store import runtime
+from memtui.store import rundir
 
 #: True for type checkers only (pyproject.toml's mypy `always_true`): the thin hook client imports
 #: this module, and `typing` is one of the imports it must not pay for.
@@ -48,7 +48,7 @@ refused: str | None = None
 def socket_path(root: str, env: Any = None) -> str:
     """The service's socket for the project at `root` (absolute and resolved), in the private
     runtime directory. The service and every client compute it with this one function."""
-    return os.path.join(runtime.project_dir(root, env), SOCKET_NAME)
+    return os.path.join(rundir.project_dir(root, env), SOCKET_NAME)
 
 
 def request(path: str, data: bytes, budget: float) -> bytes | None:
@@ -62,10 +62,10 @@ def request(path: str, data: bytes, budget: float) -> bytes | None:
     deadline = time.monotonic() + budget
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        runtime.check(os.path.dirname(path))
+        rundir.check(os.path.dirname(path))
         sock.settimeout(budget)
         sock.connect(path)
-        refused = runtime.same_user(sock, path)
+        refused = rundir.same_user(sock, path)
         if refused is not None:
             return None
         sock.sendall(data)
@@ -84,7 +84,7 @@ def request(path: str, data: bytes, budget: float) -> bytes | None:
             size += len(chunk)
             if size > MAX_REPLY:
                 return None
-    except runtime.Refused as exc:
+    except rundir.Refused as exc:
         refused = str(exc)
         return None
     except OSError:

@@ -11,7 +11,7 @@ recall service already answers on the project's socket (`semantic="auto"`), or w
 has loaded the model itself.
 
 `semantic`: "off" (BM25 only), "auto" (the service, or an already-loaded model, else BM25),
-"local" (load the model here if the extra is installed), "daemon" (the same as auto here; the
+"local" (load the model here if the extra is installed), "service" (the same as auto here; the
 command line also starts the service for next time), "warm" (a model this process has loaded,
 else BM25; never asks the service: the hooks' recall, in the service and in its fallback).
 """
@@ -33,7 +33,7 @@ from memtui.index.sources import Sources
 
 __all__ = ["RECALL_THRESHOLD", "SEMANTIC_MODES", "Hit", "close_all", "open_index", "related", "search"]
 
-SEMANTIC_MODES = ("auto", "off", "local", "daemon", "warm")
+SEMANTIC_MODES = ("auto", "off", "local", "service", "warm")
 #: Candidates taken from each ranker before fusion.
 POOL = 50
 #: How many of the best candidates the calibrated probability re-orders.
@@ -108,7 +108,7 @@ def search(
     filters = _filters(types, scopes, include_inactive)
     embedder = None
     if semantic != "off":
-        if semantic in ("auto", "daemon") and not (context or about):
+        if semantic in ("auto", "service") and not (context or about):
             from memtui.index import remote
 
             answer = remote.ask(

@@ -1,7 +1,7 @@
 """Recall: which memories a prompt or a session start gets, fenced as data, within its budgets.
 
-The room under the faces: the in-process hook (`memtui.hooks.entry`), the warm recall service
-(`memtui.service`) and the MCP tools all answer through it, and none of them imports another face.
+The room under the faces: the in-process hook (`memtui.runtime.entry`), the warm recall service
+(`memtui.runtime.server`) and the MCP tools all answer through it, and none of them imports another face.
 
     context   one hook call: event, payload, project, settings, log (`locate`, `parse_payload`)
     answer    the prompt's memories and the session's briefing (`respond`)

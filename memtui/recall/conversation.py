@@ -74,10 +74,10 @@ def last_turn(path: Any, limit: int = TAIL_BYTES) -> Turn:
             continue
         text = spoken(blocks_text(content))
         if text:
-            return Turn(_clip(text), _clip(assistant[0]) if assistant else "")
-    return Turn("", _clip(assistant[0]) if assistant else "")
+            return Turn(clip(text), clip(assistant[0]) if assistant else "")
+    return Turn("", clip(assistant[0]) if assistant else "")
 
 
-def _clip(text: str) -> str:
+def clip(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= PART_CHARS else text[:PART_CHARS]

@@ -24,7 +24,7 @@ import pytest
 from capture_helpers import conversation, memories
 from envkit import isolated_env
 
-from memtui.store import spool
+from memtui.runtime import spool
 from memtui.store.bank import Bank
 
 SESSIONS = 6

@@ -57,7 +57,7 @@ def test_unknown_type_scope_and_flags_are_refused_with_the_fix(run, project, hom
     assert code == 1 and "unknown scope 'nope'" in err
     code, _, err = run("search", "--type", "nope", "deploy")
     assert code == 1 and "unknown type 'nope'" in err
-    code, _, err = run("daemon", "--idle", "-5")
+    code, _, err = run("service", "--idle", "-5")
     assert code == 2 and "must be a number of seconds above 0" in err
     code, _out, err = run("setup", "--team", "--global")
     assert code == 1 and "choose one" in err and len(err.strip().splitlines()) == 1

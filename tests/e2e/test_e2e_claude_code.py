@@ -68,7 +68,7 @@ def world(tmp_path):
     env.update(api.env(), HOME=str(home), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
     yield api, home, repo, env
     api.close()
-    from memtui.recall import service as control
+    from memtui.runtime import service as control
     from memtui.store.locations import Project
 
     control.stop(Project(repo.resolve()))  # the SessionStart hooks started one: it leaves with the test
@@ -252,7 +252,7 @@ def test_a_paraphrase_is_recalled_through_the_warm_service(world):
     """Session 1 starts the recall service (SessionStart); the second prompt, a paraphrase, is
     answered by it with the memory no word of the prompt matches."""
     from memtui.index import remote
-    from memtui.recall import service as control
+    from memtui.runtime import service as control
     from memtui.store.bank import Bank
     from memtui.store.locations import Project
 

@@ -59,7 +59,7 @@ def world(tmp_path):
     claude_json.write_text(json.dumps(data))
     yield api, home, repo, env
     api.close()
-    from memtui.recall import service as control
+    from memtui.runtime import service as control
     from memtui.store.locations import Project
 
     control.stop(Project(repo.resolve()))

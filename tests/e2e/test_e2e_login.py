@@ -59,7 +59,7 @@ def subscriber(tmp_path):
     settings_path.write_text(json.dumps(settings, indent=2))
     yield api, home, repo, env, fired
     api.close()
-    from memtui.recall import service as control
+    from memtui.runtime import service as control
     from memtui.store.locations import Project
 
     control.stop(Project(repo.resolve()))

@@ -39,7 +39,7 @@ def run(args: list[str], repo: Path, env: dict, stdin: bytes | None = None) -> s
 
 def wait_until_waiting(repo: Path, timeout: float = 60) -> None:
     """Until the worker has tried the job, found no model, and left it waiting in the spool."""
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     deadline = time.monotonic() + timeout
     while not spool.waiting(repo / ".memory") or spool.worker_running(repo / ".memory"):

@@ -1,4 +1,4 @@
-"""`memtui search`, `related`, `index`, `daemon` through the real CLI."""
+"""`memtui search`, `related`, `index`, `service` through the real CLI."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ def test_related_and_index(bank, project, cli):
     assert out.returncode == 0 and b"0 added" in out.stdout
 
 
-def test_daemon_status_when_not_running(project, cli):
-    out = cli("daemon", "--status", cwd=project.root, env={"MEMTUI_SERVICE": ""})
+def test_service_status_when_not_running(project, cli):
+    out = cli("service", "--status", cwd=project.root, env={"MEMTUI_SERVICE": ""})
     assert out.returncode == 1 and b"not running" in out.stdout
 
 

@@ -40,13 +40,13 @@ def test_paraphrase_found_by_meaning(bank, model):
     assert hits[0].memory.id == target.id and hits[0].cosine > 0.3
 
 
-def test_daemon_subprocess_round_trip(bank, project, cli):
+def test_service_subprocess_round_trip(bank, project, cli):
     bank.add("gotcha", "Stripe webhooks need the raw body", tags=["stripe"])
-    out = cli("daemon", "--background", "--idle", "60", cwd=project.root)
+    out = cli("service", "--background", "--idle", "60", cwd=project.root)
     assert out.returncode == 0, out.stderr
     try:
         deadline = time.monotonic() + 60
-        while cli("daemon", "--status", cwd=project.root).returncode != 0:
+        while cli("service", "--status", cwd=project.root).returncode != 0:
             assert time.monotonic() < deadline, (project.path("logs") / "service.log").read_text()
             time.sleep(0.2)
         out = cli("search", "why do stripe webhooks fail", "--json", "--semantic", "auto", cwd=project.root)
@@ -54,4 +54,4 @@ def test_daemon_subprocess_round_trip(bank, project, cli):
         hits = json.loads(out.stdout)
         assert hits and hits[0]["via"] == "hybrid+service"
     finally:
-        cli("daemon", "--stop", cwd=project.root)
+        cli("service", "--stop", cwd=project.root)

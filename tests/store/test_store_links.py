@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memtui.errors import LinkEscape
-from memtui.store import spool
+from memtui.runtime import spool
 from memtui.store.bank import Bank
 from memtui.store.safepath import confine
 

@@ -10,7 +10,7 @@ import sys
 
 from gitkit import git, team
 
-from memtui.hooks import install
+from memtui.agents import claude as install
 from memtui.store.bank import Bank
 from memtui.store.locations import Project
 

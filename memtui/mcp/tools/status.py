@@ -76,6 +76,6 @@ def _capture_health(bank: Any) -> str:
 
 
 def _pending_jobs(bank: Any) -> int:
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     return len(spool.pending(bank.project.memory_dir))

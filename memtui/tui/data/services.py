@@ -85,6 +85,6 @@ def session_layers(bank: Any) -> list[Any]:
     """What each layer puts in a session of the bank's project (`recall.layers.picture`): the
     budget screen shows the same figures as `memtui status`."""
     from memtui.recall.layers import picture
-    from memtui.recall.settings import HookSettings
+    from memtui.runtime.settings import HookSettings
 
     return picture(bank.project, bank.config, HookSettings.from_table(bank.config.section("hooks")))

@@ -1,4 +1,5 @@
-"""Start, stop and look at a project's recall service; the `[service]` table of config.toml.
+"""Start, stop and look at a project's recall service (`runtime.settings.ServiceSettings` reads its
+`[service]` table of config.toml).
 
 ```toml
 [service]
@@ -14,7 +15,7 @@ both succeed, and a lock that cannot be taken means one is running or warming up
 with its process, so a crashed service is simply started again by the next hook.
 
 The lock, the status file and the socket live in the project's directory inside the user's private
-runtime directory (`memtui.store.runtime`), never in the project or under a name another user
+runtime directory (`memtui.store.rundir`), never in the project or under a name another user
 could take first; when that directory is not private, no service is started and `info` says why.
 """
 
@@ -26,65 +27,28 @@ import time
 from pathlib import Path
 from typing import Any
 
+from memtui.runtime.settings import ServiceSettings
+
 LOCK = "service.lock"
 #: Written by the service: its pid, when it started, and whether it is ready.
 STATUS = "service.json"
-DISABLE_ENV = "MEMTUI_SERVICE"
-
-
-class ServiceSettings:
-    enabled: bool = True
-    #: Seconds without a request after which the service exits.
-    idle_seconds: float = 15 * 60.0
-
-    def __init__(self, enabled: bool = True, idle_seconds: float = 15 * 60.0) -> None:
-        self.enabled = enabled
-        self.idle_seconds = idle_seconds
-
-    @classmethod
-    def from_table(cls, table: Any, env: Any = None) -> ServiceSettings:
-        """From a `[service]` table (wrong values keep the default) and `MEMTUI_SERVICE=off`."""
-        env = os.environ if env is None else env
-        settings = cls()
-        if isinstance(table, dict):
-            if isinstance(table.get("enabled"), bool):
-                settings.enabled = table["enabled"]
-            idle = table.get("idle_seconds")
-            if isinstance(idle, (int, float)) and not isinstance(idle, bool) and idle > 0:
-                settings.idle_seconds = float(idle)
-        if str(env.get(DISABLE_ENV, "")).lower() in ("off", "0", "false", "no"):
-            settings.enabled = False
-        return settings
-
-    @classmethod
-    def load(cls, project: Any, env: Any = None) -> ServiceSettings:
-        """For a caller that has not read config.toml (`memtui status`, `daemon --status`); a broken
-        config means the defaults."""
-        from memtui.config import Config
-        from memtui.errors import ConfigError
-
-        try:
-            table = Config.load(project.path("config.toml")).section("service")
-        except (ConfigError, OSError):
-            table = {}
-        return cls.from_table(table, env)
 
 
 def runtime_path(project: Any, name: str) -> Path:
     """Where the service of `project` keeps the file `name` (its lock, status and socket)."""
-    from memtui.store import runtime
+    from memtui.store import rundir
 
-    return Path(runtime.project_dir(str(project.root)), name)
+    return Path(rundir.project_dir(str(project.root)), name)
 
 
 def try_lock(project: Any) -> int | None:
     """The service lock, taken (a descriptor to hand to the service), or None when one holds it or
     the runtime directory is not private."""
-    from memtui.store import runtime
+    from memtui.store import rundir
     from memtui.store.lock import try_hold
 
     try:
-        directory = runtime.ensure(runtime.project_dir(str(project.root)))
+        directory = rundir.ensure(rundir.project_dir(str(project.root)))
     except OSError:  # Refused: the caller answers by itself, and `info` says why
         return None
     return try_hold(Path(directory, LOCK), 0o600)
@@ -92,11 +56,11 @@ def try_lock(project: Any) -> int | None:
 
 def refusal(project: Any) -> str | None:
     """Why the runtime directory of `project` may not be used, or None (fine, or not made yet)."""
-    from memtui.store import runtime
+    from memtui.store import rundir
 
     try:
-        runtime.check(runtime.project_dir(str(project.root)))
-    except runtime.Refused as exc:
+        rundir.check(rundir.project_dir(str(project.root)))
+    except rundir.Refused as exc:
         return str(exc)
     except OSError:
         pass
@@ -129,7 +93,7 @@ def ensure(project: Any, log: Any = None, env: Any = None, settings: ServiceSett
 def command(root: Path, lock_fd: int | None = None, idle: float | None = None) -> list[str]:
     from memtui.store.detached import memtui_command
 
-    argv = memtui_command(root, "daemon")
+    argv = memtui_command(root, "service")
     if idle is not None:
         argv += ["--idle", f"{idle:g}"]
     if lock_fd is not None:
@@ -161,7 +125,7 @@ def read_status(project: Any) -> dict[str, Any]:
 
 
 def info(project: Any, env: Any = None) -> dict[str, Any]:
-    """What `memtui status` and `memtui daemon --status` show: state, pid, memory, idle time."""
+    """What `memtui status` and `memtui service --status` show: state, pid, memory, idle time."""
     from memtui.index import remote
 
     settings = ServiceSettings.load(project, env)

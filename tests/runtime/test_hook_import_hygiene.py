@@ -2,7 +2,7 @@
 
 The real command runs under `-X importtime`, which lists every module the process imported. The
 hooks import only the standard library and memtui, which is also what lets `memtui setup` install
-them as `python -S …/memtui/hooks/launch.py` (no site-packages start-up at all).
+them as `python -S …/memtui/runtime/launch.py` (no site-packages start-up at all).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hookkit import hook_env, payload
 
-from memtui.hooks import launch_path
+from memtui.runtime import launch_path
 
 HEAVY = (
     "textual",
@@ -104,7 +104,7 @@ def test_fast_path_imports_nothing_heavy(style, event, fields, project, home, ba
 @pytest.mark.parametrize("style", list(COMMANDS))
 def test_capture_hooks_import_nothing_heavy(style, project, home, fast_worker):
     modules, _ = imported(COMMANDS[style], "Stop", payload("Stop", project.root), project.root, home)
-    assert "memtui.hooks.capture" in modules
+    assert "memtui.runtime.capture" in modules
     assert foreign(modules) == []
 
 

@@ -10,8 +10,8 @@ import pytest
 from test_service import log_of, set_service, wait_ready
 
 from memtui.index import remote
-from memtui.recall import service as control
-from memtui.service import wire
+from memtui.runtime import service as control
+from memtui.runtime import wire
 
 
 @pytest.fixture

@@ -12,39 +12,39 @@ from pathlib import Path
 from typing import Any
 
 from memtui.core import ids
-from memtui.store import spool
+from memtui.runtime import spool
 
 #: Tools whose `file_path` may be a memory file that the index must pick up.
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 
 
 def enqueue(context: Any) -> None:
-    payload = context.payload
+    hook = context.hook
     if not context.settings.capture:
         return
-    transcript = payload.get("transcript_path")
+    transcript = hook.transcript_path
     session = context.session_id
     if context.event == "SubagentStop":
         # The compaction summariser runs as a subagent with an empty agent_type: its transcript is
         # a summary of what the main transcript already holds (and is gone right after).
-        if not payload.get("agent_type"):
+        if not hook.agent_type:
             return
-        agent_transcript = payload.get("agent_transcript_path")
-        if isinstance(agent_transcript, str) and agent_transcript:
-            transcript = agent_transcript
+        if hook.agent_transcript_path:
+            transcript = hook.agent_transcript_path
             # Its own capture cursor: the subagent's lines are not the main transcript's lines.
-            session = ids.session(f"{payload.get('session_id')}/agent-{payload.get('agent_id') or 'unknown'}")
-    if not isinstance(transcript, str) or not transcript:
+            session = ids.session(f"{hook.session_id}/agent-{hook.agent_id or 'unknown'}")
+    if not transcript:
         context.log("no transcript_path in the payload; nothing to capture")
         return
     job = {
         "kind": "capture",
+        "agent": hook.agent,
         "event": context.event,
         "session_id": session,
         "transcript_path": transcript,
-        "cwd": payload.get("cwd") if isinstance(payload.get("cwd"), str) else None,
-        "agent_type": payload.get("agent_type") or None,
-        "trigger": payload.get("trigger") or payload.get("reason") or payload.get("notification_type") or None,
+        "cwd": hook.cwd,
+        "agent_type": hook.agent_type,
+        "trigger": hook.trigger or hook.reason or hook.notification_type,
     }
     if not _worth_a_call(context, job):
         return
@@ -66,13 +66,13 @@ def _worth_a_call(context: Any, job: dict[str, Any]) -> bool:
         return True
     if event == "PreCompact":
         return True
-    if event == "Notification" and context.payload.get("notification_type") != pending.IDLE:
+    if event == "Notification" and context.hook.notification_type != pending.IDLE:
         return False
     if event in pending.EARLY_EVENTS:
         spool.owe(memory_dir, job)
     if spool.queued(memory_dir, session):
         return False  # the queued run reads every line up to its start, these included
-    chars = pending.waiting_chars(context.project, session, Path(job["transcript_path"]))
+    chars = pending.waiting_chars(context.project, session, Path(job["transcript_path"]), context.agent.transcripts())
     if not pending.worth_a_call(event, chars):
         return False
     job["whole_chunks"] = event in pending.EARLY_EVENTS
@@ -81,11 +81,10 @@ def _worth_a_call(context: Any, job: dict[str, Any]) -> bool:
 
 def memory_file_changed(context: Any) -> None:
     """After Write/Edit of a memory file, reindex in the background."""
-    payload = context.payload
-    if payload.get("tool_name") not in WRITE_TOOLS:
+    hook = context.hook
+    if hook.tool_name not in WRITE_TOOLS:
         return
-    tool_input = payload.get("tool_input")
-    path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+    path = hook.tool_input.get("file_path") if hook.tool_input else None
     if not isinstance(path, str) or not is_memory_file(context.project, Path(path), context.env):
         return
     spool.put(context.project.memory_dir, {"kind": "reindex", "path": path})

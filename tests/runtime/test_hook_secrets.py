@@ -8,7 +8,7 @@ import json
 from hookkit import payload, run_hook
 from secretkit import SECRETS, SENTENCES, leaked, pieces
 
-from memtui.recall import log
+from memtui.runtime import log
 
 
 def places(project, home):

@@ -198,14 +198,15 @@ def leftovers(context: Any, *, quiet: float = QUIET_SECONDS) -> int:
 
 def _rest_of(session: str, noted: Mapping[str, Any]) -> dict[str, Any]:
     """The capture job that takes a session's rest, from its note (only the fields a capture job has)."""
-    cwd, agent = noted.get("cwd"), noted.get("agent_type")
+    cwd, agent_type, agent = noted.get("cwd"), noted.get("agent_type"), noted.get("agent")
     return {
         "kind": "capture",
+        "agent": agent if isinstance(agent, str) else "claude",
         "event": "SessionEnd",
         "session_id": session,
         "transcript_path": str(noted["transcript_path"]),
         "cwd": cwd if isinstance(cwd, str) else None,
-        "agent_type": agent if isinstance(agent, str) else None,
+        "agent_type": agent_type if isinstance(agent_type, str) else None,
         "trigger": "leftover",
     }
 

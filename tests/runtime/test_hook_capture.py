@@ -15,7 +15,7 @@ import pytest
 from hookkit import SESSION, hook_env, payload, run_hook, wait_for_worker
 
 from memtui.core import ids
-from memtui.store import spool
+from memtui.runtime import spool
 from memtui.store.bank import Bank
 
 

@@ -1,6 +1,6 @@
-"""`memtui hook <event>`: read Claude Code's JSON on stdin, answer with at most one JSON object.
+"""`memtui hook [--agent NAME] <event>`: read the agent's JSON on stdin, answer with at most one JSON object.
 
-The contract with Claude Code (see claude-code-contracts.md §1): stdout is only the JSON object,
+The contract with Claude Code (claude-code-contracts.md §1), which Codex CLI shares: stdout is only the JSON object,
 exit 0 always (a memory hook must never block a prompt, a stop or a compaction), problems go to
 `.memory/logs/hooks.log`. Nothing happens outside an initialised project, nothing happens inside
 our own headless model calls (`MEMTUI_HEADLESS`), and a watchdog ends any hook that overruns its
@@ -8,16 +8,16 @@ budget, so a stuck lock or a slow disk costs the user seconds at most, never the
 
 Events and what they do:
 
-    SessionStart      briefing of the highest-ranked memories        (recall.answer.respond)
-                      and, when HEAD moved, a verify in the worker    (recall.drift.after_session_start)
-    UserPromptSubmit  explicit "remember that …" saved; top matches  (recall.answer.respond)
+    SessionStart      briefing of the highest-ranked memories        (runtime.answer.respond)
+                      and, when HEAD moved, a verify in the worker    (runtime.verify_jobs)
+    UserPromptSubmit  explicit "remember that …" saved; top matches  (runtime.answer.respond)
     Stop, SubagentStop, PreCompact, SessionEnd, Notification (idle_prompt)
-                      a capture job in the spool when worth a call;  (capture.enqueue)
+                      a capture job in the spool when worth a call;  (runtime.capture.enqueue)
                       a detached worker
-    PostToolUse       a memory file was written: reindex in the worker (capture.memory_file_changed);
-                      a project file was written: re-check the memories naming it (recall.drift.after_write)
+    PostToolUse       a memory file was written: reindex in the worker (runtime.capture.memory_file_changed);
+                      a project file was written: re-check the memories naming it (runtime.verify_jobs)
     every event       capture jobs waiting for a Claude Code login: the worker is started when a
-                      sign-in may have happened since it last tried them (capture.signin.notice)
+                      sign-in may have happened since it last tried them (runtime.signin.notice)
 
 Recall events are answered by the project's warm recall service when one runs (`hooks.client`,
 `memtui.service`); this module is the fallback that answers in-process, words only, and then
@@ -32,10 +32,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memtui.hooks import client
-from memtui.hooks.plugin import PLUGIN_FLAG
 from memtui.index import remote
-from memtui.recall.context import Context, locate, parse_payload
+from memtui.runtime import client
+from memtui.runtime.context import Context, locate, parse_payload
+
+#: A Claude Code plugin's hook command ends with this (`agents.claude.PLUGIN_FLAG`; not imported
+#: from there, which would load the config writers on every hook).
+PLUGIN_FLAG = "--plugin"
 
 #: Seconds before the watchdog gives up on a hook; Claude Code's own timeout for us is larger.
 BUDGET_SECONDS = 5.0
@@ -53,15 +56,16 @@ def main(argv: Sequence[str], data: bytes | None = None) -> int:
         asked = data is not None  # the launcher asked the service before handing over
         if data is None:
             data = client.read_stdin()
-        if PLUGIN_FLAG in argv[1:] and _setup_did_it(data):
+        agent, event, rest = client.parse_argv(argv)
+        if PLUGIN_FLAG in rest and _setup_did_it(data):
             return 0
-        if not asked and argv and argv[0] in client.EVENTS:
-            printed = client.answer(argv[0], data)
+        if not asked and event in client.EVENTS:
+            printed = client.answer(event, data, agent=agent)
             if printed is not None:
                 _disarm_watchdog()
                 client.emit(printed)
                 return 0
-        _run(argv, data)
+        _run(agent, event, data)
     except BaseException:  # the last resort: even a failure while logging a failure exits 0
         pass
     finally:
@@ -72,39 +76,42 @@ def main(argv: Sequence[str], data: bytes | None = None) -> int:
 def _setup_did_it(data: bytes) -> bool:
     """Called as the plugin's hook: True when `memtui setup` installed memtui's own hooks for this
     project too, so this one stands down."""
-    from memtui.hooks.plugin import setup_hooks
+    from memtui.agents.claude import setup_hooks
 
     payload = parse_payload(data)
     base = os.environ.get("CLAUDE_PROJECT_DIR") or (payload or {}).get("cwd") or os.getcwd()
     return setup_hooks(Path(str(base)).expanduser()) is not None
 
 
-def _run(argv: Sequence[str], data: bytes | None) -> None:
-    event = argv[0] if argv else ""
+def _run(agent_name: str, event: str, data: bytes | None) -> None:
     memory_dir: Path | None = None
     try:
         _arm_watchdog()
+        from memtui import agents
+
+        agent = agents.get(agent_name)
         payload = parse_payload(data if data is not None else client.read_stdin())
-        context = locate(event, payload, os.environ)
+        context = locate(agent, event, payload, os.environ)
         if context is not None:
             memory_dir = context.project.memory_dir
             answer = dispatch(context)
             _disarm_watchdog()  # a half-written answer would be worse than none
             _emit(answer)
-            context.chore("notice a Claude Code sign-in", _notice_sign_in)
-            if event in client.EVENTS:
+            context.chore("notice a model sign-in", _notice_sign_in)
+            if context.event in client.EVENTS:
                 if remote.refused:  # another user's socket or an open runtime directory: never used
                     context.log(f"recall service refused: {remote.refused}; answered in process")
                 # Nobody answered on the service's socket (or we would not be here): start it for
                 # the next prompt. After the answer is out, so it costs this prompt nothing.
-                from memtui.recall.service import ServiceSettings, ensure
+                from memtui.runtime.service import ensure
+                from memtui.runtime.settings import ServiceSettings
 
                 settings = ServiceSettings.from_table(context.config.section("service"), context.env)
                 ensure(context.project, context.log, context.env, settings)
     except BaseException as exc:  # fail open, whatever it was (even Deadline or SystemExit)
         _disarm_watchdog()
         if memory_dir is not None:
-            from memtui.recall import log
+            from memtui.runtime import log
 
             log.write(memory_dir, event or "?", log.describe(exc))
 
@@ -112,26 +119,26 @@ def _run(argv: Sequence[str], data: bytes | None) -> None:
 def dispatch(context: Context) -> dict[str, Any] | None:
     event = context.event
     if event in client.EVENTS:
-        from memtui.recall.answer import respond
+        from memtui.runtime.answer import respond
 
         return respond(context)
     if event == "PostToolUse":
-        from memtui.hooks.capture import memory_file_changed
-        from memtui.recall import drift
+        from memtui.runtime import verify_jobs
+        from memtui.runtime.capture import memory_file_changed
 
         memory_file_changed(context)
-        context.chore("queue verification", drift.after_write)
+        context.chore("queue verification", verify_jobs.after_write)
         return None
-    from memtui.hooks.capture import enqueue
+    from memtui.runtime.capture import enqueue
 
     enqueue(context)
     return None
 
 
 def _notice_sign_in(context: Context) -> None:
-    """Capture jobs that wait for a Claude Code login start as soon as one may be there, whatever
+    """Capture jobs that wait for a model login start as soon as one may be there, whatever
     the event: after the answer is out, and a directory listing when nothing waits."""
-    from memtui.capture.signin import notice
+    from memtui.runtime.signin import notice
 
     notice(context.project, context.env, context.log)
 

@@ -32,7 +32,17 @@ BUDGETS = {"SessionStart": 0.3}
 #: A payload larger than this is not a real hook payload (entry.py drains and ignores it too).
 MAX_PAYLOAD = 64 * 1024 * 1024
 #: The environment the service needs to see the hook's view of the world.
-FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "HOME", "CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "HOME", "CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CODEX_HOME")
+
+
+def parse_argv(argv) -> tuple:
+    """(agent, event, the rest) of a hook command line: `[--agent NAME] <Event> [--plugin]`. No
+    `--agent` means Claude Code (what `memtui setup` installed before there were other agents)."""
+    rest = list(argv)
+    agent = "claude"
+    if len(rest) >= 2 and rest[0] == "--agent":
+        agent, rest = rest[1], rest[2:]
+    return agent, (rest[0] if rest else ""), rest[1:]
 
 
 def find_root(base: str, env) -> str | None:
@@ -46,19 +56,22 @@ def _quote(text: str) -> str:
     return _json.encode_basestring_ascii(text)
 
 
-def header(event: str, env, root: str) -> bytes:
+def header(event: str, env, root: str, agent: str = "claude") -> bytes:
     """The request line; `root` is the project this client located, so the service does not again."""
     forwarded = ", ".join(f"{_quote(k)}: {_quote(env[k])}" for k in FORWARDED_ENV if env.get(k))
-    return f'{{"op": "hook", "event": {_quote(event)}, "root": {_quote(root)}, "env": {{{forwarded}}}}}\n'.encode()
+    return (
+        f'{{"op": "hook", "agent": {_quote(agent)}, "event": {_quote(event)}, "root": {_quote(root)}, '
+        f'"env": {{{forwarded}}}}}\n'
+    ).encode()
 
 
-def answer(event: str, data: bytes, env=None, budget: float | None = None):
+def answer(event: str, data: bytes, env=None, budget: float | None = None, agent: str = "claude"):
     """What to print for this event (bytes, maybe empty), or None: do it in this process."""
     env = os.environ if env is None else env
     try:
         if is_headless(env):
             return b""  # our own headless model calls: the hook does nothing
-        base = env.get("CLAUDE_PROJECT_DIR")
+        base = env.get("CLAUDE_PROJECT_DIR") if agent == "claude" else None
         if not base:  # Claude Code sets it for hooks; without it, the payload's cwd says where we are
             payload = parse_object(data)
             if payload is None:
@@ -71,7 +84,7 @@ def answer(event: str, data: bytes, env=None, budget: float | None = None):
             return b""  # not an initialised project: nothing to do, nothing to create
         reply = remote.request(
             remote.socket_path(root),
-            header(event, env, root) + data,
+            header(event, env, root, agent) + data,
             BUDGETS.get(event, BUDGET) if budget is None else budget,
         )
         return remote.printable(reply)

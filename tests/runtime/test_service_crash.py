@@ -3,7 +3,7 @@ file it writes (state.json with its access counts, the journal, the index, sessi
 still parses; the next hook starts a new one.
 
 Only the public ways in: hooks through the installed launcher start the service and ask it, and
-`memtui daemon --status --json` names its pid.
+`memtui service --status --json` names its pid.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pytest
 from envkit import isolated_env
 from factkit import FACTS
 
-from memtui.hooks import launch_path
+from memtui.runtime import launch_path
 from memtui.store.bank import Bank
 
 KILLS = 6
@@ -53,7 +53,7 @@ def service_pid(project, env, timeout: float = 60) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         status = subprocess.run(
-            [sys.executable, "-m", "memtui", "daemon", "--status", "--json"],
+            [sys.executable, "-m", "memtui", "service", "--status", "--json"],
             cwd=project.root,
             env=env,
             capture_output=True,
@@ -122,5 +122,5 @@ def test_a_service_killed_mid_answer_loses_nothing(project, home, bank):
         assert committed <= every_file_parses(project)
     finally:
         subprocess.run(
-            [sys.executable, "-m", "memtui", "daemon", "--stop"], cwd=project.root, env=env, capture_output=True
+            [sys.executable, "-m", "memtui", "service", "--stop"], cwd=project.root, env=env, capture_output=True
         )

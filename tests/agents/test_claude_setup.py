@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memtui.hooks import install
+from memtui.agents import claude as install
 
 THEIRS = {
     "model": "claude-opus-5-5",
@@ -74,7 +74,7 @@ def test_fresh_install(project, cli, home):
     for event, found in commands.items():
         assert len(found) == 1 and found[0].endswith(f" {event}")
         assert found[0].split()[0].startswith("/")  # an absolute path: hooks do not get our PATH
-        assert " -S " in found[0] and "memtui/hooks/launch.py" in found[0]  # the fast launcher
+        assert " -S " in found[0] and "memtui/runtime/launch.py" in found[0]  # the fast launcher
     assert settings["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
     assert settings["hooks"]["PostToolUse"][0]["hooks"][0]["async"] is True
     assert "enabledMcpjsonServers" not in settings  # a local-scope server needs no approval
@@ -241,6 +241,9 @@ def test_global_honours_claude_config_dir(tmp_path, home, cli):
         ("memtui hook UserPromptSubmit", True),
         ("/venv/bin/python3 -S /venv/lib/python3.11/site-packages/memtui/hooks/launch.py Stop", True),
         ("'/my venv/bin/python' -S '/my venv/site-packages/memtui/hooks/launch.py' Stop", True),
+        ("/venv/bin/python3 -S /venv/lib/python3.11/site-packages/memtui/runtime/launch.py Stop", True),
+        ("/venv/bin/python3 -S /venv/memtui/runtime/launch.py --agent codex Stop", True),
+        ("/venv/bin/memtui hook --agent codex UserPromptSubmit", True),
         ("python3 /x/launch.py Stop", False),
         ("'/path with space/memtui' hook Stop", True),
         ("/usr/bin/python3 -m memtui hook Stop", True),

@@ -16,7 +16,7 @@ from typing import Any
 
 from envkit import isolated_env
 
-TRANSCRIPT = Path(__file__).resolve().parents[1] / "data" / "transcripts" / "captured-2.1.330.jsonl"
+TRANSCRIPT = Path(__file__).resolve().parent / "data" / "transcripts" / "captured-2.1.330.jsonl"
 SESSION = "83173cbb-9f0e-4a51-8a34-0c1d2e3f4a5b"
 
 
@@ -121,7 +121,7 @@ def context_of(answer: dict | None) -> str:
 
 def wait_for_worker(memory_dir: Path, timeout: float = 20) -> None:
     """Until no worker holds the spool lock (hooks start workers that outlive them)."""
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     deadline = time.monotonic() + timeout
     time.sleep(0.1)

@@ -1,4 +1,5 @@
-"""The `[hooks]` table of `.memory/config.toml`: what recall may inject and when capture runs.
+"""config.toml as every runtime process reads it (`read_config`), and its `[hooks]` table: what
+recall may inject and when capture runs. (`[service]` is `runtime.service.ServiceSettings`.)
 
 ```toml
 [hooks]
@@ -16,7 +17,37 @@ worker_idle = 2.0         # seconds the capture worker waits for more jobs befor
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+#: `MEMTUI_SERVICE=off` keeps the recall service from starting, whatever config.toml says.
+DISABLE_ENV = "MEMTUI_SERVICE"
+
+
+def read_config(project: Any, log: Any = None) -> Any:
+    """`.memory/config.toml`, read the one way a hook, the service, the worker and `status` read it:
+    parsed whenever the file has content (a missing or empty file is the defaults). A broken file
+    means the defaults and a log line: a hook never fails on it."""
+    from memtui.config import Config
+    from memtui.errors import ConfigError
+
+    path = project.path("config.toml")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    except ValueError:
+        if log is not None:
+            log("config.toml is not UTF-8 text; using the defaults")
+        text = ""
+    if not text.strip():
+        return Config(path=path)
+    try:
+        return Config.parse(text, path)
+    except ConfigError as exc:
+        if log is not None:
+            log(f"{exc}; using the defaults")
+        return Config(path=path)
 
 
 class HookSettings:
@@ -80,10 +111,36 @@ class HookSettings:
     def load(cls, project: Any) -> HookSettings:
         """For a process that has not read config.toml (the worker); a broken config means the
         defaults (a hook never fails on it). A hook call reads it once: `Context.settings`."""
-        from memtui.config import Config
-        from memtui.errors import ConfigError
+        return cls.from_table(read_config(project).section("hooks"))
 
-        try:
-            return cls.from_table(Config.load(project.path("config.toml")).section("hooks"))
-        except (ConfigError, OSError):
-            return cls()
+
+class ServiceSettings:
+    """The `[service]` table: whether the recall service may run, and its idle exit."""
+
+    enabled: bool = True
+    #: Seconds without a request after which the service exits.
+    idle_seconds: float = 15 * 60.0
+
+    def __init__(self, enabled: bool = True, idle_seconds: float = 15 * 60.0) -> None:
+        self.enabled = enabled
+        self.idle_seconds = idle_seconds
+
+    @classmethod
+    def from_table(cls, table: Any, env: Any = None) -> ServiceSettings:
+        """From a `[service]` table (wrong values keep the default) and `MEMTUI_SERVICE=off`."""
+        env = os.environ if env is None else env
+        settings = cls()
+        if isinstance(table, dict):
+            if isinstance(table.get("enabled"), bool):
+                settings.enabled = table["enabled"]
+            idle = table.get("idle_seconds")
+            if isinstance(idle, (int, float)) and not isinstance(idle, bool) and idle > 0:
+                settings.idle_seconds = float(idle)
+        if str(env.get(DISABLE_ENV, "")).lower() in ("off", "0", "false", "no"):
+            settings.enabled = False
+        return settings
+
+    @classmethod
+    def load(cls, project: Any, env: Any = None) -> ServiceSettings:
+        """For a caller that has not read config.toml (`memtui status`, `memtui service --status`)."""
+        return cls.from_table(read_config(project).section("service"), env)

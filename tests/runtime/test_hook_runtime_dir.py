@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from envkit import isolated_env
 
-from memtui.hooks import launch_path
 from memtui.index import remote
-from memtui.store import runtime
+from memtui.runtime import launch_path
+from memtui.store import rundir
 from memtui.store.bank import Bank, init_project
 
 NOBODY = 65534
@@ -164,7 +164,7 @@ def test_a_socket_of_another_user_in_our_own_directory_is_refused_by_its_peer_cr
     """Our private directory was open for a moment and another user's socket got in: the directory
     checks pass now, the peer's uid does not."""
     Bank(project).add("decision", "We deploy with make ship from the main branch")
-    directory = runtime.ensure(runtime.project_dir(str(project.root)))
+    directory = rundir.ensure(rundir.project_dir(str(project.root)))
     Path(directory).parent.chmod(0o711)
     Path(directory).chmod(0o777)
     attacker = Attacker(remote.socket_path(str(project.root)), shared)
@@ -206,8 +206,8 @@ def a_symlink(path: Path) -> None:
 def test_a_runtime_dir_that_is_not_private_is_refused(shared, project, home, cli, spoil, why):
     Bank(project).add("decision", "We deploy with make ship from the main branch")
     spoil(shared / f"memtui-{os.getuid()}")
-    with pytest.raises(runtime.Refused, match=why):
-        runtime.ensure(runtime.project_dir(str(project.root)))
+    with pytest.raises(rundir.Refused, match=why):
+        rundir.ensure(rundir.project_dir(str(project.root)))
     status = cli("status", cwd=project.root, env={"MEMTUI_SERVICE": ""})
     line = next(x for x in status.stdout.decode().splitlines() if x.startswith("service"))
     assert "refused" in line and why in line
@@ -217,7 +217,7 @@ def test_a_runtime_dir_that_is_not_private_is_refused(shared, project, home, cli
 
 
 def test_a_long_project_path_gets_its_socket_in_the_private_dir(shared, long_project, home):
-    from memtui.recall import service as control
+    from memtui.runtime import service as control
 
     path = remote.socket_path(str(long_project.root))
     assert len(os.fsencode(path)) < 100 and not path.startswith(str(long_project.root))
@@ -253,8 +253,8 @@ def test_the_runtime_dir_is_xdg_runtime_dir_where_that_is_private(tmp_path):
     xdg.chmod(0o700)
     env = {"XDG_RUNTIME_DIR": str(xdg), "TMPDIR": str(tmp_path)}
     fallback = str(tmp_path / f"memtui-{os.getuid()}")
-    assert runtime.base(env) == str(xdg / "memtui")
-    assert runtime.base({**env, "XDG_RUNTIME_DIR": "run-user"}) == fallback  # not absolute
-    assert runtime.base({**env, "XDG_RUNTIME_DIR": str(tmp_path / "missing")}) == fallback
+    assert rundir.base(env) == str(xdg / "memtui")
+    assert rundir.base({**env, "XDG_RUNTIME_DIR": "run-user"}) == fallback  # not absolute
+    assert rundir.base({**env, "XDG_RUNTIME_DIR": str(tmp_path / "missing")}) == fallback
     xdg.chmod(0o755)
-    assert runtime.base(env) == fallback  # open to others: not a private runtime directory
+    assert rundir.base(env) == fallback  # open to others: not a private runtime directory

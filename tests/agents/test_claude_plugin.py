@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hookkit import hook_env, payload, wait_for_worker
 
-from memtui.hooks.plugin import enabled_plugin, setup_hooks, setup_server
+from memtui.agents.claude import enabled_plugin, setup_hooks, setup_server
 
 PROMPT = "How do we deploy with make ship from the main branch these days?"
 

@@ -18,10 +18,10 @@ import pytest
 from envkit import isolated_env
 from factkit import FACTS
 
-from memtui.hooks import launch_path
 from memtui.index import remote
-from memtui.recall import service as control
-from memtui.store import runtime
+from memtui.runtime import launch_path
+from memtui.runtime import service as control
+from memtui.store import rundir
 
 PROMPT = "How do we deploy with make ship from the main branch these days?"
 LAUNCHER = [sys.executable, "-S", str(launch_path())]
@@ -95,7 +95,7 @@ def log_of(project) -> str:
 
 
 def services_for(root: Path) -> list[int]:
-    """Pids of live `memtui -C <root> daemon` processes (from /proc; Linux)."""
+    """Pids of live `memtui -C <root> service` processes (from /proc; Linux)."""
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -105,7 +105,7 @@ def services_for(root: Path) -> list[int]:
             state = (entry / "stat").read_text().split()[2]
         except OSError:
             continue
-        if state != "Z" and b"daemon" in argv and str(root).encode() in argv:
+        if state != "Z" and b"service" in argv and str(root).encode() in argv:
             pids.append(int(entry.name))
     return pids
 
@@ -173,7 +173,7 @@ def test_exits_when_memtui_is_upgraded(project, home, bank, tmp_path):
     fd = control.try_lock(project)
     env = isolated_env(project.root, home, MEMTUI_SERVICE="", PYTHONPATH=str(site))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memtui", "-C", str(project.root), "daemon", "--idle", "60", "--lock-fd", str(fd)],
+        [sys.executable, "-m", "memtui", "-C", str(project.root), "service", "--idle", "60", "--lock-fd", str(fd)],
         pass_fds=(fd,),
         env=env,
         cwd=site,
@@ -208,15 +208,15 @@ def test_a_crashed_service_is_restarted_by_the_next_hook(served, project):
 def test_stop_and_status_through_the_cli(served, project, cli):
     served("SessionStart")
     pid = wait_ready(project)["pid"]
-    status = cli("daemon", "--status", "--json", cwd=project.root)
+    status = cli("service", "--status", "--json", cwd=project.root)
     assert status.returncode == 0
     data = json.loads(status.stdout)
     assert data["state"] == "ready" and data["pid"] == pid and data["rss_mb"] > 0 and data["idle"] >= 0
     assert f"pid {pid}" in cli("status", cwd=project.root).stdout.decode()
-    stopped = cli("daemon", "--stop", cwd=project.root)
+    stopped = cli("service", "--stop", cwd=project.root)
     assert stopped.returncode == 0 and b"stopped" in stopped.stdout
     assert not control.alive(project) and not services_for(project.root)
-    after = cli("daemon", "--status", cwd=project.root, env={"MEMTUI_SERVICE": ""})
+    after = cli("service", "--status", cwd=project.root, env={"MEMTUI_SERVICE": ""})
     assert after.returncode == 1 and b"not running" in after.stdout
 
 
@@ -247,7 +247,7 @@ class FakeService:
         import socket
 
         self.path = remote.socket_path(str(root))
-        runtime.ensure(os.path.dirname(self.path))
+        rundir.ensure(os.path.dirname(self.path))
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.bind(self.path)
         self.sock.listen(8)
@@ -321,14 +321,14 @@ def test_thin_client_imports_nothing_but_what_the_interpreter_has(served, projec
         for line in proc.stderr.decode().splitlines()
         if line.startswith("import time:") and "|" in line
     }
-    assert "memtui.hooks.client" in modules and "memtui.index.remote" in modules
-    assert not modules & {"json", "re", "enum", "typing", "pathlib", "dataclasses", "socket", "memtui.hooks.entry"}
+    assert "memtui.runtime.client" in modules and "memtui.index.remote" in modules
+    assert not modules & {"json", "re", "enum", "typing", "pathlib", "dataclasses", "socket", "memtui.runtime.entry"}
 
 
 def test_a_prompt_the_service_answers_notices_a_claude_code_sign_in(served, project, home):
     """Capture jobs that wait for a Claude Code login start at the first prompt after a sign-in,
     though the in-process hook (which looks too) never runs while the service answers."""
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     served("SessionStart")
     before = wait_ready(project)["requests"]
@@ -349,7 +349,7 @@ def test_a_prompt_the_service_answers_notices_a_claude_code_sign_in(served, proj
 
 def wait_idle(project, timeout: float = 30) -> None:
     """Until no capture worker holds the spool lock."""
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     deadline = time.monotonic() + timeout
     time.sleep(0.1)

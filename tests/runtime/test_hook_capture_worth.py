@@ -22,7 +22,7 @@ from memtui.capture.pending import WORTH_CHARS, conversation_chars
 from memtui.capture.pipeline import extract
 from memtui.capture.transcript import read_span
 from memtui.core import ids
-from memtui.store import spool
+from memtui.runtime import spool
 from memtui.store.bank import Bank, init_project
 
 pytest.importorskip("anthropic")

@@ -159,7 +159,7 @@ def test_read_only_project_as_any_user(project, home, bank, tmp_path):
 
 
 def test_log_is_size_bounded(project):
-    from memtui.recall import log
+    from memtui.runtime import log
 
     for _ in range(3000):
         log.write(project.memory_dir, "Test", "x" * 300)
@@ -182,7 +182,7 @@ def test_a_locked_store_costs_the_save_not_the_hook(hook, project, bank):
     """Another process holds the store's lock: the explicit save gives up, the hook still answers."""
     import time
 
-    from memtui.recall.answer import SAVE_LOCK_SECONDS
+    from memtui.runtime.answer import SAVE_LOCK_SECONDS
     from memtui.store.lock import ProjectLock
 
     pytest.importorskip("memtui.capture.explicit")
@@ -205,7 +205,7 @@ def test_the_watchdog_ends_a_stuck_hook(project, home):
 
     from hookkit import hook_env
 
-    from memtui.hooks.entry import BUDGET_SECONDS
+    from memtui.runtime.entry import BUDGET_SECONDS
 
     started = time.monotonic()
     proc = subprocess.Popen(

@@ -15,7 +15,7 @@ import time
 import pytest
 from hookkit import wait_for_worker
 
-from memtui.store import spool
+from memtui.runtime import spool
 
 NOTICED = "waited for a Claude Code login"
 NOT_SIGNED_IN = "Claude Code is not signed in: 12 new lines wait for a model"
@@ -88,7 +88,7 @@ def test_no_sign_in_since_the_last_try_starts_nothing(hook, project, home):
 
 def test_a_long_wait_is_tried_again_without_a_login_file(hook, project, home):
     """A login no file shows (a token in the environment) is found by a retry every so often."""
-    from memtui.capture.signin import RETRY_SECONDS
+    from memtui.runtime.signin import RETRY_SECONDS
 
     job = waiting_job(project, age=RETRY_SECONDS + 60)
     hook("UserPromptSubmit", prompt="How do we deploy the billing service these days?")

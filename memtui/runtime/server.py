@@ -6,7 +6,7 @@ the warm-up (it answers for itself meanwhile). Each connection is served on a th
 (at most `MAX_CLIENTS` at once), so a slow or silent client never holds up another: reading the
 request and writing the reply happen outside the one lock around the warm work (index, model,
 session state), and a request that does not arrive whole within its deadline is dropped alone
-(`memtui.service.wire`, which also bounds its size and nesting). A request that fails is answered
+(`memtui.runtime.wire`, which also bounds its size and nesting). A request that fails is answered
 `-reason` and logged; nothing a client sends ends the service. Only this user's processes are
 served (the peer's uid), and the socket sits in the user's private runtime directory.
 
@@ -17,7 +17,7 @@ It exits, removing its socket and status file, when any of these holds:
 * the memtui it runs from was upgraded or uninstalled (its files changed under it), so an
   upgrade never leaves an old service answering with old code;
 * its socket file was removed or replaced (nobody could reach it any more);
-* it was asked to (`{"op": "stop"}`, `memtui daemon --stop`) or sent SIGTERM/SIGINT.
+* it was asked to (`{"op": "stop"}`, `memtui service --stop`) or sent SIGTERM/SIGINT.
 """
 
 from __future__ import annotations
@@ -33,9 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from memtui.index import remote
-from memtui.recall import service as control
-from memtui.service import wire
-from memtui.store import runtime
+from memtui.runtime import service, wire
+from memtui.store import rundir
 
 #: How often the loop wakes to check the exit conditions when no request comes.
 TICK = 1.0
@@ -134,7 +133,7 @@ class Service:
     def bind(self) -> Any:
         import socket
 
-        runtime.ensure(os.path.dirname(self.path))  # made by whoever took the lock; checked again
+        rundir.ensure(os.path.dirname(self.path))  # made by whoever took the lock; checked again
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)  # a stale socket of a service that died (we hold the lock, so it is not live)
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -225,14 +224,14 @@ class Service:
         except OSError:
             pass
         try:
-            status = control.read_status(self.project)
+            status = service.read_status(self.project)
             if status.get("pid") == os.getpid():
-                control.runtime_path(self.project, control.STATUS).unlink()
+                service.runtime_path(self.project, service.STATUS).unlink()
         except OSError:
             pass
 
     def _status(self, state: str) -> None:
-        path = control.runtime_path(self.project, control.STATUS)
+        path = service.runtime_path(self.project, service.STATUS)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             tmp.write_text(
@@ -246,7 +245,7 @@ class Service:
 
     def reply(self, conn: Any) -> bytes | None:
         """The answer to the request on `conn`, or None when the client is dropped unanswered."""
-        peer = runtime.peer_uid(conn)
+        peer = rundir.peer_uid(conn)
         if peer is not None and peer != os.getuid():
             self.log(f"memtui service: refused a client of uid {peer}")
             return b"-not your service"
@@ -311,8 +310,9 @@ class Service:
 
     def hook(self, request: dict[str, Any], body: bytes) -> bytes:
         """A recall event, answered exactly as the in-process hook would, with the warm model."""
-        from memtui.recall.answer import respond
-        from memtui.recall.context import EVENTS, locate, parse_payload
+        from memtui import agents
+        from memtui.runtime.answer import respond
+        from memtui.runtime.context import EVENTS, locate, parse_payload
 
         env = request.get("env")
         env = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
@@ -322,18 +322,19 @@ class Service:
         root = request.get("root")
         if root != str(self.project.root):
             raise ValueError("another project")  # the client falls back; nothing is written here
+        agent = agents.get(str(request.get("agent") or agents.DEFAULT))  # unknown: ValueError, the client falls back
         # The client located the project already (it is this service's): parse once, locate never.
-        context = locate(event, parse_payload(body), env, project=self.project)
+        context = locate(agent, event, parse_payload(body), env, project=self.project)
         if context is None:
             return b""
         answer = respond(context)
-        context.chore("notice a Claude Code sign-in", _notice_sign_in)
+        context.chore("notice a model sign-in", _notice_sign_in)
         return json.dumps(answer, ensure_ascii=False).encode("utf-8") if answer else b""
 
 
 def _notice_sign_in(context: Any) -> None:
-    """The hooks this service answers notice a Claude Code sign-in as the in-process hook does."""
-    from memtui.capture.signin import notice
+    """The hooks this service answers notice a model sign-in as the in-process hook does."""
+    from memtui.runtime.signin import notice
 
     notice(context.project, context.env, context.log)
 
@@ -345,9 +346,9 @@ def serve(
     taken by whoever started us; without it the lock is taken here (and if another service holds
     it, this returns 0 at once)."""
     if lock_fd is None:
-        lock_fd = control.try_lock(project)
+        lock_fd = service.try_lock(project)
         if lock_fd is None:
-            refused = control.refusal(project)
+            refused = service.refusal(project)
             log(
                 f"memtui service: refused: {refused}" if refused else "memtui service: already running for this project"
             )
@@ -359,7 +360,7 @@ def serve(
 
         log(redact(message))
 
-    service = Service(project, idle=idle, embedder=embedder, log=redacted)
+    running = Service(project, idle=idle, embedder=embedder, log=redacted)
     previous = {}
 
     def terminate(signum: int, frame: Any) -> None:
@@ -369,18 +370,18 @@ def serve(
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(ValueError):  # not the main thread (tests serve from a thread)
                 previous[sig] = signal.signal(sig, terminate)
-        service.warm_up()
-        server = service.bind()
+        running.warm_up()
+        server = running.bind()
         try:
-            reason = service.run(server)
+            reason = running.run(server)
         finally:
             server.close()
-            service.finish()
+            running.finish()
         log(f"memtui service: stopped ({reason})")
         return 0
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         remote.set_serving(False)
-        service.cleanup()
+        running.cleanup()
         os.close(lock_fd)

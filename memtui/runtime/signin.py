@@ -47,7 +47,7 @@ def last_try(memory_dir: Path) -> float | None:
             return None  # the common case, decided without reading a job
     except OSError:
         return None
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     tried = []
     for job in spool.waiting(memory_dir):
@@ -81,7 +81,7 @@ def notice(project: Any, env: Mapping[str, str], log: Callable[[str], None] | No
     call started one (while a worker runs, none is started: the next hook after it looks again)."""
     if not due(project.memory_dir, env):
         return False
-    from memtui.store import spool
+    from memtui.runtime import spool
 
     started = spool.ensure_worker(project, log)
     if started and log is not None:

@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memtui.recall import log
-from memtui.store import spool
+from memtui.runtime import log, spool
 
 #: Seconds without new jobs before the worker exits (hooks of one turn arrive within this).
 IDLE_SECONDS = 2.0
@@ -122,14 +121,20 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
     if not transcript.is_file():
         _log(project, f"{job.path.name}: transcript {transcript} is gone; nothing to capture")
         return True
+    from memtui import agents
     from memtui.capture.pipeline import extract
 
+    try:  # a job written before jobs named their agent is Claude Code's
+        agent = agents.get(str(job.data.get("agent") or agents.DEFAULT))
+    except ValueError as exc:
+        raise JobFailed(str(exc)) from None
     result = extract(
         bank,
         str(transcript),
         session_id=str(job.data.get("session_id") or "") or None,
         event=str(job.data.get("event") or "Stop"),
         whole_chunks=job.data.get("whole_chunks") is True,
+        reader=agent.transcripts(),
     )
     _log(project, f"{job.path.name}: {job.data.get('event')} {_summary(result)}")
     if getattr(result, "waiting", False):
