@@ -87,8 +87,10 @@ def run_hook(
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
     timeout: float = 30,
+    agent: str | None = None,
 ) -> dict | None:
-    """Run one hook; assert the contract; return the JSON answer or None."""
+    """Run one hook (as `agent`'s hook when given: `memtui hook --agent NAME <Event>`); assert the
+    contract; return the JSON answer or None."""
     if isinstance(data, (dict, list)):
         stdin = json.dumps(data).encode()
     elif isinstance(data, str):
@@ -96,7 +98,7 @@ def run_hook(
     else:
         stdin = data
     proc = subprocess.run(
-        [sys.executable, "-m", "memtui", "hook", event],
+        [sys.executable, "-m", "memtui", "hook", *(["--agent", agent] if agent else []), event],
         input=stdin,
         capture_output=True,
         env={**hook_env(root, home), **(env or {})},

@@ -1,0 +1,135 @@
+"""Codex CLI's hooks (`memtui hook --agent codex <Event>`) through the same runtime as Claude Code's:
+recall answered in Codex's shape, capture read from its rollout, the session's own cursor. The real
+Codex CLI drives them end to end in tests/agents/; here the payloads are Codex 0.171.0's shapes
+(agents-contracts §2.1) fed to real hook subprocesses."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hookkit import hook_env, run_hook, wait_for_worker
+
+from memtui.core import ids
+from memtui.store.bank import Bank
+
+ROLLOUT = Path(__file__).resolve().parents[1] / "data" / "transcripts" / "codex-0.171.0.jsonl"
+SESSION = "01a2185b-e3f3-7501-950f-f45b5ca59748"
+
+
+def codex_payload(event: str, root: Path, rollout: Path | str, **extra) -> dict:
+    """A Codex hook payload: Claude Code's fields, plus Codex's own (`model`, `turn_id`)."""
+    base = {
+        "session_id": SESSION,
+        "transcript_path": str(rollout),
+        "cwd": str(root),
+        "hook_event_name": event,
+        "model": "gpt-5.1-codex",
+        "permission_mode": "bypassPermissions",
+    }
+    shapes = {
+        "SessionStart": {"source": "startup"},
+        "UserPromptSubmit": {"turn_id": "01a2185b-e40d", "prompt": "How do we deploy the service to production?"},
+        "Stop": {"stop_hook_active": False, "last_assistant_message": "OK, port 8042."},
+        "SessionEnd": {"reason": "other"},
+    }
+    return {**base, **shapes.get(event, {}), **extra}
+
+
+@pytest.fixture
+def rollout(home, project) -> Path:
+    target = home / ".codex" / "sessions" / "2026" / "11" / "26" / f"rollout-2026-11-26T14-56-45-{SESSION}.jsonl"
+    target.parent.mkdir(parents=True)
+    shutil.copy(ROLLOUT, target)
+    return target
+
+
+def codex_hook(event, project, home, rollout, env=None, **extra):
+    data = codex_payload(event, project.root, rollout, **extra)
+    return run_hook(event, data, root=None, home=home, env=env, cwd=project.root, agent="codex")
+
+
+def test_a_codex_prompt_gets_its_memories_in_codexs_shape(project, home, bank, rollout):
+    bank.add("decision", "We deploy the service to production with make ship from the main branch")
+    answer = codex_hook("UserPromptSubmit", project, home, rollout)
+    assert answer is not None
+    output = answer["hookSpecificOutput"]
+    assert output["hookEventName"] == "UserPromptSubmit"
+    assert "make ship" in output["additionalContext"]
+    assert codex_hook("UserPromptSubmit", project, home, rollout, prompt="What is the capital of Australia?") is None
+
+
+def test_a_codex_session_start_gets_the_briefing(project, home, bank, rollout):
+    bank.add("pattern", "Use uv, never pip, in this project")
+    answer = codex_hook("SessionStart", project, home, rollout)
+    assert answer is not None and answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "Use uv" in answer["hookSpecificOutput"]["additionalContext"]
+
+
+def test_remember_that_in_codex_is_saved_without_a_model(project, home, rollout):
+    answer = codex_hook(
+        "UserPromptSubmit", project, home, rollout, prompt="remember that the staging database is on port 5433"
+    )
+    assert answer is not None and "saved" in answer["hookSpecificOutput"]["additionalContext"]
+    saved = [m for m in Bank(project).memories() if "5433" in m.content]
+    assert saved and saved[0].source is not None and saved[0].source.session == ids.session(SESSION)
+
+
+def test_a_codex_event_memtui_does_not_handle_does_nothing(project, home, rollout):
+    """PostCompact (Codex has it; the SessionStart after a compaction brings the briefing back) and
+    an unknown agent: nothing printed, nothing queued, exit 0."""
+    assert codex_hook("PostCompact", project, home, rollout) is None
+    data = codex_payload("UserPromptSubmit", project.root, rollout)
+    assert run_hook("UserPromptSubmit", data, root=None, home=home, cwd=project.root, agent="nobody") is None
+    assert not (project.memory_dir / "spool").is_dir() or not list((project.memory_dir / "spool").glob("*.json"))
+
+
+@pytest.fixture
+def fake_api():
+    fakeapi = pytest.importorskip("fakeapi")
+    api = fakeapi.start_fake_api(default=fakeapi.tool({"memories": []}))
+    yield fakeapi, api
+    api.close()
+
+
+def test_codex_capture_reads_the_rollout_and_never_memtuis_own_text(project, home, rollout, fake_api):
+    """SessionEnd queues a job naming Codex; the worker reads the rollout with Codex's reader: the
+    person's and the agent's lines reach the model, memtui's recalled block, AGENTS.md and the
+    environment context do not. The extracted memory is saved with its session."""
+    fakeapi, api = fake_api
+    api.script(fakeapi.tool({"memories": [{"type": "decision", "content": "Redis backs the job queue", "tags": []}]}))
+    env = {**hook_env(project.root, home), **api.env()}
+    from memtui.runtime import spool
+
+    lock = spool.try_lock(project.memory_dir)  # hold the worker back: look at the job first
+    try:
+        codex_hook("SessionEnd", project, home, rollout, env=api.env())
+        (job,) = [json.loads(p.read_text()) for p in (project.memory_dir / "spool").glob("*.json")]
+    finally:
+        import os
+
+        os.close(lock)
+    assert job["agent"] == "codex" and job["session_id"] == ids.session(SESSION)
+    done = subprocess.run(
+        [sys.executable, "-m", "memtui", "worker", "--idle", "0"], cwd=project.root, env=env, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    sent = json.dumps(api.requests[0].body["messages"])
+    assert "We chose Redis for the job queue." in sent and "OK, port 8042." in sent
+    assert "recalled-memories" not in sent and "AGENTS-MARK" not in sent and "environment_context" not in sent
+    saved = [m for m in Bank(project).memories() if m.content == "Redis backs the job queue"]
+    assert saved and saved[0].source.session == ids.session(SESSION)
+    wait_for_worker(project.memory_dir)
+
+
+def test_the_codex_conversation_comes_from_its_rollout():
+    from memtui.agents import codex
+
+    turn = codex.last_turn(str(ROLLOUT))
+    assert turn.previous == "And the API runs on port 8042."
+    assert turn.assistant == "OK, port 8042."
+    assert codex.last_turn("/nonexistent/rollout.jsonl").text == ""
