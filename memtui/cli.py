@@ -15,12 +15,13 @@ from collections.abc import Sequence
 
 from memtui import __version__
 
-HOOK_USAGE = """usage: memtui hook EVENT [--plugin] < payload.json
+HOOK_USAGE = """usage: memtui hook [--agent claude|codex] EVENT [--plugin] < payload.json
 
-Handle one Claude Code hook event: the JSON payload on standard input, the answer (if any) as one
-JSON object on standard output; always exits 0. Claude Code runs it (`memtui setup` installs it);
-EVENT is one of SessionStart, UserPromptSubmit, PostToolUse, Stop, SubagentStop, PreCompact,
-SessionEnd, Notification."""
+Handle one coding agent's hook event: the JSON payload on standard input, the answer (if any) as one
+JSON object on standard output; always exits 0. The agent runs it (`memtui setup` installs it).
+Claude Code's events (the default agent): SessionStart, UserPromptSubmit, PostToolUse, Stop,
+SubagentStop, PreCompact, SessionEnd, Notification. Codex CLI's (--agent codex): SessionStart,
+UserPromptSubmit, Stop, PreCompact, SessionEnd."""
 
 #: Each module defines `register(subparsers)`; keep imports inside command functions lazy.
 COMMAND_MODULES = (

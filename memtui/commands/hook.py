@@ -1,4 +1,4 @@
-"""hook, worker: the Claude Code side (`memtui setup` installs the hook commands)."""
+"""hook, worker: the agents' side (`memtui setup` installs the hook commands)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import argparse
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "hook",
-        help="handle a Claude Code hook event (JSON on standard input); always exits 0",
-        description="Called by Claude Code, not by people. Events: SessionStart, UserPromptSubmit, "
-        "PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd, Notification. Problems are logged "
-        "to .memory/logs/hooks.log.",
+        help="handle a coding agent's hook event (JSON on standard input); always exits 0",
+        description="Called by coding agents, not by people. Claude Code's events: SessionStart, "
+        "UserPromptSubmit, PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd, Notification; Codex "
+        "CLI's (--agent codex): SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd. Problems are "
+        "logged to .memory/logs/hooks.log.",
     )
+    p.add_argument("--agent", default="claude", choices=("claude", "codex"), help="whose hook (default: claude)")
     p.add_argument("event")
     p.set_defaults(func=cmd_hook)
 
@@ -40,7 +42,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
 
     if args.project:
         os.environ["CLAUDE_PROJECT_DIR"] = os.path.abspath(os.path.expanduser(args.project))
-    return main([args.event])
+    return main(["--agent", args.agent, args.event])
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
