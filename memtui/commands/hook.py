@@ -14,7 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "CLI's (--agent codex): SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd. Problems are "
         "logged to .memory/logs/hooks.log.",
     )
-    p.add_argument("--agent", default="claude", choices=("claude", "codex"), help="whose hook (default: claude)")
+    from memtui import agents
+
+    p.add_argument("--agent", default=agents.DEFAULT, choices=agents.NAMES, help="whose hook (default: claude)")
     p.add_argument("event")
     p.set_defaults(func=cmd_hook)
 
