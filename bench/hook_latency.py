@@ -15,6 +15,8 @@ through the command `memtui setup` installs (`python -S …/memtui/runtime/launc
 * UserPromptSubmit with the service warm (hybrid when the semantic extra is installed), and the
   service's resident memory afterwards;
 * Stop (queue a capture job; the first one starts the worker);
+* Codex CLI's hook command (`… --agent codex <Event>`, a Codex payload and rollout) against Claude
+  Code's on the same store, alternating run by run: the warm prompt and the Stop (target ≤ 1.1×);
 * a naive hook that imports the whole package and the SDKs and loads every memory, which is
   what a hook written without care for start-up costs (fewer runs: it is slow);
 * what the client checks before it sends a prompt (its runtime directory, the service's uid), in
@@ -45,6 +47,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 TRANSCRIPT = DATA / "transcripts" / "captured-2.1.330.jsonl"
+ROLLOUT = DATA / "transcripts" / "codex-0.171.0.jsonl"
+#: Codex CLI's hooks against Claude Code's on the same store, run by run (target: ≤ 1.1×).
+CODEX_TARGET = 1.1
 #: Targets as multiples of the import floor (ratio), or in milliseconds.
 RATIO_TARGETS = {"UserPromptSubmit, service warm": 1.0, "UserPromptSubmit, no service": 1.5}
 TARGETS = {"Stop": 100.0}
@@ -57,6 +62,10 @@ SERIES = (
     "UserPromptSubmit via memtui hook, service warm",
     "Stop",
     "naive",
+    "Claude Code UserPromptSubmit, paired",
+    "Codex UserPromptSubmit, paired",
+    "Claude Code Stop, paired",
+    "Codex Stop, paired",
 )
 
 IMPORT_FLOOR = "import json, sqlite3, re, os, pathlib"
@@ -269,12 +278,49 @@ def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
         [*plain, "UserPromptSubmit"],
         lambda i: prompt_payload(i + 2 * runs),
     )
+    paired_agents(result, hook, root, env, size, runs, queries)
     result["peer check"] = peer_check_cost(project)
     status = control.info(project)
     result["service"] = {k: status.get(k) for k in ("pid", "rss_mb", "semantic", "requests", "memories")}
     control.stop(project)
     _wait_for_worker(root)
     return result
+
+
+def paired_agents(result: dict, hook: list[str], root: Path, env: dict, size: int, runs: int, queries) -> None:
+    """Codex CLI's hook command against Claude Code's on the same store, alternating run by run (the
+    machine's load falls on both alike): the warm prompt and the Stop."""
+
+    def payload(agent: str, event: str, i: int) -> bytes:
+        data = {
+            "session_id": f"{agent}-{event}-{size}-{i}",
+            "transcript_path": str(ROLLOUT if agent == "codex" else TRANSCRIPT),
+            "cwd": str(root),
+            "hook_event_name": event,
+        }
+        if event == "UserPromptSubmit":
+            data["prompt"] = queries[i % len(queries)]
+        else:
+            data.update(stop_hook_active=False, last_assistant_message="ok")
+        return json.dumps(data).encode()
+
+    for event in ("UserPromptSubmit", "Stop"):
+        samples: dict[str, list[float]] = {"claude": [], "codex": []}
+        answered = {"claude": 0, "codex": 0}
+        for i in range(runs):
+            for agent in ("claude", "codex") if i % 2 == 0 else ("codex", "claude"):
+                flags = ["--agent", "codex"] if agent == "codex" else []
+                environ = env if event == "UserPromptSubmit" else {**env, "MEMTUI_SERVICE": "off"}
+                elapsed, out = timed([*hook, *flags, event], payload(agent, event, i), environ, root)
+                samples[agent].append(elapsed)
+                answered[agent] += bool(out.strip())
+        for agent, label in (("claude", "Claude Code"), ("codex", "Codex")):
+            result[f"{label} {event}, paired"] = {
+                **summary(samples[agent]),
+                "cpu_p50": 0.0,
+                "answered": answered[agent],
+            }
+        _wait_for_worker(root)
 
 
 def peer_check_cost(project, n: int = 200) -> dict:
@@ -411,6 +457,12 @@ def main(argv: list[str] | None = None) -> int:
             f"(connect: {peer['connect_us']} µs; warm prompt hook p50: "
             f"{entry['UserPromptSubmit, service warm']['p50'] * 1000:.0f} µs)"
         )
+        for event in ("UserPromptSubmit", "Stop"):
+            codex = entry[f"Codex {event}, paired"]["p50"] / entry[f"Claude Code {event}, paired"]["p50"]
+            print(
+                f"{entry['memories']:>9} Codex / Claude Code hook, {event} (run by run): {codex:.2f}×  "
+                f"target ≤{CODEX_TARGET}× " + ("✓" if codex <= CODEX_TARGET else "✗")
+            )
         naive = entry["naive"]["p50"] / entry["UserPromptSubmit, service warm"]["p50"]
         print(
             f"{entry['memories']:>9} naive hook / warm prompt hook: {naive:.0f}×; "
