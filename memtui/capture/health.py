@@ -89,11 +89,14 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
     from memtui.llm.errors import BudgetExceeded
     from memtui.llm.settings import LLMSettings
 
+    config = getattr(project, "config", None)  # a Bank's, read once by the face that opened it
     project = getattr(project, "project", project)
     data = load(project)
     problem = None
     try:
-        settings = LLMSettings.load(Config.load(project.path("config.toml")).section("llm"), env)
+        if config is None:
+            config = Config.load(project.path("config.toml"))
+        settings = LLMSettings.load(config.section("llm"), env)
     except ConfigError as exc:
         settings, problem = LLMSettings(), str(exc)
     totals = usage.today(project.path("usage.jsonl"))

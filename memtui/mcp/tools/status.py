@@ -69,7 +69,7 @@ def _capture_health(bank: Any) -> str:
     from memtui.capture import health
 
     try:
-        summary = health.lines(health.read(bank.project))
+        summary = health.lines(health.read(bank))
     except Exception as exc:  # status must answer even when health cannot be read
         return f"Automatic capture: health unknown ({exc})."
     return "Automatic capture:\n" + "\n".join("  " + " ".join(line.split()) for line in summary)

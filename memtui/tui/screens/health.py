@@ -158,11 +158,10 @@ spent today against the daily budget. `r` reads it again.
     @work(thread=True, exclusive=True, group="health", exit_on_error=False)
     def read(self) -> None:
         app = app_of(self)
-        project = app.bank.project
         engine = app_of(self).engine("health")
         secrets = secrets_view(app.bank)
         try:
-            data = engine(project)
+            data = engine(app.bank)
             if not isinstance(data, dict):
                 raise TypeError(f"expected a dict, got {type(data).__name__}")
         except Exception as exc:
