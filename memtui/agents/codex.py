@@ -337,7 +337,7 @@ def hook_hashes(cli: Path, env: Mapping[str, str], cwd: Path) -> dict[str, str]:
     hook, even one in the same file, is never in it."""
     import subprocess
 
-    requests = [
+    requests: list[dict[str, Any]] = [
         {
             "jsonrpc": "2.0",
             "id": 1,
