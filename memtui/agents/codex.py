@@ -97,7 +97,8 @@ def _dump_json(doc: dict[str, Any], old: str | None) -> str:
         if stripped and len(stripped) < len(line):
             indent = len(line) - len(stripped)
             break
-    return json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"
+    end = "" if old and not old.endswith("\n") else "\n"  # the file's own last line, ended or not
+    return json.dumps(doc, indent=indent, ensure_ascii=False) + end
 
 
 def _groups(doc: dict[str, Any], event: str) -> list[Any]:
