@@ -104,10 +104,7 @@ def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
     if not project.initialised:
         return
     try:
-        from memtui.store.rendering import (
-            enable_agents_md,  # type: ignore[attr-defined]
-            remove_agents_block,  # type: ignore[attr-defined]
-        )
+        from memtui.store.rendering import enable_agents_md, remove_agents_block  # type: ignore[attr-defined]
     except ImportError:  # the AGENTS.md block is not in this build yet
         return
     if remove:

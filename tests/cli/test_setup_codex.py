@@ -123,7 +123,7 @@ def test_dry_run_shows_the_diff_and_writes_nothing(run, project, codex_setup, ho
 
     assert code == 0, err
     assert f"+++ {codex_dir / 'config.toml'} (after setup)" in out
-    assert '+[mcp_servers.memtui]' in out and "--agent codex SessionEnd" in out
+    assert "+[mcp_servers.memtui]" in out and "--agent codex SessionEnd" in out
     assert files(codex_dir) == before
     assert not (cache / "memtui" / "backups").exists()
 
