@@ -113,7 +113,7 @@ def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
         return
     from memtui.store.bank import Bank
 
-    enable_agents_md(Bank(project))
+    enable_agents_md(Bank.open(project.root))
 
 
 def _closing_words(args: argparse.Namespace, label: str) -> None:
