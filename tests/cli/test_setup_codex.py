@@ -197,3 +197,32 @@ def test_setup_twice_changes_nothing_the_second_time(run, project, codex_setup):
 
     assert code == 0 and files(codex_dir) == after_first
     assert f"{codex_dir / 'config.toml'}: already up to date" in out
+
+
+def test_agent_all_sets_up_every_agent_found_and_only_those(run, project, home):
+    codex = require_codex()  # installed; Claude Code is not (MEMTUI_CLAUDE names no file here)
+    env = {"CODEX_HOME": str(home / ".codex"), "MEMTUI_CODEX": str(codex)}
+
+    code, _out, err = run("setup", "--agent", "all", env=env)
+
+    assert code == 0, err
+    assert (home / ".codex" / "hooks.json").exists()
+    assert not (project.root / ".claude").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--agent", "all"), "no coding agent is installed here"),
+        (("--agent", "codex", "--team"), "--team and --global are Claude Code's scopes"),
+        (("--trust-hooks",), "--trust-hooks is for Codex's hooks: add --agent codex"),
+    ],
+)
+def test_a_setup_that_cannot_be_done_is_one_clear_line(run, project, home, args, says):
+    env = {"CODEX_HOME": str(home / ".codex"), "MEMTUI_CODEX": str(home / "no-codex-here"), "PATH": "/usr/bin:/bin"}
+
+    code, _out, err = run("setup", *args, env=env)
+
+    assert code != 0
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert not (home / ".codex").exists() and not (project.root / ".claude").exists()
