@@ -332,10 +332,11 @@ def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
 LIST_TIMEOUT = 30.0
 
 
-def hook_hashes(cli: Path, env: Mapping[str, str], cwd: Path) -> dict[str, str]:
+def hook_hashes(cli: Path, env: Mapping[str, str], cwd: Path, prefix: str) -> dict[str, str]:
     """The hash Codex's hook review would record for each of memtui's hooks in hooks.json, from
-    `codex app-server` (`initialize`, then `hooks/list` for `cwd`): {key: currentHash}. Another
-    hook, even one in the same file, is never in it."""
+    `codex app-server` (`initialize`, then `hooks/list` for `cwd`): {key: currentHash}. Only a hook
+    of that file whose event and command are exactly what `install_hooks(…, prefix)` wrote is in
+    it: another hook, even one in the same file that names memtui, is never trusted here."""
     import subprocess
 
     requests: list[dict[str, Any]] = [
@@ -353,11 +354,12 @@ def hook_hashes(cli: Path, env: Mapping[str, str], cwd: Path) -> dict[str, str]:
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
         raise UsageError(f"`codex app-server` did not list the hooks ({exc}); trust them in Codex's /hooks") from exc
     ours = {str(hooks_file(env)), str(hooks_file(env).resolve())}
+    wrote = {(event[0].lower() + event[1:], hook_command(prefix, event)) for event in EVENTS}
     return {
         hook["key"]: hook["currentHash"]
         for entry in answer.get("result", {}).get("data", [])
         for hook in entry.get("hooks", [])
-        if hook.get("sourcePath") in ours and _is_ours({"type": "command", "command": hook.get("command")})
+        if hook.get("sourcePath") in ours and (hook.get("eventName"), hook.get("command")) in wrote
     }
 
 

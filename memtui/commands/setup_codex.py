@@ -14,6 +14,7 @@ import argparse
 import os
 from pathlib import Path
 
+from memtui.commands.setup import hook_line, launcher
 from memtui.commands.setupfiles import backup_dir, read_text, show_diff, write
 from memtui.errors import UsageError
 
@@ -35,8 +36,6 @@ def run(args: argparse.Namespace) -> None:
         new_hooks = codex.uninstall_hooks(old_hooks, str(hooks))
         new_config = codex.forget_trust(codex.uninstall_server(old_config, str(config)), keys, str(config))
     else:
-        from memtui.commands.setup import hook_line, launcher
-
         command = launcher()
         new_hooks = codex.install_hooks(old_hooks, hook_line(args, command), str(hooks))
         new_config = codex.install_server(old_config, command, str(config))
@@ -58,7 +57,9 @@ def run(args: argparse.Namespace) -> None:
             f"Trusting memtui's {len(codex.EVENTS)} hooks in {codex.LABEL}, as its /hooks review would ask you to "
             f"(their hashes, from `codex app-server`, go into {config}):"
         )
-        new_config = codex.record_trust(new_config, codex.hook_hashes(cli, env, _cwd(args)), str(config))
+        new_config = codex.record_trust(
+            new_config, codex.hook_hashes(cli, env, _cwd(args), hook_line(args, launcher())), str(config)
+        )
     _save(args, config, old_config, new_config, "installed the MCP server" + _trusted(args))
     _agents_md(args, remove=False)
     _closing_words(args, codex.LABEL)
@@ -119,7 +120,6 @@ def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
 def _closing_words(args: argparse.Namespace, label: str) -> None:
     from memtui.agents import codex
     from memtui.commands.common import say
-    from memtui.commands.setup import hook_line, launcher
 
     command = launcher()
     say(
