@@ -53,16 +53,27 @@ def run(args: argparse.Namespace) -> None:
         return
     if getattr(args, "trust_hooks", False):
         assert cli is not None
-        print(
-            f"Trusting memtui's {len(codex.EVENTS)} hooks in {codex.LABEL}, as its /hooks review would ask you to "
-            f"(their hashes, from `codex app-server`, go into {config}):"
-        )
-        new_config = codex.record_trust(
-            new_config, codex.hook_hashes(cli, env, _cwd(args), hook_line(args, launcher())), str(config)
-        )
+        new_config = _trust(args, cli, env, config, old_config, new_config)
     _save(args, config, old_config, new_config, "installed the MCP server" + _trusted(args))
     _agents_md(args, remove=False)
     _closing_words(args, codex.LABEL)
+
+
+def _trust(args: argparse.Namespace, cli: Path, env: dict[str, str], config: Path, old: str | None, new: str) -> str:
+    """config.toml's new text with the trust of memtui's hooks, said first. When Codex cannot list
+    them, the server goes in without it and the error says how to trust them by hand."""
+    from memtui.agents import codex
+
+    print(
+        f"Trusting memtui's {len(codex.EVENTS)} hooks in {codex.LABEL}, as its /hooks review would ask you to "
+        f"(their hashes, from `codex app-server`, go into {config}):"
+    )
+    try:
+        hashes = codex.hook_hashes(cli, env, _cwd(args), hook_line(args, launcher()))
+    except UsageError:
+        _save(args, config, old, new, "installed the MCP server")
+        raise
+    return codex.record_trust(new, hashes, str(config))
 
 
 def _changed(old: str | None, new: str) -> str | None:

@@ -226,3 +226,18 @@ def test_a_setup_that_cannot_be_done_is_one_clear_line(run, project, home, args,
     assert code != 0
     assert says in err and len(err.strip().splitlines()) == 1
     assert not (home / ".codex").exists() and not (project.root / ".claude").exists()
+
+
+def test_a_codex_that_cannot_list_its_hooks_leaves_the_entries_in_and_says_how_to_trust_them(run, project, home):
+    broken = home / "codex-that-fails"
+    broken.write_text("#!/bin/sh\nexit 3\n")  # a Codex whose app-server stops before it answers
+    broken.chmod(0o755)
+    env = {"CODEX_HOME": str(home / ".codex"), "MEMTUI_CODEX": str(broken)}
+
+    code, _out, err = run("setup", "--agent", "codex", "--trust-hooks", env=env)
+
+    assert code != 0
+    assert "did not list the hooks" in err and "/hooks" in err and len(err.strip().splitlines()) == 1
+    config = (home / ".codex" / "config.toml").read_text()
+    assert "[mcp_servers.memtui]" in config and "hooks.state" not in config
+    assert "--agent codex SessionStart" in (home / ".codex" / "hooks.json").read_text()
