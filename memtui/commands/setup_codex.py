@@ -125,7 +125,7 @@ def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
         return
     from memtui.store.bank import Bank
 
-    enable_agents_md(Bank.open(project.root))
+    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
 
 
 def _closing_words(args: argparse.Namespace, label: str) -> None:
