@@ -32,12 +32,13 @@ AGENTS = ("claude", "codex")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "setup",
-        help="install the Claude Code hooks and MCP server (merges with existing settings)",
+        help="install the hooks and MCP server for Claude Code, or Codex CLI with --agent codex (merges with existing settings)",
         description="Writes memtui's hooks into .claude/settings.local.json and its MCP server into your own "
         "configuration for this project (~/.claude.json); with --team: .claude/settings.json and .mcp.json, to "
         "commit; with --global: ~/.claude/settings.json and ~/.claude.json. Other entries are kept; "
         "changed files are backed up first, to .memory/backups/ (with --global: "
-        "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled.",
+        "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled. With --agent codex: Codex CLI's "
+        "$CODEX_HOME/hooks.json and config.toml, for every project.",
     )
     p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
     p.add_argument(
