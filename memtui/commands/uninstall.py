@@ -2,8 +2,9 @@
 
 What it removes, each said on its own line: the hooks and MCP entries in every scope `memtui setup`
 writes (the project's shared and local settings, `.mcp.json`, the user's settings and
-`~/.claude.json`), the tool permissions setup added, the CLAUDE.md memory block (the person's text
-around it stays byte for byte), memtui's `.gitattributes` lines, setup's line in `.git/info/exclude`
+`~/.claude.json`, Codex CLI's `$CODEX_HOME/hooks.json` and `config.toml` with the trust records
+of memtui's hooks), the tool permissions setup added, the CLAUDE.md and AGENTS.md memory blocks (the
+person's text around them stays byte for byte), memtui's `.gitattributes` lines, setup's line in `.git/info/exclude`
 and this clone's merge driver. A file that held only memtui's entries goes with them (no `{}` left
 behind), and so does an emptied `mcpServers` object. `.memory/` stays (your memories, and setup's backups of the project's files)
 unless `--purge`; so do setup's backups of the user's files in memtui's cache, named with where they
@@ -23,7 +24,8 @@ from typing import Any
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "uninstall",
-        help="remove memtui's hooks, MCP entries, permissions, CLAUDE.md block and git settings (keeps .memory/)",
+        help="remove memtui's hooks, MCP entries, permissions, CLAUDE.md/AGENTS.md blocks and git settings "
+        "for Claude Code and Codex CLI (keeps .memory/)",
     )
     p.add_argument(
         "--purge",
@@ -47,6 +49,12 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     for global_ in (False, True):  # the project's scopes, then the user's
         flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
         cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed, backups_made=made, said_clean=said))
+    from memtui.commands import setup_codex
+
+    codex_flags = {"global_": True, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
+    setup_codex.run(
+        argparse.Namespace(**vars(args), **codex_flags, changed=changed, backups_made=made, said_clean=said)
+    )
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
         _drop_if_empty(path)
     for path in (Path.home() / ".claude" / "settings.json",):
@@ -166,7 +174,7 @@ def _backups(*, purge: bool, made: list[Path]) -> None:
     in the user's cache: named, or deleted with --purge. Only files named the way setup names its
     backups go, and never the ones this run just made (the only copy of what it changed, and the
     paths it printed a moment ago); the folder goes only once nothing else is in it."""
-    from memtui.commands.setup import backup_dir, is_backup
+    from memtui.commands.setupfiles import backup_dir, is_backup
     from memtui.core.text import plural
 
     folder = backup_dir(None)

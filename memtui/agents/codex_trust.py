@@ -1,0 +1,82 @@
+"""Trusting memtui's own Codex hooks, as Codex's `/hooks` review would: the hash it records for each,
+asked of `codex app-server` (JSON-RPC over stdio). Only `memtui setup --agent codex --trust-hooks`
+does this, after saying so (agents-contracts.md §2.1, the trust gate).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from memtui.agents.codex import EVENTS, hook_command, hooks_file
+from memtui.errors import UsageError
+
+#: Seconds `codex app-server` may take to start and list the hooks (a Node start, no network).
+LIST_TIMEOUT = 30.0
+
+
+def hook_hashes(cli: Path, env: Mapping[str, str], cwd: Path, prefix: str) -> dict[str, str]:
+    """The hash Codex's hook review would record for each of memtui's hooks in hooks.json, from
+    `codex app-server` (`initialize`, then `hooks/list` for `cwd`): {key: currentHash}. Only a hook
+    of that file whose event and command are exactly what `install_hooks(…, prefix)` wrote is in
+    it: another hook, even one in the same file that names memtui, is never trusted here."""
+    import subprocess
+
+    requests: list[dict[str, Any]] = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"clientInfo": {"name": "memtui", "version": "0"}},
+        },
+        {"jsonrpc": "2.0", "method": "initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}},
+    ]
+    try:
+        answer = _ask(cli, env, cwd, requests)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        raise UsageError(f"`codex app-server` did not list the hooks ({exc}); trust them in Codex's /hooks") from exc
+    ours = {str(hooks_file(env)), str(hooks_file(env).resolve())}
+    wrote = {(event[0].lower() + event[1:], hook_command(prefix, event)) for event in EVENTS}
+    return {
+        hook["key"]: hook["currentHash"]
+        for entry in answer.get("result", {}).get("data", [])
+        for hook in entry.get("hooks", [])
+        if hook.get("sourcePath") in ours and (hook.get("eventName"), hook.get("command")) in wrote
+    }
+
+
+def _ask(cli: Path, env: Mapping[str, str], cwd: Path, requests: list[dict[str, Any]]) -> dict[str, Any]:
+    """The app-server's answer to the last request. Its input stays open until then (at end of
+    input it stops before it answers); a timer ends a server that never does."""
+    import subprocess
+    import threading
+
+    server = subprocess.Popen(
+        [str(cli), "app-server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=dict(env),
+        cwd=cwd,
+    )
+    timer = threading.Timer(LIST_TIMEOUT, server.kill)
+    timer.start()
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(json.dumps(r) + "\n" for r in requests))
+        server.stdin.flush()
+        for line in server.stdout:
+            message = json.loads(line) if line.startswith("{") else {}
+            if message.get("id") == requests[-1]["id"]:
+                if "error" in message:
+                    raise ValueError(message["error"].get("message", "an error"))
+                return dict(message)
+        raise ValueError("it stopped without an answer")
+    finally:
+        timer.cancel()
+        server.kill()
+        server.wait()
