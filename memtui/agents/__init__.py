@@ -13,3 +13,20 @@ Each module has the same names, so nothing else in memtui branches on an agent's
 Agents know no face: they import the layers below recall (capture's transcript readers, the store's
 atomic writes), never the runtime, the MCP server, the TUI or the commands.
 """
+
+from __future__ import annotations
+
+import functools
+
+
+@functools.cache
+def label(name: str) -> str:
+    """What a person is shown for an agent a memory's source names: its module's LABEL ("Codex
+    CLI"), else the name itself (an agent a newer memtui knows, or a module not written yet).
+    `name` has passed `core.ids.agent`, so it can only name a module of this package."""
+    import importlib
+    import pkgutil
+
+    if name not in {m.name for m in pkgutil.iter_modules(__path__)}:
+        return name
+    return str(getattr(importlib.import_module(f"{__name__}.{name}"), "LABEL", name))

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from memtui import agents
 from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.similarity import jaccard, tokenize
@@ -128,7 +129,9 @@ A memory two people edited differently before a git merge comes first, with both
                 f"Review {self.index + 1} of {len(self.items)} · conflict: both sides of a git merge edited this"
             )
         else:
-            source = f" · from session {memory.source.session}" if memory.source and memory.source.session else ""
+            came = memory.source
+            who = f"{agents.label(came.agent)} " if came and came.agent else ""
+            source = f" · from {who}session {came.session}" if came and came.session else ""
             status.update(
                 f"Review {self.index + 1} of {len(self.items)}{source}"  # the footer lists the keys
             )

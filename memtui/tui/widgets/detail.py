@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from memtui import agents
 from memtui.core import decay
 from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
@@ -204,20 +205,14 @@ says it still holds, `d` drops it).
             lines.append(("replaced by", named(m.id)))
         if memory.source and memory.source.origin:
             lines.append(("imported", memory.source.origin))
-        elif memory.source and (memory.source.session or memory.source.event):
-            lines.append(
-                (
-                    "captured",
-                    " · ".join(
-                        p
-                        for p in (
-                            f"session {memory.source.session}" if memory.source.session else "",
-                            memory.source.event or "",
-                        )
-                        if p
-                    ),
-                )
+        elif memory.source and (memory.source.session or memory.source.event or memory.source.agent):
+            source = memory.source
+            parts = (
+                agents.label(source.agent) if source.agent else "",
+                f"session {source.session}" if source.session else "",
+                source.event or "",
             )
+            lines.append(("captured", " · ".join(p for p in parts if p)))
         file = store_file(memory, self.stores)
         lines.append(("store", f"{memory.store} ({memory.scope} scope)"))
         if file is not None:
