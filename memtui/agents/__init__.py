@@ -17,9 +17,11 @@ Each module has the same names, so nothing else in memtui branches on an agent's
     set_up(root, env)    memtui's entries are in its config for this project
     and its config writers (install and uninstall, byte for byte)
 
-Agents know no face: they import the layers below recall (capture's transcript readers, the store's
-atomic writes), never the runtime, the MCP server, the TUI or the commands.
+Agents know no face: they import recall and the layers below it (capture's transcript readers, the
+store's atomic writes), never the runtime, the MCP server, the TUI or the commands.
 """
+
+from __future__ import annotations
 
 #: Every agent memtui knows, by the name its hooks are called with (`memtui hook --agent NAME …`).
 NAMES = ("claude", "codex")
@@ -38,3 +40,9 @@ def get(name: str):
 
         return claude
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(NAMES)})")
+
+
+def label(name: str) -> str:
+    """What a person is shown for an agent a memory's source names: its module's LABEL ("Codex
+    CLI"), else the name itself (an agent a newer memtui knows)."""
+    return str(get(name).LABEL) if name in NAMES else name

@@ -268,7 +268,7 @@ def server_table(command: list[str]) -> Any:
 
     table = tomlkit.table()
     table["command"] = command[0]
-    table["args"] = [*command[1:], "mcp"]
+    table["args"] = [*command[1:], "mcp", "--agent", NAME]  # what memory_save records as its source
     table["required"] = True
     tools = tomlkit.table(is_super_table=True)
     for tool in TOOLS:

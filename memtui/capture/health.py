@@ -1,9 +1,10 @@
 """Extractor health: `.memory/status.json` (written by each run) and `read()` for status, the TUI and doctor.
 
 status.json:
-    {"lastRun":     {"at", "session", "event", "ok", "saved", "superseded", "lines", "skipped", "ms"},
+    {"lastRun":     {"at", "session", "event", "agent", "ok", "saved", "superseded", "lines", "skipped", "ms"},
      "lastSuccess": "<ts>",
-     "lastError":   {"at", "session", "event", "kind", "error", "fix"} | null,
+     "lastError":   {"at", "session", "event", "agent", "kind", "error", "fix"} | null,
+     "agents":      {"<agent>": the lastRun of that agent's sessions},
      "paused":      {"since", "reason", "fix"} | null,
      "consolidation": {"at", "ok", "merged", "dropped", "error"},
      "sessions":    {"<session id>": {"transcript", "line", "offset", "at"}}}
@@ -15,16 +16,21 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from memtui.core.clock import format_ts, parse_ts, utcnow
+from memtui.core import ids
+from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
 from memtui.core.redact import redact_values
 from memtui.core.text import plural
 from memtui.store.atomic import atomic_write
 
 #: Sessions remembered for the pending-bytes figure; older ones are long finished.
 MAX_SESSIONS = 100
+#: Agents remembered for "last capture" (a person sets up a handful; the bound keeps the file small
+#: whatever names spool jobs carry).
+MAX_AGENTS = 16
 
 
 def _path(project: Any) -> Path:
@@ -47,6 +53,7 @@ def update(project: Any, **changes: Any) -> dict[str, Any]:
             data.pop(key, None)
         else:
             data[key] = value
+    _note_agent(data, changes.get("lastRun"))
     sessions = data.get("sessions", {})
     if len(sessions) > MAX_SESSIONS:
         newest = sorted(sessions, key=lambda s: str(sessions[s].get("at", "")))[-MAX_SESSIONS:]
@@ -58,6 +65,57 @@ def update(project: Any, **changes: Any) -> dict[str, Any]:
 
 def session_entry(transcript: Path, line: int, offset: int) -> dict[str, Any]:
     return {"transcript": str(transcript), "line": line, "offset": offset, "at": format_ts(utcnow())}
+
+
+def _note_agent(data: dict[str, Any], run: Any) -> None:
+    """A run of an agent's session is that agent's last capture run (the newest MAX_AGENTS kept)."""
+    agent = run.get("agent") if isinstance(run, dict) else None
+    if not agent:
+        return
+    agents = data.get("agents")
+    agents = {k: v for k, v in agents.items() if k != agent} if isinstance(agents, dict) else {}
+    agents[agent] = run
+    data["agents"] = dict(list(agents.items())[-MAX_AGENTS:])
+
+
+class AgentCapture(NamedTuple):
+    """An agent's last capture run, for a status line ("Codex CLI: last capture 3 min ago")."""
+
+    agent: str  # "claude", "codex": `memtui.agents` gives its label
+    at: datetime
+    event: str | None
+    #: False for a run that failed (status.json's lastError says why while it is the last one).
+    ok: bool
+    saved: int
+    #: Why the run sent nothing (or not everything) to a model, when that was not an error.
+    skipped: str | None
+
+
+_NEVER = from_epoch(0)
+
+
+def last_captures(project: Any) -> list[AgentCapture]:
+    """Each agent's last capture run in this project, the most recent first. A run too small to
+    capture (a Stop with one new line) is not one; an agent whose sessions were never captured
+    (or only before memtui recorded agents) is not listed. `project` is a Project or a Bank."""
+    agents = load(getattr(project, "project", project)).get("agents")
+    out = []
+    for agent, run in agents.items() if isinstance(agents, dict) else ():
+        at = parse_ts(run.get("at"), _NEVER) if isinstance(run, dict) and isinstance(run.get("at"), str) else _NEVER
+        if at == _NEVER or ids.agent(agent) is None:
+            continue  # a hand-edited or foreign entry: nothing it says can be trusted
+        saved, event, skipped = run.get("saved"), run.get("event"), run.get("skipped")
+        out.append(
+            AgentCapture(
+                agent,
+                at,
+                event if isinstance(event, str) else None,
+                run.get("ok") is True,
+                saved if type(saved) is int else 0,
+                skipped if isinstance(skipped, str) else None,
+            )
+        )
+    return sorted(out, key=lambda c: c.at, reverse=True)
 
 
 def pending(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -78,15 +79,15 @@ class ExtractResult:
 class _Run:
     """One extraction: the state shared by its steps (kept out of the result until it is final)."""
 
-    def __init__(self, bank: Bank, path: Path, session: str, event: str, reader: Any) -> None:
-        self.bank, self.path, self.session, self.event = bank, path, session, event
+    def __init__(self, bank: Bank, path: Path, session: str, event: str, reader: Any, agent: str | None) -> None:
+        self.bank, self.path, self.session, self.event, self.agent = bank, path, session, event, agent
         #: The agent's transcript format: a module with `read_span(path, start)` (`capture.transcript`
         #: for Claude Code, `capture.codex_rollout` for Codex CLI).
         self.reader = reader
         self.project = bank.project
         self.cursors = Cursors(self.project.path("cursor.json"))
         self.captured = Captured(self.project.memory_dir)
-        self.source = Source(session, event)
+        self.source = Source(session, event, agent=agent)
         self.saved: list[Memory] = []
         self.superseded: list[Memory] = []
         self.reaffirmed: list[Memory] = []
@@ -135,10 +136,11 @@ class _Run:
         """Write the outcome to status.json. `quiet`: a run that did nothing (too few new lines)
         only updates the session's position, so `lastRun` keeps describing the last real run."""
         now = format_ts(self.bank.clock())
-        run = {
+        run: dict[str, Any] = {
             "at": now,
             "session": self.session,
             "event": self.event,
+            "agent": self.agent,
             "ok": result.ok,
             "saved": len(result.saved),
             "superseded": len(result.superseded),
@@ -163,6 +165,7 @@ class _Run:
                 "at": now,
                 "session": self.session,
                 "event": self.event,
+                "agent": self.agent,
                 "kind": result.kind,
                 "error": result.error,
                 "fix": result.fix,
@@ -191,15 +194,18 @@ def extract(
     lock_timeout: float = LOCK_TIMEOUT,
     whole_chunks: bool = False,
     reader: Any = None,
+    agent: str | None = None,
 ) -> ExtractResult:
     """Capture the transcript's new lines as memories. Never raises for model, file or store
     problems: they come back in the result (and status.json) with the fix. `whole_chunks`: a run
-    a Stop queued for a chunk's worth leaves a short last piece for later (`capture.pending`)."""
+    a Stop queued for a chunk's worth leaves a short last piece for later (`capture.pending`).
+    `agent`: whose session it is (`job_agent` reads a spool job's), for sources and capture health;
+    `reader`: its transcript format (`capture.transcript`, Claude Code's, when not given)."""
     path = Path(transcript_path)
     # Claude Code names a transcript after its session: the stem is hashed as a session id is.
     if reader is None:
         from memtui.capture import transcript as reader
-    run = _Run(bank, path, ids.session(session_id or path.stem), event, reader)
+    run = _Run(bank, path, ids.session(session_id or path.stem), event, reader, ids.agent(agent))
     lock = ProjectLock(bank.project.path("capture.lock"), timeout=lock_timeout)
     try:
         lock.acquire()
@@ -381,6 +387,12 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bo
     header = run.bank.state.header
     run.bank.update_header(extractionCount=int(header.get("extractionCount", 0) or 0) + 1)
     return run.record(run.result())
+
+
+def job_agent(job: Mapping[str, Any]) -> str | None:
+    """The agent a spool job's transcript belongs to: Claude Code's when the job does not say (every
+    hook that queued one before agents were named served Claude Code alone); None when not a name."""
+    return ids.agent(job.get("agent", "claude"))
 
 
 def _conversation_day(span: Span, piece: chunking.Chunk, bank: Bank) -> date:

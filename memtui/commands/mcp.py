@@ -18,6 +18,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="started by the memtui Claude Code plugin: offer no tools where `memtui setup` registered its own server",
     )
+    p.add_argument(
+        "--agent",
+        metavar="NAME",
+        help="the coding agent that starts the server (claude, codex): memories memory_save saves record it",
+    )
     p.set_defaults(func=cmd_mcp)
 
 
@@ -26,6 +31,14 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from memtui.mcp.server import run
 
     root = project_dir(args)
+    agent = None
+    if args.agent is not None:
+        from memtui.core.ids import agent as agent_name
+        from memtui.errors import UsageError
+
+        agent = agent_name(args.agent)
+        if agent is None:
+            raise UsageError("--agent takes an agent's short lowercase name, such as codex or claude")
     quiet = False
     if args.plugin:
         import os
@@ -35,5 +48,5 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
         base = root or Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
         quiet = setup_server(base) is not None
-    run(root, tools=not quiet)
+    run(root, tools=not quiet, agent=agent)
     return 0

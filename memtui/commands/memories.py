@@ -7,6 +7,7 @@ import argparse
 from memtui.commands.common import check_filters, line_width, one_line, open_bank, print_json, text_argument
 from memtui.core.defuse import for_terminal
 from memtui.core.intake import control_free
+from memtui.core.memory import Source
 from memtui.core.text import clip, plural
 
 
@@ -161,7 +162,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if memory.source and memory.source.origin:
         print(f"source:      imported from {one_line(memory.source.origin)}")
     elif memory.source:
-        print(f"source:      session {one_line(memory.source.session or '?')} ({one_line(memory.source.event or '?')})")
+        print(f"source:      {_captured(memory.source)}")
     if not memory.reviewed:
         print("reviewed:    no (captured automatically)")
     if memory.path:
@@ -169,6 +170,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     print()
     print(for_terminal(memory.content))
     return 0
+
+
+def _captured(source: Source) -> str:
+    """`Codex CLI session s-1a2b… (Stop)`; without a known agent, as before agents were recorded."""
+    from memtui import agents
+
+    who = f"{agents.label(source.agent)} " if source.agent else ""
+    if not source.session and not source.event:
+        return who.strip() or "?"
+    return f"{who}session {one_line(source.session or '?')} ({one_line(source.event or '?')})"
 
 
 def cmd_add(args: argparse.Namespace) -> int:

@@ -29,7 +29,12 @@ def to_dict(memory: Memory, now: datetime, registry: TypeRegistry = DEFAULT_REGI
         "supersedes": memory.supersedes,
         "merged_from": list(memory.merged_from),
         "source": (
-            {"session": memory.source.session, "event": memory.source.event, "origin": memory.source.origin}
+            {
+                "session": memory.source.session,
+                "event": memory.source.event,
+                "origin": memory.source.origin,
+                "agent": memory.source.agent,
+            }
             if memory.source
             else None
         ),

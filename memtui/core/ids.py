@@ -7,6 +7,9 @@ id that is not valid is not dropped: the memory gets a fresh id derived from wha
 every reader of the same file derives the same one), and the original is kept as lineage, in a
 form that is one printable line.
 
+An agent's name (`codex` in `source.agent`, a spool job, a hook's `--agent`) is held to a short
+lowercase word, so the same check serves every place one enters.
+
 A hook's `session_id` is a string Claude Code chose, stored in places a person shares
 (`source.session` in state.json, the index, session files, cursors): only its digest is kept.
 The same session always has the same digest, so recall's no-repeat set and capture's cursors
@@ -28,6 +31,10 @@ MAX_ID = 120
 _SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.~/:"
 #: The lineage kept of an invalid id: enough to recognise it, one line.
 LINEAGE_CHARS = 80
+#: Longest agent name ("claude", "codex", "gemini", "opencode", "copilot-cli" are well under it).
+MAX_AGENT = 24
+_AGENT_FIRST = "abcdefghijklmnopqrstuvwxyz"
+_AGENT_REST = frozenset(_AGENT_FIRST + "0123456789-")
 #: A digested session id: `s-` and 16 hex.
 SESSION_PREFIX = "s-"
 _SESSION_HEX = 16
@@ -100,6 +107,15 @@ def digest_name(name: str) -> str:
     """A valid id part for a name that cannot be one (too long, unsafe characters, a secret): `h-`
     and a digest of it."""
     return "h-" + hashlib.blake2b(name.encode("utf-8", "replace"), digest_size=8).hexdigest()
+
+
+def agent(value: Any) -> str | None:
+    """`value` as an agent's name when it is one (a lowercase letter, then lowercase letters, digits
+    and `-`, at most MAX_AGENT characters), else None: an unknown agent is shown as nothing, never
+    as whatever a hand-edited file or a payload put there."""
+    if type(value) is not str or not 0 < len(value) <= MAX_AGENT or value[0] not in _AGENT_FIRST:
+        return None
+    return value if _AGENT_REST.issuperset(value) else None
 
 
 def session(value: Any) -> str:

@@ -21,12 +21,16 @@ class Status(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Where a memory came from: the session and hook event that captured it, or (`origin`) the tool
-    and place it was imported from, e.g. `claude-mem observations/42` (`memtui import`)."""
+    """Where a memory came from: the session and hook event that captured it and the coding agent
+    whose session that was (`agent`: "claude", "codex"…; None when unknown, as in files written
+    before memtui recorded it), or (`origin`) the tool and place it was imported from, e.g.
+    `claude-mem observations/42` (`memtui import`)."""
 
     session: str | None = None
     event: str | None = None
     origin: str | None = None
+    #: A name `core.ids.agent` accepts; the stores drop any other on read.
+    agent: str | None = None
 
 
 # Not slots=True: without slots a store can build a Memory by handing over its attribute dict,

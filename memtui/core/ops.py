@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from memtui.core.memory import Memory, Status, new_id
+from memtui.core.memory import Memory, Source, Status, new_id
 
 
 def touch(memory: Memory, now: datetime) -> Memory:
@@ -44,7 +44,9 @@ def merge(
     """One memory from several: the result records `merged_from`; the sources become superseded.
 
     Tags default to the union of the sources' tags (first-seen order); the type to the first source's.
-    The merged memory keeps the highest access count so its rank is not reset by housekeeping.
+    The merged memory keeps the highest access count so its rank is not reset by housekeeping, and
+    the agent whose sessions every source came from (none when they came from several: each
+    source, kept superseded, still says its own).
     """
     if not sources:
         raise ValueError("merge needs at least one source memory")
@@ -63,6 +65,7 @@ def merge(
         tags=tuple(tags),
         access_count=max(s.access_count for s in sources),
         merged_from=tuple(s.id for s in sources),
+        source=Source(agent=agent) if (agent := common_agent(sources)) else None,
         store=first.store,
         scope=first.scope,
     )
@@ -87,3 +90,9 @@ def union_tags(memories: Sequence[Memory]) -> list[str]:
         for tag in memory.tags:
             seen.setdefault(tag, None)
     return list(seen)
+
+
+def common_agent(memories: Sequence[Memory]) -> str | None:
+    """The agent every one of `memories` was captured from, else None (several, or one unknown)."""
+    agents = {m.source.agent if m.source else None for m in memories}
+    return agents.pop() if len(agents) == 1 else None

@@ -33,7 +33,7 @@ def read(path: Path, ctx: Context) -> Reading:
     handbook = root / "MEMORY.md"
     if not handbook.is_file():
         raise UsageError(f"{path} has no memories/MEMORY.md; give Codex's home (~/.codex) or its memories folder")
-    reading = Reading(TOOL, root)
+    reading = Reading(TOOL, root, agent="codex")
     _handbook(handbook, root, reading, ctx)
     summary = root / "memory_summary.md"
     if summary.is_file():

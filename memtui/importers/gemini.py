@@ -26,7 +26,7 @@ def read(path: Path, ctx: Context) -> Reading:
     require_dir(path, "Gemini CLI folder")
     if not any((path / name).exists() for name in ("GEMINI.md", "tmp", "projects.json")):
         raise UsageError(f"{path} has no GEMINI.md, tmp/ or projects.json; give Gemini CLI's folder (~/.gemini)")
-    reading = Reading(TOOL, path)
+    reading = Reading(TOOL, path, agent="gemini")
     global_file = path / "GEMINI.md"
     if global_file.is_file():
         for block in blocks(read_text(global_file)):

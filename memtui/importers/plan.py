@@ -38,6 +38,7 @@ class Plan:
     path: str
     items: list[Item] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    agent: str | None = None
 
     def origin(self, unit: Unit) -> str:
         return f"{self.tool} {unit.ref}"
@@ -79,7 +80,7 @@ def preview(
 
 
 def plan(bank: Bank, reading: Reading) -> Plan:
-    out = Plan(reading.tool, str(reading.path), notes=list(reading.notes))
+    out = Plan(reading.tool, str(reading.path), notes=list(reading.notes), agent=reading.agent)
     held: dict[str, str] = {}
     imported: dict[str, str] = {}
     for memory in bank.memories():
@@ -111,7 +112,7 @@ def plan(bank: Bank, reading: Reading) -> Plan:
 def apply(bank: Bank, planned: Plan, only: Collection[int] | None = None) -> Plan:
     """Save the units the plan adds (those whose index is in `only`, when given) as one change:
     `memtui undo` takes the whole import back. Returns the plan as it turned out."""
-    done = Plan(planned.tool, planned.path, notes=list(planned.notes))
+    done = Plan(planned.tool, planned.path, notes=list(planned.notes), agent=planned.agent)
     with bank.batch("import", f"import from {planned.tool}") as batch:
         for n, item in enumerate(planned.items):
             if item.action != "add" or (only is not None and n not in only):
@@ -123,7 +124,7 @@ def apply(bank: Bank, planned: Plan, only: Collection[int] | None = None) -> Pla
                     unit.type,
                     unit.content,  # the Bank redacts and checks it, as for every other way in
                     tags=unit.tags,
-                    source=Source(unit.session, "import", planned.origin(unit)),
+                    source=Source(unit.session, "import", planned.origin(unit), planned.agent),
                     created=unit.created,
                 )
             except MemtuiError as exc:

@@ -36,6 +36,9 @@ class Reading:
     refused: list[tuple[str, str]] = field(default_factory=list)
     #: What was left out on purpose (other projects), one sentence each.
     notes: list[str] = field(default_factory=list)
+    #: The coding agent whose sessions wrote the units, when the tool is an agent's own memory
+    #: ("codex"): kept in each imported memory's `source.agent`.
+    agent: str | None = None
 
 
 @dataclass(frozen=True)

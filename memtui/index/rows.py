@@ -208,7 +208,7 @@ def encode(memory: Memory) -> str:
         "status": memory.status.value,
         "supersedes": memory.supersedes,
         "merged_from": list(memory.merged_from),
-        "source": [memory.source.session, memory.source.event] if memory.source else None,
+        "source": _source(memory.source),
         "reviewed": memory.reviewed,
         **({"questions": list(memory.questions)} if memory.questions else {}),
         "store": memory.store,
@@ -216,6 +216,17 @@ def encode(memory: Memory) -> str:
         "path": _named_path(memory),
     }
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _source(source: Source | None) -> list[str | None] | None:
+    """[session, event, origin, agent] without trailing empty ones past the second, so a memory with
+    neither origin nor agent has the row (and data hash) it had before they were kept here."""
+    if source is None:
+        return None
+    values = [source.session, source.event, source.origin, source.agent]
+    while len(values) > 2 and values[-1] is None:
+        values.pop()
+    return values
 
 
 def _named_path(memory: Memory) -> str | None:
@@ -243,7 +254,7 @@ def decode(data: str) -> Memory:
         status=Status(v.get("status", "active")),
         supersedes=v.get("supersedes"),
         merged_from=tuple(v.get("merged_from", ())),
-        source=Source(source[0], source[1]) if source else None,
+        source=Source(*source[:4]) if source else None,
         reviewed=bool(v.get("reviewed", True)),
         questions=tuple(v.get("questions", ())),
         store=v.get("store", "state"),

@@ -27,7 +27,7 @@ STANDING_DOWN = (
 )
 
 
-def build(cwd: Path | None = None, env: Any = None, *, tools: bool = True) -> Any:
+def build(cwd: Path | None = None, env: Any = None, *, tools: bool = True, agent: str | None = None) -> Any:
     from mcp.server import MCPServer
 
     from memtui.mcp.tools import register_all
@@ -37,12 +37,12 @@ def build(cwd: Path | None = None, env: Any = None, *, tools: bool = True) -> An
         "memtui", instructions=INSTRUCTIONS if tools else STANDING_DOWN, version=__version__, log_level="WARNING"
     )
     if tools:
-        register_all(server, Workspace(cwd, env))
+        register_all(server, Workspace(cwd, env, agent))
     return server
 
 
-def run(cwd: Path | None = None, *, tools: bool = True) -> None:
+def run(cwd: Path | None = None, *, tools: bool = True, agent: str | None = None) -> None:
     """Serve on stdio; a handshake answered before is answered again before the SDK has loaded (`prelude`)."""
     from memtui.mcp.prelude import serve
 
-    serve(lambda: build(cwd, tools=tools), tools=tools, cwd=cwd)
+    serve(lambda: build(cwd, tools=tools, agent=agent), tools=tools, cwd=cwd)

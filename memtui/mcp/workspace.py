@@ -20,9 +20,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Workspace:
-    def __init__(self, cwd: Path | None = None, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, cwd: Path | None = None, env: Mapping[str, str] | None = None, agent: str | None = None) -> None:
         self.cwd = cwd
         self.env = dict(os.environ if env is None else env)
+        #: The coding agent that started this server (`memtui mcp --agent`), recorded in the source
+        #: of what memory_save saves; None when it did not say.
+        self.agent = agent
         self._bank: Any = None
         self._lock = threading.Lock()  # sync tools run on worker threads
 

@@ -49,7 +49,7 @@ def _save_explicit(context: Any, text: str) -> list[Any]:
 
     bank = Bank(context.project)
     bank.lock.timeout = SAVE_LOCK_SECONDS
-    source = Source(context.session_id or None, context.event)
+    source = Source(context.session_id or None, context.event, agent=context.agent.NAME)
     return [bank.add(type_, content, source=source, trim=True).memory for type_, content in found]
 
 

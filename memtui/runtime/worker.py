@@ -135,6 +135,7 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
         event=str(job.data.get("event") or "Stop"),
         whole_chunks=job.data.get("whole_chunks") is True,
         reader=agent.transcripts(),
+        agent=agent.NAME,
     )
     _log(project, f"{job.path.name}: {job.data.get('event')} {_summary(result)}")
     if getattr(result, "waiting", False):

@@ -136,6 +136,7 @@ class MarkdownStore:
         tags = tags_entry.value if tags_entry and isinstance(tags_entry.value, list) else []
         merged = doc.find("merged_from")
         session, event, origin = text("source_session"), text("source_event"), text("source_origin")
+        agent = ids.agent(text("source_agent"))
         reviewed = doc.find("reviewed")
         asked = doc.find("questions")
         return Memory(
@@ -150,7 +151,9 @@ class MarkdownStore:
             status=status,
             supersedes=text("supersedes") or None,
             merged_from=tuple(str(x) for x in merged.value) if merged and isinstance(merged.value, list) else (),
-            source=Source(session or None, event or None, origin or None) if session or event or origin else None,
+            source=Source(session or None, event or None, origin or None, agent)
+            if session or event or origin or agent
+            else None,
             reviewed=not (reviewed is not None and reviewed.value is False),
             questions=tuple(str(q) for q in asked.value if q) if asked and isinstance(asked.value, list) else (),
             store=self.key,
@@ -221,6 +224,7 @@ class MarkdownStore:
             ("source_session", lambda m: (m.source or Source()).session, source.session),
             ("source_event", lambda m: (m.source or Source()).event, source.event),
             ("source_origin", lambda m: (m.source or Source()).origin, source.origin),
+            ("source_agent", lambda m: (m.source or Source()).agent, source.agent),
             ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
             ("questions", lambda m: m.questions, list(memory.questions) or None),
             # The file's mtime is its age; `created` is written only when it says something more.

@@ -2,8 +2,8 @@
 
 memory-mcp's keys (`id, type, content, tags, created, updated, confidence, accessCount, supersedes,
 mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed, questions`) written only
-when set; a changed memory keeps its unknown keys and key order. Written for speed: a 10k-memory
-file means 10k calls per load.
+when set (`source` is `{session, event, origin, agent}`, each only when set); a changed memory keeps its
+unknown keys and key order. Written for speed: a 10k-memory file means 10k calls per load.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from memtui.core.clock import format_ts, parse_ts
+from memtui.core.ids import agent
 from memtui.core.memory import Memory, Source, Status
 from memtui.store import stateids
 
+_SOURCE_KEYS = ("session", "event", "origin", "agent")
 STATUS_TAGS = {Status.SUPERSEDED.value: Status.SUPERSEDED, Status.ARCHIVED.value: Status.ARCHIVED}
 KEY = "state"
 SCOPE = "repo"
@@ -117,7 +119,7 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         values["supersedes"] = _text(supersedes) if supersedes else None
         values["merged_from"] = tuple(str(x) for x in merged) if merged and isinstance(merged, list) else ()
         values["source"] = (
-            Source(source.get("session"), source.get("event"), source.get("origin"))
+            Source(source.get("session"), source.get("event"), source.get("origin"), agent(source.get("agent")))
             if isinstance(source, dict)
             else None
         )
@@ -163,20 +165,8 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     _set(raw, "mergedFrom", list(memory.merged_from), [])
     _set(raw, "name", memory.name, "")
     _set(raw, "description", memory.description, "")
-    source = (
-        {
-            k: v
-            for k, v in (
-                ("session", memory.source.session),
-                ("event", memory.source.event),
-                ("origin", memory.source.origin),
-            )
-            if v
-        }
-        if memory.source
-        else {}
-    )
-    _set(raw, "source", source, {})
+    if old is None or old.source != memory.source:
+        _set(raw, "source", _source(memory.source, raw.get("source")), {})
     _set(raw, "reviewed", memory.reviewed, True)
     _set(raw, "questions", list(memory.questions), [])
     if not memory.conflict:
@@ -184,6 +174,16 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     elif not (isinstance(raw.get("mergeConflict"), dict) and raw["mergeConflict"].get("with") == memory.conflict):
         raw["mergeConflict"] = {"with": memory.conflict}
     return raw
+
+
+def _source(source: Source | None, base: Any) -> dict[str, Any]:
+    """`source` as state.json's object. Keys this version does not know (a newer memtui's) stay, so
+    a memory edited here keeps what that one recorded; an unchanged source is not rewritten at all."""
+    kept = {k: v for k, v in base.items() if k not in _SOURCE_KEYS} if isinstance(base, dict) else {}
+    if source is None:
+        return {}
+    values = zip(_SOURCE_KEYS, (source.session, source.event, source.origin, source.agent), strict=True)
+    return {**{k: v for k, v in values if v}, **kept}
 
 
 def fragment(raw: Mapping[str, Any]) -> bytes:

@@ -129,7 +129,7 @@ def test_the_server_entry_is_required_and_approves_memtuis_tools_one_by_one():
 
     entry = tomllib.loads(codex.install_server(THEIR_CONFIG, COMMAND))["mcp_servers"]["memtui"]
 
-    assert entry["command"] == COMMAND[0] and entry["args"] == ["mcp"]
+    assert entry["command"] == COMMAND[0] and entry["args"] == ["mcp", "--agent", "codex"]
     assert entry["required"] is True
     assert entry["tools"] == {tool: {"approval_mode": "approve"} for tool in codex.TOOLS}
     assert "default_tools_approval_mode" not in entry  # nothing a later tool of this name would inherit

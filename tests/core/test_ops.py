@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from memtui.core import ops
-from memtui.core.memory import Memory, Status, new_id
+from memtui.core.memory import Memory, Source, Status, new_id
 
 
 def test_touch_drop_restore_supersede(make, now):
@@ -32,6 +32,16 @@ def test_merge(make, now):
     assert merged.access_count == 7
     assert [s.status for s in sources] == [Status.SUPERSEDED, Status.SUPERSEDED]
     assert [s.id for s in sources] == [a.id, b.id]
+
+
+@pytest.mark.parametrize(
+    ("agents", "kept"),
+    [(("codex", "codex"), "codex"), (("codex", "claude"), None), (("codex", None), None), ((None, None), None)],
+)
+def test_merge_keeps_the_agent_every_source_came_from(make, now, agents, kept):
+    sources = [make(f"m{i}", source=Source("s-1", "Stop", agent=a) if a else None) for i, a in enumerate(agents)]
+    merged, _ = ops.merge(sources, "both", now)
+    assert merged.source == (Source(agent=kept) if kept else None)
 
 
 @pytest.mark.parametrize(("sources", "content", "message"), [(0, "text", "at least one"), (2, "  \n", "empty")])

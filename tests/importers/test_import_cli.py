@@ -21,6 +21,8 @@ SOURCES = {
     "cline": (lambda home, root: importkit.cline(root), (5, 2, 0)),
     "memory-tool": (lambda home, root: importkit.memory_tool(root), (3, 2, 1)),
 }
+#: Sources that are a coding agent's own memory: what they bring keeps that agent (`source.agent`).
+AGENTS = {"codex": "codex", "gemini": "gemini"}
 
 
 def _ours(project, home):
@@ -65,6 +67,7 @@ def test_import_adds_each_unit_once_with_lineage_keeps_no_secret_and_undoes_whol
     imported = [m for m in _listing(run) if m["source"] and m["source"]["origin"]]
     assert len(imported) == added
     assert all(m["source"]["origin"].startswith(f"{source} ") for m in imported)
+    assert {m["source"]["agent"] for m in imported} == {AGENTS.get(source)}
     assert leaked(*_ours(project, home)) == []
     listing = project.root.parent / "list.json"
     listing.write_text(run("list", "--json", "--status", "all")[1], encoding="utf-8")

@@ -15,14 +15,15 @@ READ_ONLY = {"memory_search", "memory_related", "memory_ask", "memory_status"}
 server_env = isolated_env
 
 
-def session(root: Path | None, home: Path, calls, cwd: Path | None = None, **extra: str):
-    """Start the server, initialise, run `calls(client_session)`, return what it returns."""
+def session(root: Path | None, home: Path, calls, cwd: Path | None = None, flags: tuple[str, ...] = (), **extra: str):
+    """Start the server (`memtui mcp` and `flags`), initialise, run `calls(client_session)`, return
+    what it returns."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     async def run():
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "memtui", "mcp"],
+            args=["-m", "memtui", "mcp", *flags],
             env=server_env(root, home, **extra),
             cwd=str(cwd or root or home),
         )

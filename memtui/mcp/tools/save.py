@@ -42,7 +42,12 @@ def register(server: Any, ws: Any) -> None:
             )
         bank = ws.bank()
         result = bank.add(
-            type, content, tags=tags or (), source=Source(ws.session, "mcp"), reviewed=False, questions=questions or ()
+            type,
+            content,
+            tags=tags or (),
+            source=Source(ws.session, "mcp", agent=ws.agent),
+            reviewed=False,
+            questions=questions or (),
         )
         m = result.memory
         line = f"Already known: re-affirmed {m.id} ({m.type})." if result.reaffirmed else f"Saved {m.id} ({m.type})."

@@ -88,3 +88,10 @@ def session_layers(bank: Any) -> list[Any]:
     from memtui.runtime.settings import HookSettings
 
     return picture(bank.project, bank.config, HookSettings.from_table(bank.config.section("hooks")))
+
+
+def agent_label(name: str) -> str:
+    """The agent a memory's source names, as a person reads it ("Codex CLI")."""
+    from memtui.agents import label
+
+    return label(name)

@@ -14,6 +14,7 @@ from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.similarity import jaccard, tokenize
 from memtui.tui.appref import app_of
+from memtui.tui.data import services
 from memtui.tui.data.text import shown
 from memtui.tui.messages import Op, Snapshot
 from memtui.tui.screens import curate
@@ -128,7 +129,9 @@ A memory two people edited differently before a git merge comes first, with both
                 f"Review {self.index + 1} of {len(self.items)} · conflict: both sides of a git merge edited this"
             )
         else:
-            source = f" · from session {memory.source.session}" if memory.source and memory.source.session else ""
+            came = memory.source
+            who = f"{services.agent_label(came.agent)} " if came and came.agent else ""
+            source = f" · from {who}session {came.session}" if came and came.session else ""
             status.update(
                 f"Review {self.index + 1} of {len(self.items)}{source}"  # the footer lists the keys
             )

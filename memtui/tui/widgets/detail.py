@@ -20,6 +20,7 @@ from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.appref import AppBase
+from memtui.tui.data import services
 from memtui.tui.data.text import level, lifetime, secret_kinds, show_path, shown, store_file, when
 
 _LEVEL_STYLE = {"good": "$success", "warn": "$warning", "bad": "$error"}
@@ -204,20 +205,14 @@ says it still holds, `d` drops it).
             lines.append(("replaced by", named(m.id)))
         if memory.source and memory.source.origin:
             lines.append(("imported", memory.source.origin))
-        elif memory.source and (memory.source.session or memory.source.event):
-            lines.append(
-                (
-                    "captured",
-                    " · ".join(
-                        p
-                        for p in (
-                            f"session {memory.source.session}" if memory.source.session else "",
-                            memory.source.event or "",
-                        )
-                        if p
-                    ),
-                )
+        elif memory.source and (memory.source.session or memory.source.event or memory.source.agent):
+            source = memory.source
+            parts = (
+                services.agent_label(source.agent) if source.agent else "",
+                f"session {source.session}" if source.session else "",
+                source.event or "",
             )
+            lines.append(("captured", " · ".join(p for p in parts if p)))
         file = store_file(memory, self.stores)
         lines.append(("store", f"{memory.store} ({memory.scope} scope)"))
         if file is not None:
