@@ -223,10 +223,28 @@ def _age(epoch: float) -> str:
     return f"{int(seconds)} s"
 
 
+def _agent_rows(health: dict[str, Any]) -> list[Row]:
+    """One row per coding agent serving the project (`agents.report` adds them): set up or not, and
+    its last capture."""
+    out = []
+    for entry in health.get("agents") or []:
+        last = entry.get("last_capture")
+        if last:
+            what = f"saved {last['saved']}" if last["ok"] else ("skipped" if last.get("skipped") else "FAILED")
+            when = f"last capture {last['at']} ({last.get('event') or '-'}): {what}"
+        else:
+            when = "no capture yet"
+        setup = "set up" if entry["set_up"] else "not set up (`memtui setup --agent " + entry["agent"] + "`)"
+        out.append(Row("Agents", entry["label"], f"{setup}; {when}", "" if entry["set_up"] else "warn"))
+    if health.get("agents_error"):
+        out.append(Row("Agents", "", f"could not read the agents' config: {health['agents_error']}", "warn"))
+    return out
+
+
 class Row(NamedTuple):
     """One line of the health summary, as `memtui status` and the TUI's health screen both show it."""
 
-    section: str  # "Capture", "Model" or "Today"
+    section: str  # "Capture", "Agents", "Model" or "Today"
     label: str  # "" continues the row above
     text: str
     level: str = ""  # "", "muted", "warn" or "error": how the TUI colours it
@@ -290,6 +308,7 @@ def rows(health: dict[str, Any]) -> list[Row]:
         out.append(Row("Capture", "waiting", text, style))
     if health.get("fix"):
         out.append(Row("Capture", "fix", str(health["fix"]), "warn"))
+    out += _agent_rows(health)
     name = health.get("backend", "api")
     if name == "off":
         out.append(Row("Model", "model", f"none: {health.get('backend_why')}", "warn"))

@@ -121,10 +121,11 @@ def _status(bank) -> dict:
 def _capture_health(bank) -> dict | None:
     """Capture's health, the Claude Code login checked; jobs that waited for a model are started
     here once one is there (a sign-in since the last hook), not at the next hook."""
+    from memtui.agents.report import with_agents
     from memtui.capture import health
     from memtui.runtime import spool
 
-    out = health.read(bank, login=True)
+    out = with_agents(health.read(bank, login=True), bank)
     jobs = spool.waiting(bank.project.memory_dir)
     oldest = min((float(j.data.get("waiting") or j.data.get("queued") or 0) for j in jobs), default=None)
     started = bool(jobs) and out.get("backend") != "off" and not out.get("paused")

@@ -77,6 +77,7 @@ def test_remember_that_in_codex_is_saved_without_a_model(project, home, rollout)
     assert answer is not None and "saved" in answer["hookSpecificOutput"]["additionalContext"]
     saved = [m for m in Bank(project).memories() if "5433" in m.content]
     assert saved and saved[0].source is not None and saved[0].source.session == ids.session(SESSION)
+    assert saved[0].source.agent == "codex"
 
 
 def test_a_codex_event_memtui_does_not_handle_does_nothing(project, home, rollout):
@@ -122,8 +123,13 @@ def test_codex_capture_reads_the_rollout_and_never_memtuis_own_text(project, hom
     assert "We chose Redis for the job queue." in sent and "OK, port 8042." in sent
     assert "recalled-memories" not in sent and "AGENTS-MARK" not in sent and "environment_context" not in sent
     saved = [m for m in Bank(project).memories() if m.content == "Redis backs the job queue"]
-    assert saved and saved[0].source.session == ids.session(SESSION)
+    assert saved and saved[0].source.session == ids.session(SESSION) and saved[0].source.agent == "codex"
     wait_for_worker(project.memory_dir)
+    status = subprocess.run(
+        [sys.executable, "-m", "memtui", "status", "--json"], cwd=project.root, env=env, capture_output=True
+    )
+    (codex_line,) = json.loads(status.stdout)["capture"]["agents"]
+    assert codex_line["agent"] == "codex" and codex_line["last_capture"]["saved"] == 1
 
 
 def test_the_codex_conversation_comes_from_its_rollout():

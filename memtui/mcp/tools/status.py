@@ -66,10 +66,11 @@ def _verification(bank: Any, ids: list[str]) -> str:
 
 
 def _capture_health(bank: Any) -> str:
+    from memtui.agents.report import with_agents
     from memtui.capture import health
 
     try:
-        summary = health.lines(health.read(bank))
+        summary = health.lines(with_agents(health.read(bank), bank))
     except Exception as exc:  # status must answer even when health cannot be read
         return f"Automatic capture: health unknown ({exc})."
     return "Automatic capture:\n" + "\n".join("  " + " ".join(line.split()) for line in summary)

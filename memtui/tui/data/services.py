@@ -42,10 +42,11 @@ def importer() -> tuple[Callable[..., Any], Callable[..., Any]]:
 
 
 def health() -> Callable[..., Any]:
-    """`read(project) -> dict`."""
+    """`read(bank) -> dict`: capture's health with the agents serving the project."""
+    from memtui.agents.report import with_agents
     from memtui.capture.health import read
 
-    return read
+    return lambda bank: with_agents(read(bank), bank)
 
 
 def health_rows(health: dict[str, Any]) -> tuple[list[Any], float]:
