@@ -85,7 +85,7 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
 
 def installed_hook() -> list[str]:
     """The hook command `memtui setup` writes, without the event name."""
-    from memtui.commands.setup import hook_prefix
+    from memtui.commands.setupfiles import hook_prefix
 
     return hook_prefix(memtui_command())
 

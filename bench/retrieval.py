@@ -163,7 +163,7 @@ def hook_answers(store: Store, prompts: list[dict], *, with_turn: bool = False) 
     previous turn is in a real transcript file the hook is pointed at."""
     import subprocess
 
-    from memtui.commands.setup import hook_prefix
+    from memtui.commands.setupfiles import hook_prefix
     from memtui.index import remote
     from memtui.runtime import service as control
 

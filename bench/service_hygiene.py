@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle", type=float, default=10.0, help="[service] idle_seconds of every project")
     args = parser.parse_args(argv)
 
-    from memtui.commands.setup import hook_prefix
+    from memtui.commands.setupfiles import hook_prefix
 
     if services():
         print(f"services already running before the benchmark: {services()}; stop them first", file=sys.stderr)

@@ -294,6 +294,13 @@ def last_turn(path: Any) -> Any:
     return last_turn(path)
 
 
+def find_cli(env: Any = None) -> Path | None:
+    """The installed `claude` (MEMTUI_CLAUDE, PATH, its usual places), as the claude-code backend finds it."""
+    from memtui.llm.claudecode import find_cli as find
+
+    return find(env=env)
+
+
 def set_up(root: Path, env: Any = None) -> bool:
     """memtui's hooks are in a settings file Claude Code reads for this project (by `memtui setup` or
     the memtui plugin)."""

@@ -16,17 +16,11 @@ when nothing would change. `--agent codex` writes Codex CLI's instead (commands/
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
-import shutil
-import sys
 from pathlib import Path
 
-from memtui.commands.setupfiles import Target, plan, show_diff, write
+from memtui.agents import NAMES as AGENTS  # `--agent` names one; `all` is every one found installed
+from memtui.commands.setupfiles import Target, launcher, made, plan, said_clean, show_diff, write
 from memtui.errors import UsageError
-
-#: The agents `--agent` names; `all` is every one of them found installed.
-AGENTS = ("claude", "codex")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -74,42 +68,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_setup)
 
 
-def launcher() -> list[str]:
-    """The command that runs this very memtui, by absolute path (hooks run without our PATH)."""
-    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if argv0 is not None and argv0.name in ("memtui", "memtui.exe") and argv0.exists():
-        return [str(argv0.absolute())]
-    beside = Path(sys.executable).parent / ("memtui.exe" if os.name == "nt" else "memtui")
-    if beside.exists():
-        return [str(beside)]
-    found = shutil.which("memtui")
-    if found:
-        return [str(Path(found).absolute())]
-    return [sys.executable, "-m", "memtui"]
-
-
-def hook_prefix(command: list[str]) -> list[str]:
-    """What precedes the event name in our hook commands.
-
-    The fast launcher (`<python> -S …/memtui/runtime/launch.py`) when this interpreter runs memtui
-    from a real file: it skips the `site` start-up that `memtui hook` pays on every prompt.
-    Otherwise the memtui command itself, as the MCP server uses it.
-    """
-    from memtui.runtime import launch_path
-
-    path = launch_path()
-    if path is not None and Path(sys.executable).exists():
-        return [sys.executable, "-S", str(path)]
-    return [*command, "hook"]
-
-
-def hook_line(args: argparse.Namespace, command: list[str]) -> str:
-    """The hook command before the event name (before `--agent <name>` for an agent other than
-    Claude Code), quoted for a shell."""
-    prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
-    return " ".join(shlex.quote(part) for part in prefix)
-
-
 def project_root(args: argparse.Namespace) -> Path | None:
     if args.global_:
         return None
@@ -121,11 +79,9 @@ def project_root(args: argparse.Namespace) -> Path | None:
 
 def installed_agents() -> list[str]:
     """The agents whose CLI is installed here, in AGENTS' order."""
-    from memtui.agents import codex
-    from memtui.llm import claudecode
+    from memtui.agents import get
 
-    found = {"claude": claudecode.find_cli() is not None, "codex": codex.find_cli() is not None}
-    return [name for name in AGENTS if found[name]]
+    return [name for name in AGENTS if get(name).find_cli() is not None]
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
@@ -221,22 +177,6 @@ def apply(args: argparse.Namespace, targets: list[Target], root: Path | None) ->
         backup = write(target.path, old, new, backup_dir(inside), inside)
         changed.add(target.path)
         made(args, target.path, target.label, backup)
-
-
-def said_clean(args: argparse.Namespace, path: Path, existing: bool) -> None:
-    """ "already clean/up to date", once per file. A file that does not exist is neither, and one
-    this run changed already is not "already" anything: nothing to say."""
-    said = getattr(args, "said_clean", None)  # `memtui uninstall`: one file, one line, both passes
-    if existing and (said is None or path not in said):
-        print(f"{path}: already {'clean' if args.uninstall else 'up to date'}")
-        if said is not None:
-            said.add(path)
-
-
-def made(args: argparse.Namespace, path: Path, label: str, backup: Path | None) -> None:
-    if backup is not None and isinstance(getattr(args, "backups_made", None), list):
-        args.backups_made.append(backup)  # `memtui uninstall --purge` must not delete these
-    print(f"{path}: {label}" + (f" (backup: {backup})" if backup else ""))
 
 
 def _name_other_agents() -> None:

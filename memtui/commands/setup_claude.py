@@ -53,7 +53,7 @@ def _server_change(uninstall: bool, command: list[str]) -> Callable[[dict[str, A
 
 def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
     """The files setup changes for Claude Code and how, for the scope `args` asks for."""
-    from memtui.commands.setup import hook_line
+    from memtui.commands.setupfiles import hook_line
 
     line = hook_line(args, command)
     if args.global_:
@@ -213,7 +213,7 @@ def closing_words(args: argparse.Namespace, root: Path | None, command: list[str
     from memtui.agents import claude as install
     from memtui.commands import teamgit
     from memtui.commands.common import say
-    from memtui.commands.setup import hook_prefix
+    from memtui.commands.setupfiles import hook_prefix
 
     learn_handshake(root)
     say(_permissions_line(args))

@@ -14,8 +14,7 @@ import argparse
 import os
 from pathlib import Path
 
-from memtui.commands.setup import hook_line, launcher
-from memtui.commands.setupfiles import backup_dir, read_text, show_diff, write
+from memtui.commands.setupfiles import backup_dir, hook_line, launcher, read_text, show_diff, write
 from memtui.errors import UsageError
 
 
@@ -84,7 +83,7 @@ def _changed(old: str | None, new: str) -> str | None:
 def _save(args: argparse.Namespace, path: Path, old: str | None, new: str, label: str) -> None:
     """Write `new` (a backup of `old` first, in the user's cache: these are the person's own files),
     or remove the file when memtui's entries were all it held."""
-    from memtui.commands.setup import made, said_clean
+    from memtui.commands.setupfiles import made, said_clean
 
     if _changed(old, new) is None:
         said_clean(args, path, old is not None)
