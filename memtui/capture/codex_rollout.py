@@ -24,7 +24,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memtui.capture.transcript import COMMAND_CHARS, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut, iter_lines
+from memtui.capture.transcript import COMMAND_CHARS, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut, open_span
 from memtui.core import redact
 
 #: How the agent's lines are labelled for the extractor (the person's are "USER").
@@ -131,10 +131,7 @@ def read_span(path: Path, start: int = 0) -> Span:
 
 def parse_span(data: bytes, start: int = 0) -> Span:
     """`read_span` of bytes already read (a Stop reads only what came after the last run's offset)."""
-    lines, ends, start_offset, end_offset, total = iter_lines(data, start)
-    span = Span(
-        start=start, end=max(total, start), start_offset=start_offset, end_offset=end_offset, total=total, ends=ends
-    )
+    lines, span = open_span(data, start)
     for index, raw in lines:
         if b'"response_item"' not in raw:
             continue  # cheap pre-filter: event_msg, turn_context, world_state… never count

@@ -199,12 +199,19 @@ def read_span(path: Path, start: int = 0) -> Span:
     return parse_span(Path(path).read_bytes(), start)
 
 
-def parse_span(data: bytes, start: int = 0) -> Span:
-    """`read_span` over bytes already read (the tail of a file from a captured offset, say)."""
+def open_span(data: bytes, start: int) -> tuple[list[tuple[int, bytes]], Span]:
+    """The lines from the `start`-th non-blank line on, and the empty span they fill (every
+    agent's reader starts so: the cursor counts non-blank lines whatever the format)."""
     lines, ends, start_offset, end_offset, total = iter_lines(data, start)
     span = Span(
         start=start, end=max(total, start), start_offset=start_offset, end_offset=end_offset, total=total, ends=ends
     )
+    return lines, span
+
+
+def parse_span(data: bytes, start: int = 0) -> Span:
+    """`read_span` over bytes already read (the tail of a file from a captured offset, say)."""
+    lines, span = open_span(data, start)
     assistant: dict[str, int] = {}
     spoke = start > 0  # something before this span was already read
     for index, raw in lines:
