@@ -95,6 +95,7 @@ def _status(bank) -> dict:
             "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
             "up_to_date": not plan.claude_changed,
         }
+        agents = _agents_status(plan.agents)
     except (
         MarkerError,
         MemtuiError,
@@ -102,6 +103,7 @@ def _status(bank) -> dict:
     ) as exc:  # status reports a broken CLAUDE.md or MEMORY.md; it does not fail on it
         problems.append(os_error_line(exc) if isinstance(exc, OSError) else str(exc))
         claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": False, "up_to_date": False}
+        agents = None
     everything = {m.id: m for m in bank.memories()}
     conflicts = [
         [m.id, other.id]
@@ -113,8 +115,25 @@ def _status(bank) -> dict:
         "stores": stores,
         "conflicts": conflicts,
         "claude_md": claude,
+        "agents_md": agents,
         "problems": problems,
         "capture": _capture_health(bank),
+    }
+
+
+def _agents_status(agents) -> dict | None:
+    """AGENTS.md once Codex is set up for the project (None before): its block, size and cap."""
+    from memtui.store.rendering import AGENTS_MD_CAP
+
+    if agents is None:
+        return None
+    return {
+        "path": str(agents.path),
+        "installed": agents.block is not None,
+        "up_to_date": not agents.changed,
+        "bytes": agents.size,
+        "cap": AGENTS_MD_CAP,
+        "problem": agents.problem,
     }
 
 
@@ -164,6 +183,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
     )
     out.append(f"CLAUDE.md    {state}")
+    agents = status["agents_md"]
+    if agents is not None:
+        said = agents["problem"] or ("up to date" if agents["up_to_date"] else "out of date (run `memtui render`)")
+        out.append(f"AGENTS.md    {said} ({agents['bytes']:,} of {agents['cap']:,} bytes Codex reads)")
     for first, second in status["conflicts"]:
         out.append(
             f"conflict     {one_line(first)} ⇄ {one_line(second)}: edited on both sides of a git merge; keep one (`memtui drop` the other), "

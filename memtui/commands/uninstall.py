@@ -2,8 +2,8 @@
 
 What it removes, each said on its own line: the hooks and MCP entries in every scope `memtui setup`
 writes (the project's shared and local settings, `.mcp.json`, the user's settings and
-`~/.claude.json`), the tool permissions setup added, the CLAUDE.md memory block (the person's text
-around it stays byte for byte), memtui's `.gitattributes` lines, setup's line in `.git/info/exclude`
+`~/.claude.json`), the tool permissions setup added, the CLAUDE.md and AGENTS.md memory blocks (the
+person's text around them stays byte for byte; an AGENTS.md memtui made and left empty goes), memtui's `.gitattributes` lines, setup's line in `.git/info/exclude`
 and this clone's merge driver. A file that held only memtui's entries goes with them (no `{}` left
 behind), and so does an emptied `mcpServers` object. `.memory/` stays (your memories, and setup's backups of the project's files)
 unless `--purge`; so do setup's backups of the user's files in memtui's cache, named with where they
@@ -23,7 +23,7 @@ from typing import Any
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "uninstall",
-        help="remove memtui's hooks, MCP entries, permissions, CLAUDE.md block and git settings (keeps .memory/)",
+        help="remove memtui's hooks, MCP entries, permissions, CLAUDE.md and AGENTS.md blocks and git settings (keeps .memory/)",
     )
     p.add_argument(
         "--purge",
@@ -53,6 +53,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
         _drop_if_empty(path)
     _prune_servers(home_json, before, root)
     _claude_md(root)
+    _agents_md(root)
     _attributes(root)
     _empty_dir(root / ".claude")
     _empty_dir(Path.home() / ".claude")
@@ -138,6 +139,19 @@ def _claude_md(root: Path) -> None:
     else:
         path.unlink()
         print(f"{path}: removed (it held only the memory block)")
+
+
+def _agents_md(root: Path) -> None:
+    """Take the memory block out of AGENTS.md (Codex's); the person's text stays byte for byte."""
+    from memtui.store.rendering import AGENTS_MD, remove_agents_block
+
+    path = root / AGENTS_MD
+    if not remove_agents_block(root):
+        return
+    if path.exists():
+        print(f"{path}: removed the memory block (your text kept as it was)")
+    else:
+        print(f"{path}: removed (memtui made it for the memory block, and nothing else was in it)")
 
 
 def _attributes(root: Path) -> None:
