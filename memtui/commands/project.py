@@ -72,8 +72,6 @@ def _status(bank) -> dict:
             "by_type": dict(Counter(m.type for m in memories if m.active)),
             "stale": sum(m.active and decay.age_days(m, now) >= 1 for m in memories),
         }
-    from memtui.core.render_block import MarkerError
-    from memtui.errors import MemtuiError, os_error_line
 
     problems = list(bank.problems)
     from memtui.store import gitdriver
@@ -88,22 +86,7 @@ def _status(bank) -> dict:
             f"git tracks {', '.join(stray)}, which belong to this clone and conflict between clones: "
             f"`git rm --cached {' '.join(stray)}` and commit"
         )
-    try:
-        plan = bank.render_plan()
-        claude = {
-            "path": str(plan.claude_path),
-            "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
-            "up_to_date": not plan.claude_changed,
-        }
-        agents = _agents_status(plan.agents)
-    except (
-        MarkerError,
-        MemtuiError,
-        OSError,
-    ) as exc:  # status reports a broken CLAUDE.md or MEMORY.md; it does not fail on it
-        problems.append(os_error_line(exc) if isinstance(exc, OSError) else str(exc))
-        claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": False, "up_to_date": False}
-        agents = None
+    claude, agents = _rendered(bank, problems)
     everything = {m.id: m for m in bank.memories()}
     conflicts = [
         [m.id, other.id]
@@ -119,6 +102,24 @@ def _status(bank) -> dict:
         "problems": problems,
         "capture": _capture_health(bank),
     }
+
+
+def _rendered(bank, problems: list[str]) -> tuple[dict, dict | None]:
+    """CLAUDE.md's state, and AGENTS.md's once Codex is set up; a broken file is a problem, not a failure."""
+    from memtui.core.render_block import MarkerError
+    from memtui.errors import MemtuiError, os_error_line
+
+    try:
+        plan = bank.render_plan()
+    except (MarkerError, MemtuiError, OSError) as exc:  # status reports a broken CLAUDE.md or MEMORY.md
+        problems.append(os_error_line(exc) if isinstance(exc, OSError) else str(exc))
+        return {"path": str(bank.project.root / "CLAUDE.md"), "installed": False, "up_to_date": False}, None
+    claude = {
+        "path": str(plan.claude_path),
+        "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
+        "up_to_date": not plan.claude_changed,
+    }
+    return claude, _agents_status(plan.agents)
 
 
 def _agents_status(agents) -> dict | None:

@@ -100,6 +100,27 @@ def cap(allotted: dict[str, int], lines: int, order: Sequence[str]) -> dict[str,
     return out
 
 
+Groups = dict[str, list[Memory]]
+
+
+def _grouped(
+    active: list[Memory], now: datetime, registry: TypeRegistry, drifted: Collection[str]
+) -> tuple[Groups, Groups, Groups]:
+    """By type: the memories the block may show (best first), the faded ones and the drifted ones."""
+    by_type: Groups = {}
+    faded: Groups = {}
+    moved: Groups = {}
+    for m in active:
+        if m.id in drifted:
+            moved.setdefault(m.type, []).append(m)
+            continue
+        bucket = by_type if decay.visible_in_block(m, now, registry) else faded
+        bucket.setdefault(m.type, []).append(m)
+    for group in by_type.values():
+        group.sort(key=lambda m: (-decay.rank(m, now, registry), m.created, m.id))
+    return by_type, faded, moved
+
+
 def render(
     memories: Iterable[Memory],
     now: datetime,
@@ -116,23 +137,12 @@ def render(
 
     everything = list(memories)
     active = [m for m in everything if m.active]
-    by_type: dict[str, list[Memory]] = {}
-    faded: dict[str, list[Memory]] = {}
-    moved: dict[str, list[Memory]] = {}
-    for m in active:
-        if m.id in drifted:
-            moved.setdefault(m.type, []).append(m)
-            continue
-        bucket = by_type if decay.visible_in_block(m, now, registry) else faded
-        bucket.setdefault(m.type, []).append(m)
-    for group in by_type.values():
-        group.sort(key=lambda m: (-decay.rank(m, now, registry), m.created, m.id))
+    by_type, faded, moved = _grouped(active, now, registry, drifted)
 
     order = registry.order(set(by_type) | set(faded) | set(moved))
     budgets = {t: registry[t].budget for t in order}
     allotted = allot({t: len(v) for t, v in by_type.items()}, budgets, order)
-    if lines is not None:
-        allotted = cap(allotted, lines, order)
+    allotted = allotted if lines is None else cap(allotted, lines, order)
 
     newest = max((m.updated for m in everything), default=now)
     out = [START, "# " + defuse.for_model(project, oneline=True)]
