@@ -27,7 +27,7 @@ from memtui.store import verified
 from memtui.store.atomic import atomic_write
 from memtui.store.locations import Project
 from memtui.store.markdown import MarkdownStore
-from memtui.store.safepath import confine
+from memtui.store.safepath import MEMORY_DIR, confine
 
 
 class _Header(Protocol):
@@ -167,19 +167,25 @@ def plan(bank: BankView) -> RenderPlan:
     return RenderPlan(block, path, current, render_block.splice(current, block.text), indexes, agents)
 
 
-def agents_on(bank: BankView, current: str | None) -> bool:
-    """Codex is set up for the project: AGENTS.md carries the block, or setup recorded it."""
-    return (current is not None and render_block.START in current) or bank.project.path(AGENTS_RECORD).is_file()
+def agents_on(bank: BankView) -> bool:
+    """Codex is set up for the project: setup recorded it, or AGENTS.md carries the block. An
+    AGENTS.md memtui cannot read (a folder, not UTF-8) is the person's business until then."""
+    if bank.project.path(AGENTS_RECORD).is_file():
+        return True
+    try:
+        return render_block.START in agents_path(bank).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _agents(
     bank: BankView, everything: list[Memory], args: dict[str, Any], *, force: bool = False
 ) -> AgentsPlan | None:
     """AGENTS.md as it would be written, or None when Codex is not set up (and not `force`)."""
+    if not force and not agents_on(bank):
+        return None
     path = agents_path(bank)
     current = read_text(path)
-    if not force and not agents_on(bank, current):
-        return None
     now = bank.clock()
     memories = [m for m in everything if m.scope in BLOCK_SCOPES]
     fitted = render_block.fit(
@@ -223,7 +229,7 @@ def auto(bank: BankView) -> str | None:
     try:
         text = read_text(path)
         claude = text is not None and render_block.START in text
-        if not claude and not agents_on(bank, read_text(agents_path(bank))):
+        if not claude and not agents_on(bank):
             return None if text is not None or not path.is_dir() else f"{path} is a directory, not a file"
         current = plan(bank)
         if claude and current.claude_changed:
@@ -247,7 +253,7 @@ def enable_agents_md(bank: BankView) -> str:
     with bank.lock:
         confine(path, root)
         agents = _agents(bank, bank.memories(), _render_args(bank), force=True)
-        assert agents is not None
+        assert agents is not None  # forced: never None
         record = bank.project.path(AGENTS_RECORD)
         if not record.is_file():
             atomic_write(record, json.dumps({"created": agents.current is None}) + "\n", root=root)
@@ -272,7 +278,7 @@ def remove_agents_block(root: Path) -> bool:
     and forget that Codex was set up. The file goes only when memtui made it and nothing else is in
     it now. True when AGENTS.md changed."""
     path = root / AGENTS_MD
-    record = root / ".memory" / AGENTS_RECORD
+    record = root / MEMORY_DIR / AGENTS_RECORD
     created = _record(record).get("created") is True
     try:
         text: str | None = path.read_bytes().decode("utf-8")

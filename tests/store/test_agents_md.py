@@ -158,3 +158,17 @@ def test_remove_keeps_a_person_file_and_deletes_one_memtui_made(project, open_ba
     agents.write_bytes(b"zeroth\r\n" + agents.read_bytes() + b"after\r\n")
     assert rendering.remove_agents_block(project.root) is True
     assert agents.read_bytes() == b"zeroth\r\nfirst\r\n\r\nafter\r\n"  # what splice put before the block stays
+
+
+def test_an_agents_md_memtui_cannot_read_is_left_alone_until_codex_is_set_up(project, open_bank, agents):
+    agents.write_bytes(b"\xff\xfe not utf-8\n")
+    bank = open_bank()
+    bank.add("decision", "Use integer cents for money")
+    assert bank.render_problem is None
+    bank.write_render()  # render of CLAUDE.md is not held up by a file that is not memtui's yet
+    assert agents.read_bytes() == b"\xff\xfe not utf-8\n"
+    from memtui.errors import UsageError
+
+    with pytest.raises(UsageError, match="not UTF-8"):
+        rendering.enable_agents_md(bank)
+    assert agents.read_bytes() == b"\xff\xfe not utf-8\n" and not project.path("agents-md.json").exists()
