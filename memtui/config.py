@@ -20,7 +20,8 @@ DEFAULT_TEXT = """\
 [claude_md]
 # The file that receives the generated memory block (relative to the project root).
 path = "CLAUDE.md"
-# Rewrite the block after every change once it has been installed with `memtui render`.
+# Rewrite the block after every change once it has been installed with `memtui render`
+# (and AGENTS.md's block too, once Codex is set up with `memtui setup --agent codex`).
 auto = true
 
 # Per-type policy overrides: lifetime_days (0 = permanent), budget (CLAUDE.md lines), title.

@@ -25,6 +25,8 @@ from memtui.core.payload import HookEvent, hook_event
 NAME = "claude"
 LABEL = "Claude Code"
 #: The file it loads by itself, where memtui writes its block.
+#: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
+LOADS = ("claude_md", "auto_memory")
 MEMORY_FILE = "CLAUDE.md"
 
 

@@ -29,6 +29,8 @@ NAME = "codex"
 LABEL = "Codex CLI"
 SERVER = "memtui"
 #: The file it loads by itself (root first, 32 KiB for all of them), where memtui writes its block.
+#: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
+LOADS = ("agents_md",)
 MEMORY_FILE = "AGENTS.md"
 
 #: event → timeout in seconds. Codex clamps SessionEnd to 3 s (it warns on more), so it asks for 3.

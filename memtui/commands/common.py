@@ -33,7 +33,7 @@ def open_bank(args: argparse.Namespace):
 
 
 #: The banks this command opened: after it ran, `after_change` reports what their changes could not
-#: carry through (a CLAUDE.md block that could not follow), apart from the change itself.
+#: carry through (a CLAUDE.md or AGENTS.md block that could not follow), apart from the change itself.
 OPENED: list[Any] = []
 
 
@@ -42,7 +42,7 @@ def after_change() -> list[str]:
     for bank in OPENED:
         problem = getattr(bank, "render_problem", None)
         if problem:
-            notes.append(f"saved, but the CLAUDE.md memory block could not follow: {problem}; `memtui render` retries")
+            notes.append(f"saved, but the memory block could not follow: {problem}; `memtui render` retries")
     return notes
 
 

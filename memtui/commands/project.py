@@ -72,8 +72,6 @@ def _status(bank) -> dict:
             "by_type": dict(Counter(m.type for m in memories if m.active)),
             "stale": sum(m.active and decay.age_days(m, now) >= 1 for m in memories),
         }
-    from memtui.core.render_block import MarkerError
-    from memtui.errors import MemtuiError, os_error_line
 
     problems = list(bank.problems)
     from memtui.store import gitdriver
@@ -88,20 +86,7 @@ def _status(bank) -> dict:
             f"git tracks {', '.join(stray)}, which belong to this clone and conflict between clones: "
             f"`git rm --cached {' '.join(stray)}` and commit"
         )
-    try:
-        plan = bank.render_plan()
-        claude = {
-            "path": str(plan.claude_path),
-            "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
-            "up_to_date": not plan.claude_changed,
-        }
-    except (
-        MarkerError,
-        MemtuiError,
-        OSError,
-    ) as exc:  # status reports a broken CLAUDE.md or MEMORY.md; it does not fail on it
-        problems.append(os_error_line(exc) if isinstance(exc, OSError) else str(exc))
-        claude = {"path": str(bank.project.root / "CLAUDE.md"), "installed": False, "up_to_date": False}
+    claude, agents = _rendered(bank, problems)
     everything = {m.id: m for m in bank.memories()}
     conflicts = [
         [m.id, other.id]
@@ -113,8 +98,43 @@ def _status(bank) -> dict:
         "stores": stores,
         "conflicts": conflicts,
         "claude_md": claude,
+        "agents_md": agents,
         "problems": problems,
         "capture": _capture_health(bank),
+    }
+
+
+def _rendered(bank, problems: list[str]) -> tuple[dict, dict | None]:
+    """CLAUDE.md's state, and AGENTS.md's once Codex is set up; a broken file is a problem, not a failure."""
+    from memtui.core.render_block import MarkerError
+    from memtui.errors import MemtuiError, os_error_line
+
+    try:
+        plan = bank.render_plan()
+    except (MarkerError, MemtuiError, OSError) as exc:  # status reports a broken CLAUDE.md or MEMORY.md
+        problems.append(os_error_line(exc) if isinstance(exc, OSError) else str(exc))
+        return {"path": str(bank.project.root / "CLAUDE.md"), "installed": False, "up_to_date": False}, None
+    claude = {
+        "path": str(plan.claude_path),
+        "installed": bool(plan.claude_current and "MEMORY:START" in plan.claude_current),
+        "up_to_date": not plan.claude_changed,
+    }
+    return claude, _agents_status(plan.agents)
+
+
+def _agents_status(agents) -> dict | None:
+    """AGENTS.md once Codex is set up for the project (None before): its block, size and cap."""
+    from memtui.store.rendering import AGENTS_MD_CAP
+
+    if agents is None:
+        return None
+    return {
+        "path": str(agents.path),
+        "installed": agents.block is not None,
+        "up_to_date": not agents.changed,
+        "bytes": agents.size,
+        "cap": AGENTS_MD_CAP,
+        "problem": agents.problem,
     }
 
 
@@ -165,6 +185,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         else ("up to date" if claude["up_to_date"] else "out of date (run `memtui render`)")
     )
     out.append(f"CLAUDE.md    {state}")
+    agents = status["agents_md"]
+    if agents is not None:
+        said = agents["problem"] or ("up to date" if agents["up_to_date"] else "out of date (run `memtui render`)")
+        out.append(f"AGENTS.md    {said} ({agents['bytes']:,} of {agents['cap']:,} bytes Codex reads)")
     for first, second in status["conflicts"]:
         out.append(
             f"conflict     {one_line(first)} ⇄ {one_line(second)}: edited on both sides of a git merge; keep one (`memtui drop` the other), "

@@ -114,15 +114,13 @@ def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
     project = find_project(_cwd(args))
     if not project.initialised:
         return
-    try:
-        from memtui.store.rendering import enable_agents_md, remove_agents_block  # type: ignore[attr-defined]
-    except ImportError:  # the AGENTS.md block is not in this build yet
-        return
     if remove:
-        if remove_agents_block(project.root):
-            print(f"{project.root / 'AGENTS.md'}: removed the memory block (your text kept as it was)")
+        from memtui.commands.setupfiles import remove_agents_md
+
+        remove_agents_md(project.root)
         return
     from memtui.store.bank import Bank
+    from memtui.store.rendering import enable_agents_md
 
     print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
 

@@ -192,3 +192,16 @@ def made(args: argparse.Namespace, path: Path, label: str, backup: Path | None) 
     if backup is not None and isinstance(getattr(args, "backups_made", None), list):
         args.backups_made.append(backup)  # `memtui uninstall --purge` must not delete these
     print(f"{path}: {label}" + (f" (backup: {backup})" if backup else ""))
+
+
+def remove_agents_md(root: Path) -> None:
+    """Take the memory block out of AGENTS.md (Codex's); the person's text stays byte for byte."""
+    from memtui.store.rendering import AGENTS_MD, remove_agents_block
+
+    path = root / AGENTS_MD
+    if not remove_agents_block(root):
+        return
+    if path.exists():
+        print(f"{path}: removed the memory block (your text kept as it was)")
+    else:
+        print(f"{path}: removed (memtui made it for the memory block, and nothing else was in it)")

@@ -4,7 +4,8 @@ What it removes, each said on its own line: the hooks and MCP entries in every s
 writes (the project's shared and local settings, `.mcp.json`, the user's settings and
 `~/.claude.json`, Codex CLI's `$CODEX_HOME/hooks.json` and `config.toml` with the trust records
 of memtui's hooks), the tool permissions setup added, the CLAUDE.md and AGENTS.md memory blocks (the
-person's text around them stays byte for byte), memtui's `.gitattributes` lines, setup's line in `.git/info/exclude`
+person's text around them stays byte for byte; an AGENTS.md memtui made and left empty goes), memtui's
+`.gitattributes` lines, setup's line in `.git/info/exclude`
 and this clone's merge driver. A file that held only memtui's entries goes with them (no `{}` left
 behind), and so does an emptied `mcpServers` object. `.memory/` stays (your memories, and setup's backups of the project's files)
 unless `--purge`; so do setup's backups of the user's files in memtui's cache, named with where they
@@ -61,6 +62,9 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
         _drop_if_empty(path)
     _prune_servers(home_json, before, root)
     _claude_md(root)
+    from memtui.commands.setupfiles import remove_agents_md
+
+    remove_agents_md(root)
     _attributes(root)
     _empty_dir(root / ".claude")
     _empty_dir(Path.home() / ".claude")

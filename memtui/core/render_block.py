@@ -14,7 +14,7 @@ memory, with a note that says what is gone and its likely new name.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,6 +26,10 @@ from memtui.errors import MemtuiError
 START = "<!-- MEMORY:START -->"
 END = "<!-- MEMORY:END -->"
 LINE_CHARS = 120
+#: The memory file Codex reads at the project root, and its `project_doc_max_bytes`: what it reads
+#: of every AGENTS.md from the root down, all together (memtui keeps the root file within it).
+AGENTS_MD = "AGENTS.md"
+AGENTS_MD_CAP = 32 * 1024
 FOOTER = "_For deeper context, use memory_search, memory_related, or memory_ask tools._"
 
 
@@ -84,23 +88,28 @@ def allot(counts: dict[str, int], budgets: dict[str, int], order: Sequence[str])
     return allotted
 
 
-def render(
-    memories: Iterable[Memory],
-    now: datetime,
-    *,
-    project: str,
-    description: str = "",
-    registry: TypeRegistry = DEFAULT_REGISTRY,
-    drifted: Collection[str] = frozenset(),
-) -> Block:
-    """`drifted`: ids of memories the code has drifted from; they are left out and counted."""
-    from memtui.core import redact  # here, not at import: the hook imports this module for memory_line
+def cap(allotted: dict[str, int], lines: int, order: Sequence[str]) -> dict[str, int]:
+    """At most `lines` memory lines in all: a line at a time off the type holding the most (the
+    later one on a tie), so every type keeps its best memories as long as it can."""
+    out = dict(allotted)
+    excess = sum(out.values()) - max(lines, 0)
+    while excess > 0:
+        widest = max(reversed(order), key=lambda t: out[t])
+        out[widest] -= 1
+        excess -= 1
+    return out
 
-    everything = list(memories)
-    active = [m for m in everything if m.active]
-    by_type: dict[str, list[Memory]] = {}
-    faded: dict[str, list[Memory]] = {}
-    moved: dict[str, list[Memory]] = {}
+
+Groups = dict[str, list[Memory]]
+
+
+def _grouped(
+    active: list[Memory], now: datetime, registry: TypeRegistry, drifted: Collection[str]
+) -> tuple[Groups, Groups, Groups]:
+    """By type: the memories the block may show (best first), the faded ones and the drifted ones."""
+    by_type: Groups = {}
+    faded: Groups = {}
+    moved: Groups = {}
     for m in active:
         if m.id in drifted:
             moved.setdefault(m.type, []).append(m)
@@ -109,16 +118,37 @@ def render(
         bucket.setdefault(m.type, []).append(m)
     for group in by_type.values():
         group.sort(key=lambda m: (-decay.rank(m, now, registry), m.created, m.id))
+    return by_type, faded, moved
+
+
+def render(
+    memories: Iterable[Memory],
+    now: datetime,
+    *,
+    project: str,
+    description: str = "",
+    registry: TypeRegistry = DEFAULT_REGISTRY,
+    drifted: Collection[str] = frozenset(),
+    lines: int | None = None,
+) -> Block:
+    """`drifted`: ids of memories the code has drifted from; they are left out and counted.
+    `lines`: at most this many memory lines in all (AGENTS.md's block shrinks to fit its file)."""
+    from memtui.core import redact  # here, not at import: the hook imports this module for memory_line
+
+    everything = list(memories)
+    active = [m for m in everything if m.active]
+    by_type, faded, moved = _grouped(active, now, registry, drifted)
 
     order = registry.order(set(by_type) | set(faded) | set(moved))
     budgets = {t: registry[t].budget for t in order}
     allotted = allot({t: len(v) for t, v in by_type.items()}, budgets, order)
+    allotted = allotted if lines is None else cap(allotted, lines, order)
 
     newest = max((m.updated for m in everything), default=now)
-    lines = [START, "# " + defuse.for_model(project, oneline=True)]
+    out = [START, "# " + defuse.for_model(project, oneline=True)]
     if description:
-        lines.append(defuse.for_model(description, oneline=True))
-    lines += [
+        out.append(defuse.for_model(description, oneline=True))
+    out += [
         "",
         f"_Last updated: {newest.date().isoformat()} | {len(active)} active memories, {len(everything)} total_",
         "",
@@ -140,21 +170,21 @@ def render(
         sections.append(section)
         if not group:
             continue
-        lines.append(f"## {section.title}")
-        lines += [redact.redact(memory_line(m)) for m in section.shown]
+        out.append(f"## {section.title}")
+        out += [redact.redact(memory_line(m)) for m in section.shown]
         if section.overflow:
-            lines.append(f"- _…and {len(section.overflow)} more (use memory_search to find them)_")
-        lines.append("")
+            out.append(f"- _…and {len(section.overflow)} more (use memory_search to find them)_")
+        out.append("")
     left_out = sum(len(v) for v in moved.values())
     if left_out:
         noun = "memory names" if left_out == 1 else "memories name"
-        lines += [f"_{left_out} {noun} code that has since changed; left out here (`memtui verify` lists them)_", ""]
-    lines += [FOOTER, END]
-    return Block("\n".join(lines), tuple(sections))
+        out += [f"_{left_out} {noun} code that has since changed; left out here (`memtui verify` lists them)_", ""]
+    out += [FOOTER, END]
+    return Block("\n".join(out), tuple(sections))
 
 
 class MarkerError(MemtuiError, ValueError):
-    """CLAUDE.md has a broken marker pair; we refuse to guess which text is ours.
+    """CLAUDE.md (or AGENTS.md) has a broken marker pair; we refuse to guess which text is ours.
 
     A MemtuiError so the CLI reports it in one line (exit 1) instead of a traceback."""
 
@@ -169,8 +199,9 @@ def _span(text: str) -> tuple[int, int] | None:
     return None if end < 0 else (start, end + len(END))
 
 
-def splice(existing: str | None, block: str) -> str:
-    """Put `block` in place of the marked block in `existing`; text outside the markers is untouched."""
+def splice(existing: str | None, block: str, name: str = "CLAUDE.md") -> str:
+    """Put `block` in place of the marked block in `existing`; text outside the markers is untouched.
+    `name`: the file, for the error."""
     if not existing:
         return block + "\n"
     nl = "\r\n" if "\r\n" in existing else "\n"
@@ -184,7 +215,7 @@ def splice(existing: str | None, block: str) -> str:
         return head + own + nl + block + nl
     if starts != 1 or ends != 1 or existing.index(START) > existing.index(END):
         raise MarkerError(
-            f"CLAUDE.md has {starts} {START} and {ends} {END} markers; keep exactly one pair (or none) and run again"
+            f"{name} has {starts} {START} and {ends} {END} markers; keep exactly one pair (or none) and run again"
         )
     span = _span(existing)
     return existing if span is None else existing[: span[0]] + block + existing[span[1] :]
@@ -210,3 +241,42 @@ def current_block(text: str | None) -> str | None:
         return None
     span = _span(text)
     return text[span[0] : span[1]] if span else None
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """A block cut to fit its file's byte cap, and the file's text with it."""
+
+    #: None when the file's other text leaves no room for even an empty block.
+    block: Block | None
+    #: The file as it would be written (None: there is none and none is needed).
+    text: str | None
+
+
+def fit(render_at: Callable[[int | None], Block], existing: str | None, limit: int, name: str) -> Fitted:
+    """The block `render_at(lines)` renders with the most memory lines whose file, spliced into
+    `existing`, stays within `limit` UTF-8 bytes. Fewer lines make a smaller file, so a binary
+    search over the line count finds it in a few renders. No room: the file without any block."""
+
+    def spliced(block: Block) -> tuple[str, bool]:
+        text = splice(existing, block.text, name)
+        return text, len(text.encode("utf-8")) <= limit
+
+    full = render_at(None)
+    text, fits = spliced(full)
+    if fits:
+        return Fitted(full, text)
+    best: tuple[Block, str] | None = None
+    low, high = 0, sum(len(s.shown) for s in full.sections) - 1
+    while low <= high:
+        mid = (low + high) // 2
+        block = render_at(mid)
+        text, fits = spliced(block)
+        if fits:
+            best, low = (block, text), mid + 1
+        else:
+            high = mid - 1
+    if best is not None:
+        return Fitted(*best)
+    left = None if existing is None else remove(existing)
+    return Fitted(None, existing if left is None else left)

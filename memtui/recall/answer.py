@@ -39,7 +39,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
     if matches:  # what the agent loaded by itself is not sent again (`layers`)
         from memtui.recall.layers import Loads
 
-        loads = Loads.read(context.project, context.config, context.env)
+        loads = Loads.read(context.project, context.config, context.env, loads=context.agent.LOADS)
         matches = [m for m in matches if loads.adds(m.memory)]
     # Held back: the gate let nothing through (a prompt whose memories were all shown earlier in
     # the session is neither).
@@ -78,7 +78,7 @@ def briefing(context: Any) -> str:
     from memtui.core.clock import utcnow
     from memtui.recall import drift, layers, lookup
 
-    loads = layers.Loads.read(context.project, context.config, context.env)
+    loads = layers.Loads.read(context.project, context.config, context.env, loads=context.agent.LOADS)
     drifted = drift.notes(memory_dir)
     # Enough of the best to fill the budget even after skipping everything Claude Code loads.
     memories, total = lookup.ranked(

@@ -1,7 +1,9 @@
-"""One context budget per session, shared with Claude Code: what each layer carries, decided here.
+"""One context budget per session, shared with the agent: what each layer carries, decided here.
 
     Claude Code's own loads  CLAUDE.md (with memtui's block, when installed) and the auto-memory
                              MEMORY.md index as Claude Code cuts it (200 lines / 25,000 characters)
+    Codex CLI's own loads    the project's AGENTS.md (with memtui's block, once Codex is set up);
+                             not CLAUDE.md, nor Claude Code's MEMORY.md
     briefing (SessionStart)  the best memories neither of those carries, one line each
     recall (each prompt)     what the prompt needs and the session does not hold yet: a memory in
                              full, or, for an auto-memory file whose index line is loaded, its body
@@ -10,7 +12,9 @@ A memory is carried when its line reached the model already: it is a line of mem
 its Markdown file is linked from a MEMORY.md line within the cut, or its text is the text of such a
 line. The briefing skips what is carried; recall skips a memory whose whole text is carried and
 brings the body of one whose summary only is. `Loads.read` reads CLAUDE.md and the first
-100,000 bytes of MEMORY.md once per hook call and parses no memory file: it runs on every prompt.
+100,000 bytes of MEMORY.md (for Codex: AGENTS.md) once per hook call and parses no memory file:
+it runs on every prompt. An agent memtui knows no loads of carries nothing: recall holds back
+nothing it cannot see reach the model.
 """
 
 from __future__ import annotations
@@ -31,13 +35,17 @@ def _off(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
+#: What Claude Code loads by itself (`agents.claude.LOADS`): the default, as before there were agents.
+CLAUDE_LOADS = ("claude_md", "auto_memory")
+
+
 @dataclass(frozen=True)
 class Loads:
-    """What Claude Code puts in every session of the project by itself."""
+    """What the agent (Claude Code by default) puts in every session of the project by itself."""
 
-    #: The memory lines of memtui's installed CLAUDE.md block (empty when none is installed).
+    #: The memory lines of memtui's installed block (empty when none is installed).
     block: frozenset[str] = frozenset()
-    #: The block as it stands in CLAUDE.md ("" when none is installed).
+    #: The block as it stands in CLAUDE.md, or AGENTS.md for Codex ("" when none is installed).
     block_text: str = ""
     #: The auto-memory index as Claude Code loads it.
     index: IndexLoad = field(default_factory=IndexLoad)
@@ -45,12 +53,24 @@ class Loads:
     index_path: Path | None = None
 
     @classmethod
-    def read(cls, project: Any, config: Any, env: Mapping[str, str] | None = None) -> Loads:
+    def read(
+        cls, project: Any, config: Any, env: Mapping[str, str] | None = None, loads: tuple[str, ...] = CLAUDE_LOADS
+    ) -> Loads:
+        """`loads`: what the agent of this session loads by itself (its module's `LOADS`): "claude_md"
+        (memtui's block in CLAUDE.md), "auto_memory" (Claude Code's MEMORY.md index), "agents_md"
+        (memtui's block in AGENTS.md)."""
+        if "agents_md" in loads:
+            from memtui.core.render_block import AGENTS_MD  # its block is read with render_block anyway
+
+            text = _block_in(project.root / AGENTS_MD)
+            return cls(_lines(text), text)
+        if "claude_md" not in loads:
+            return cls()
         block_text = _block(project, config)
-        block = frozenset(line for line in block_text.splitlines() if line.startswith("- "))
+        block = _lines(block_text)
         env = os.environ if env is None else env
         path = _index_path(project, env)
-        if path is None or _off(env.get(AUTO_MEMORY_OFF)):
+        if path is None or "auto_memory" not in loads or _off(env.get(AUTO_MEMORY_OFF)):
             return cls(block, block_text, IndexLoad(), path)
         return cls(block, block_text, cut_index(_head(path)), path)
 
@@ -100,13 +120,24 @@ def _head(path: Path) -> str:
 
 
 def _block(project: Any, config: Any) -> str:
+    try:
+        path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
+    except Exception:  # a broken config means no block found, so nothing carried
+        return ""
+    return _block_in(path)
+
+
+def _block_in(path: Path) -> str:
     from memtui.core import render_block
 
     try:
-        path = project.root / str(config.get("claude_md.path", "CLAUDE.md"))
         return render_block.current_block(path.read_text(encoding="utf-8")) or ""
-    except Exception:  # no readable block (missing, not UTF-8, broken config) means nothing carried
+    except Exception:  # no readable block (missing, not UTF-8) means nothing carried
         return ""
+
+
+def _lines(block_text: str) -> frozenset[str]:
+    return frozenset(line for line in block_text.splitlines() if line.startswith("- "))
 
 
 def _block_line(memory: Any) -> str:
@@ -196,7 +227,7 @@ def picture(project: Any, config: Any, settings: Any, env: Mapping[str, str] | N
     past = f"; {index.cut} more lines past the cut" if index.cut else ""
     briefed, nbytes = _briefing(project, config, settings, loads)
     recalled, used = _last_session(project)
-    return [
+    layers = [
         Layer(
             "CLAUDE.md block",
             "Claude Code",
@@ -232,6 +263,29 @@ def picture(project: Any, config: Any, settings: Any, env: Mapping[str, str] | N
             else "off ([hooks] recall = false)",
         ),
     ]
+    agents = _agents_layer(project, config, env)
+    return layers[:1] + ([agents] if agents else []) + layers[1:]
+
+
+def _agents_layer(project: Any, config: Any, env: Mapping[str, str] | None) -> Layer | None:
+    """Codex's AGENTS.md block, when it is on (status and the TUI name no layer of an agent not set up)."""
+    from memtui.core.render_block import AGENTS_MD, AGENTS_MD_CAP
+
+    loads = Loads.read(project, config, env, loads=("agents_md",))
+    if not loads.block_text:
+        return None
+    try:
+        whole = (project.root / AGENTS_MD).stat().st_size
+    except OSError:
+        whole = 0
+    return Layer(
+        "AGENTS.md block",
+        "Codex CLI",
+        len(loads.block),
+        len(loads.block_text.encode("utf-8")),
+        f"{_kb(AGENTS_MD_CAP)} for all of AGENTS.md",
+        f"memtui's block, one line per memory; the whole file {whole / 1024:.1f} KB",
+    )
 
 
 def _kb(n: int) -> str:

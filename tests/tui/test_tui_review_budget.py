@@ -128,3 +128,37 @@ async def test_budget_session_tab_gives_each_layer_its_size(demo):
     assert "MEMORY.md index" in text and f"1 line, {len(index.encode()) / 1024:.1f} KB of 200 lines / 25 KB" in text
     assert "CLAUDE.md block" in text and "briefing" in text and "of 6 KB at session start" in text
     assert "recall" in text and "of 9.5 KB a prompt, 60 KB a session" in text
+
+
+async def test_budget_agents_md_tab_previews_the_file_against_codex_cap(demo):
+    from memtui.store import rendering
+
+    agents = demo.project.root / "AGENTS.md"
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("b", "5")
+        await settle(pilot)
+        assert app.screen.preview.agents is None
+        text = str(app.screen.query_one("#budget-agents").render())
+        assert "Codex is not set up for this project" in text
+    mine = "# ledgerline — agents\n\nUse uv, not pip.\n"
+    agents.write_text(mine, encoding="utf-8")
+    rendering.enable_agents_md(demo)
+    agents.write_text(mine, encoding="utf-8")  # the block out again: `w` puts it back
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("b", "5")
+        await settle(pilot)
+        meter = app.screen.preview.agents
+        assert meter is not None and meter.changed and meter.shown > 0 and meter.cap == 32 * 1024
+        text = str(app.screen.query_one("#budget-agents").render())
+        assert "AGENTS.md block" in text and f"{meter.bytes / 1024:.1f}/32 KiB" in text
+        assert f"{meter.shown} memories in the block" in text and "+" + START in text
+        await pilot.press("w")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+    text = agents.read_text(encoding="utf-8")
+    assert text.startswith(mine + "\n" + START) and len(text.encode()) == meter.bytes

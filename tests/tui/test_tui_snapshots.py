@@ -56,3 +56,18 @@ def test_budget_session_tab_light_theme_80x24(demo, snap_compare):
         await settle(pilot)
 
     assert snap_compare(app_for(demo, theme="memtui-light"), terminal_size=(80, 24), run_before=opened)
+
+
+@pytest.mark.parametrize("theme", ["memtui-dark", "memtui-light"])
+def test_budget_agents_md_tab_with_codex_set_up_80x24(demo, snap_compare, theme):
+    from memtui.store import rendering
+
+    (demo.project.root / "AGENTS.md").write_text("# ledgerline — agents\n\nUse uv, not pip.\n", encoding="utf-8")
+    rendering.enable_agents_md(demo)
+
+    async def opened(pilot):
+        await settle(pilot)
+        await pilot.press("b", "5")
+        await settle(pilot)
+
+    assert snap_compare(app_for(demo, theme=theme), terminal_size=(80, 24), run_before=opened)

@@ -54,6 +54,7 @@ SCREENS = {
     "budget-diff": ["b", "2"],
     "budget-memory-md": ["b", "3"],
     "budget-session": ["b", "4"],
+    "budget-agents-md": ["b", "5"],
     "review": ["R"],
     "trash": ["x"],
     "help": ["f1"],

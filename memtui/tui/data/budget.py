@@ -1,5 +1,6 @@
 """The budget preview as values: per-type use of the CLAUDE.md block, what was cut and why, the
-diff against the file on disk, and each MEMORY.md against Claude Code's load limits (no Textual)."""
+diff against the file on disk, each MEMORY.md against Claude Code's load limits, and AGENTS.md
+against Codex's 32 KiB once Codex is set up (no Textual)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from datetime import datetime
 
 from memtui.core import decay, render_index
 from memtui.core.memory import Memory
-from memtui.core.render_block import TypeSection
+from memtui.core.render_block import AGENTS_MD_CAP, TypeSection
 from memtui.core.types import TypeRegistry
-from memtui.store.rendering import RenderPlan
+from memtui.store.rendering import AgentsPlan, RenderPlan
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,30 @@ class IndexMeter:
 
 
 @dataclass(frozen=True)
+class AgentsMeter:
+    """AGENTS.md as it would be written: its block, and the whole file against Codex's cap."""
+
+    path: str
+    #: UTF-8 bytes of the whole file, the block's lines and memories (0 when there is no block).
+    bytes: int
+    lines: int
+    shown: int
+    #: Memories the block leaves to search: over their type's budget, or cut to fit the file.
+    left: int
+    #: Why there is no block ("" when there is one).
+    problem: str
+    changed: bool
+    diff: tuple[str, ...]
+    #: The block as it would be written ("" when there is none).
+    block: str = ""
+    cap: int = AGENTS_MD_CAP
+
+    @property
+    def ratio(self) -> float:
+        return self.bytes / self.cap
+
+
+@dataclass(frozen=True)
 class Preview:
     lines: int
     uses: tuple[TypeUse, ...]
@@ -64,6 +89,8 @@ class Preview:
     diff: tuple[str, ...]
     changed: bool
     meters: tuple[IndexMeter, ...]
+    #: None until Codex is set up for the project.
+    agents: AgentsMeter | None = None
 
 
 def use(section: TypeSection) -> TypeUse:
@@ -124,4 +151,20 @@ def preview(plan: RenderPlan, now: datetime, registry: TypeRegistry, show_path=s
         tuple(diff_lines(plan.claude_current, plan.claude_new)),
         plan.claude_changed,
         tuple(meters),
+        None if plan.agents is None else agents_meter(plan.agents, show_path),
+    )
+
+
+def agents_meter(agents: AgentsPlan, show_path=str) -> AgentsMeter:
+    sections = agents.block.sections if agents.block else ()
+    return AgentsMeter(
+        show_path(agents.path),
+        agents.size,
+        agents.block.line_count if agents.block else 0,
+        sum(len(s.shown) for s in sections),
+        sum(len(s.overflow) for s in sections),
+        agents.problem,
+        agents.changed,
+        tuple(diff_lines(agents.current, agents.new or agents.current or "", "AGENTS.md")),
+        agents.block.text if agents.block else "",
     )

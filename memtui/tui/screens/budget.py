@@ -1,6 +1,6 @@
 """Budget preview: the CLAUDE.md block as it would be written, one bar per type, what was cut and
-why, the diff against the file on disk (written only on confirm), and each Markdown store's
-MEMORY.md against the 200-line / 25 KB load limit."""
+why, the diff against the file on disk (written only on confirm), each Markdown store's
+MEMORY.md against the 200-line / 25 KB load limit, and AGENTS.md (Codex) against its 32 KiB."""
 
 from __future__ import annotations
 
@@ -65,8 +65,12 @@ def block_view(p: budget.Preview) -> Content:
 def diff_view(p: budget.Preview) -> Content:
     if not p.diff:
         return Content("No difference: CLAUDE.md on disk already holds this block.")
+    return Content.assemble(*diff_parts(p.diff))
+
+
+def diff_parts(diff: tuple[str, ...]) -> list[tuple[str, str]]:
     parts: list[tuple[str, str]] = []
-    for line in p.diff:
+    for line in diff:
         style = (
             "$text-muted"
             if line.startswith(("---", "+++", "@@"))
@@ -77,7 +81,7 @@ def diff_view(p: budget.Preview) -> Content:
             else ""
         )
         parts.append((line + "\n", style))
-    return Content.assemble(*parts)
+    return parts
 
 
 def layers_view(layers: list) -> Content:
@@ -93,6 +97,39 @@ def layers_view(layers: list) -> Content:
             "\n",
             (f"  {clip(layer.what, 74)}\n", "$text-muted"),
         ]
+    return Content.assemble(*parts)
+
+
+def agents_view(a: budget.AgentsMeter | None) -> Content:
+    """AGENTS.md beside CLAUDE.md: the whole file against the 32 KiB Codex reads, its block, the diff."""
+    if a is None:
+        return Content(
+            "Codex is not set up for this project: `memtui setup --agent codex` puts memtui's block in AGENTS.md."
+        )
+    style = "$error" if a.problem else "$warning" if a.ratio > 0.8 else "$success"
+    parts: list[tuple[str, str] | str] = [
+        ("AGENTS.md block", "bold"),
+        (" Codex CLI", "$text-muted"),
+        f"  {plural(a.lines, 'line')} · ",
+        (
+            ("changes pending — w writes it" if a.changed else "up to date with the file on disk"),
+            "$warning" if a.changed else "$success",
+        ),
+        "\n\n",
+        "file  ",
+        (bar(min(a.ratio, 1.0), BAR), style),
+        f" {a.bytes / 1024:.1f}/{a.cap // 1024} KiB\n",
+        ("  Codex reads 32 KiB of AGENTS.md files in all, this root one first\n", "$text-muted"),
+    ]
+    if a.problem:
+        parts += [("  ✂ ", "$error"), f"{a.problem}\n"]
+    else:
+        parts.append(f"  {plural(a.shown, 'memory', 'memories')} in the block, {a.left} left to memory_search\n")
+    parts.append("\n")
+    if a.diff:
+        return Content.assemble(*parts, *diff_parts(a.diff))
+    if a.block:
+        parts += [("The block as Codex reads it\n", "bold"), (a.block + "\n", "$text-muted")]
     return Content.assemble(*parts)
 
 
@@ -134,7 +171,9 @@ left out when its type is over budget (lowest rank first) or it has *faded* (con
 **MEMORY.md**: Claude Code loads only the first 200 lines / 25,000 characters of each Markdown
 store's index. **Session**: what reaches the model in one session, layer by layer: memtui's block
 and Claude Code's MEMORY.md (Claude Code loads both), memtui's briefing (only what neither
-carries) and per-prompt recall, each with its size and limit.
+carries) and per-prompt recall, each with its size and limit. **AGENTS.md**: once Codex is set
+up, the same block in AGENTS.md, the whole file against the 32 KiB Codex reads (the block shrinks
+to fit beside your text), and the diff `w` would write.
 """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "write", "Write", id="budget.write", tooltip="Write CLAUDE.md and MEMORY.md (asks first)"),
@@ -142,6 +181,7 @@ carries) and per-prompt recall, each with its size and limit.
         Binding("2", "tab('tab-diff')", "Diff", show=False, id="budget.tab_diff"),
         Binding("3", "tab('tab-index')", "MEMORY.md", show=False, id="budget.tab_index"),
         Binding("4", "tab('tab-session')", "Session", show=False, id="budget.tab_session"),
+        Binding("5", "tab('tab-agents')", "AGENTS.md", show=False, id="budget.tab_agents"),
         Binding("escape", "app.pop_screen", "Back", id="budget.back"),
     ]
 
@@ -157,6 +197,7 @@ carries) and per-prompt recall, each with its size and limit.
                 ("tab-diff", "Diff (2)", "budget-diff"),
                 ("tab-index", "MEMORY.md (3)", "budget-index"),
                 ("tab-session", "Session (4)", "budget-session"),
+                ("tab-agents", "AGENTS.md (5)", "budget-agents"),
             ):
                 with TabPane(title, id=tab_id), VerticalScroll():
                     yield Static("Computing…", id=body_id)
@@ -202,6 +243,7 @@ carries) and per-prompt recall, each with its size and limit.
         self.query_one("#budget-diff", Static).update(diff_view(p))
         self.query_one("#budget-index", Static).update(meters_view(p))
         self.query_one("#budget-session", Static).update(layers_view(layers))
+        self.query_one("#budget-agents", Static).update(agents_view(p.agents))
 
     def action_tab(self, tab_id: str) -> None:
         self.query_one(TabbedContent).active = tab_id
@@ -211,14 +253,16 @@ carries) and per-prompt recall, each with its size and limit.
         if p is None:
             return
         stale = [m.store for m in p.meters if m.stale]
-        if not p.changed and not stale:
-            self.notify("CLAUDE.md and every MEMORY.md are already up to date.", timeout=4)
+        agents = p.agents is not None and p.agents.changed
+        if not p.changed and not stale and not agents:
+            self.notify("CLAUDE.md, AGENTS.md and every MEMORY.md are already up to date.", timeout=4)
             return
         from memtui.tui.screens.confirm import ConfirmScreen
 
         what = (["CLAUDE.md (the memory block only; the rest of the file is kept)"] if p.changed else []) + [
             f"MEMORY.md of {s}" for s in stale
         ]
+        what += ["AGENTS.md (the memory block only; the rest of the file is kept)"] if agents else []
 
         def answer(ok: bool | None) -> None:
             if ok:
