@@ -48,8 +48,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     print(f"{'Already initialised' if already else 'Initialised'} {project.memory_dir}")
     if not already:
         say(
-            "Next: `memtui setup` connects Claude Code (not needed with the memtui plugin); "
-            '`memtui add --type decision "…"` saves a memory.'
+            "Next: `memtui setup` connects Claude Code (not needed with the memtui plugin), `memtui setup "
+            '--agent codex` Codex CLI; `memtui add --type decision "…"` saves a memory.'
         )
     return 0
 
