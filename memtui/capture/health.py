@@ -271,7 +271,7 @@ def rows(health: dict[str, Any]) -> list[Row]:
             )
         )
     else:
-        out.append(Row("Capture", "last run", "none yet (capture runs from the Claude Code hooks)", "muted"))
+        out.append(Row("Capture", "last run", "none yet (capture runs from the agents' hooks)", "muted"))
     error = health.get("last_error")
     if error and not health.get("error_resolved"):
         out.append(Row("Capture", "error", f"{error.get('at', '?')}: {error.get('error')}", "error"))
