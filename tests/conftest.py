@@ -28,6 +28,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEMTUI_SERVICE", "off")  # no test starts a recall service it did not ask for (envkit.py)
     # No test uses a `claude` it finds on this machine: the claude-code backend is chosen on purpose (claudekit.py).
     monkeypatch.setenv("MEMTUI_CLAUDE", str(home / ".no-claude-here"))
+    # Nor a `codex`: the codex backend too is chosen on purpose (codexkit.py), never found by `auto`.
+    monkeypatch.setenv("MEMTUI_CODEX", str(home / ".no-codex-here"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
     return home
 
 

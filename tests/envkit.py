@@ -17,6 +17,8 @@ def isolated_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
     env["XDG_CACHE_HOME"] = str(home / ".cache")  # memtui's caches (the MCP answers) stay in this test's home
     env["MEMTUI_SERVICE"] = "off"
     env["MEMTUI_CLAUDE"] = str(home / ".no-claude-here")  # only a test that signs Claude Code in uses it
+    env["MEMTUI_CODEX"] = str(home / ".no-codex-here")  # only a test that signs Codex in uses it
+    env.pop("CODEX_HOME", None)
     if root is not None:
         env["CLAUDE_PROJECT_DIR"] = str(root)
     env.update(extra)
