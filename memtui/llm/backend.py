@@ -131,6 +131,16 @@ def _auto(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
     return Choice("off", "no Anthropic API key, no Claude Code and no Codex found", GET_ONE)
 
 
+def model_name(choice: Choice, settings: LLMSettings, env: Mapping[str, str] | None = None) -> str:
+    """The model the chosen backend's calls use, as status shows it: `[llm] model`, except through
+    Codex, which serves no Claude model (its own, unless `[llm] model` names another)."""
+    if choice.name != "codex":
+        return settings.model
+    from memtui.llm.codex import model_label
+
+    return model_label(settings, os.environ if env is None else env)
+
+
 def open_client(memory_dir: Path, section: Mapping[str, Any] | None = None, *, env: Any = None) -> Any:
     """The client of the chosen backend for the project whose `.memory/` is `memory_dir`; NoApiKey
     (with how to get a model) when there is none."""
