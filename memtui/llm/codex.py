@@ -95,8 +95,16 @@ def codex_home(env: Mapping[str, str]) -> Path:
 
 def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
     """Whether the Codex at `cli` has a login, from its own `codex login status` (the stored
-    credentials; no model call, nothing sent). None when it cannot say (a hang, an answer it has
-    never given): the first capture then finds out."""
+    credentials; no model call, nothing sent), or a provider of the person's whose key is in the
+    environment (its `env_key`: a gateway needs no `codex login`, and the status says "Not logged
+    in"). None when it cannot say (a hang, an answer it has never given): the first capture then
+    finds out."""
+    env = os.environ if env is None else env
+    data = _config(env)
+    provider = (data.get("model_providers") or {}).get(data.get("model_provider"))
+    key = provider.get("env_key") if isinstance(provider, dict) else None
+    if isinstance(key, str) and env.get(key):
+        return True
     proc = agentcli.status(cli, ["login", "status"], env)
     if proc is None:
         return None
@@ -179,6 +187,7 @@ class CodexClient:
         self.env = dict(os.environ if env is None else env)
         self.calls = 0
         self.cost_usd = 0.0
+        self._signed_in: bool | None = None
 
     def check_budget(self) -> None:
         """A Codex login pays in plan limits (or its own key's dollars): calls and tokens per day,
@@ -251,6 +260,12 @@ class CodexClient:
     ) -> str:
         if enforce_budget:
             self.check_budget()
+        if self._signed_in is None:
+            # Codex sends a request without a login too (and waits out a missing network): asked
+            # once a client, so a person who never signed in gets "not signed in" and capture waits.
+            self._signed_in = signed_in(self.cli, self.env) is not False
+        if not self._signed_in:
+            raise NoApiKey(f"Codex is not signed in ({self.cli})", fix=SIGN_IN_FIX)
         env = {**self.env, HEADLESS_ENV: "1"}
         timeout = self.settings.timeout * (self.settings.max_retries + 1)
         with tempfile.TemporaryDirectory(prefix="memtui-codex-") as scratch:
