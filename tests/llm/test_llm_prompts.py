@@ -4,11 +4,12 @@ says what in a Claude Code transcript and in a Codex rollout alike."""
 from __future__ import annotations
 
 from datetime import date
-
-from conftest import DATA
+from pathlib import Path
 
 from memtui.capture import codex_rollout, transcript
 from memtui.llm import prompts
+
+TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
 
 def speakers(events) -> set[str]:
@@ -18,8 +19,8 @@ def speakers(events) -> set[str]:
 
 def test_the_extractor_is_told_who_speaks_in_either_agents_transcript():
     system = prompts.extract_system(["decision"], date(2026, 11, 26))
-    claude = speakers(transcript.read_span(DATA / "transcripts" / "captured-2.1.330.jsonl").events)
-    codex = speakers(codex_rollout.read_span(DATA / "transcripts" / "codex-0.171.0.jsonl").events)
+    claude = speakers(transcript.read_span(TRANSCRIPTS / "captured-2.1.330.jsonl").events)
+    codex = speakers(codex_rollout.read_span(TRANSCRIPTS / "codex-0.171.0.jsonl").events)
 
     assert {"USER", "CLAUDE"} <= claude and {"USER", codex_rollout.AGENT} <= codex
     for label in claude | codex:
