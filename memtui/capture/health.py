@@ -96,8 +96,9 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
         settings = LLMSettings.load(Config.load(project.path("config.toml")).section("llm"), env)
     except ConfigError as exc:
         settings, problem = LLMSettings(), str(exc)
-    totals = usage.today(project.path("usage.jsonl"))
     choice = backend.choose(settings, env, login=login)
+    # The chosen backend's own calls, as its cap counts them (a day may have used another before).
+    totals = usage.today(project.path("usage.jsonl"), backend=choice.name if choice.on else None)
     key = choice.key
     last_error = data.get("lastError")
     last_success = data.get("lastSuccess")
