@@ -100,9 +100,7 @@ def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
     in"). None when it cannot say (a hang, an answer it has never given): the first capture then
     finds out."""
     env = os.environ if env is None else env
-    data = _config(env)
-    provider = (data.get("model_providers") or {}).get(data.get("model_provider"))
-    key = provider.get("env_key") if isinstance(provider, dict) else None
+    key = (_provider(_config(env)) or {}).get("env_key")
     if isinstance(key, str) and env.get(key):
         return True
     proc = agentcli.status(cli, ["login", "status"], env)
@@ -140,14 +138,20 @@ def _config(env: Mapping[str, str]) -> dict[str, Any]:
         return {}
 
 
+def _provider(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The `[model_providers.<model_provider>]` table the person's config chose, if any."""
+    name, tables = data.get("model_provider"), data.get("model_providers")
+    found = tables.get(name) if isinstance(name, str) and isinstance(tables, dict) else None
+    return found if isinstance(found, dict) else None
+
+
 def carried(env: Mapping[str, str]) -> list[str]:
     """`-c key=value` overrides for the parts of the person's config.toml that make their login and
     model work (CARRIED, and the chosen provider's table); [] when there is no readable file."""
     data = _config(env)
     pairs = [(key, data[key]) for key in CARRIED if key in data]
-    provider = data.get("model_provider")
-    table = (data.get("model_providers") or {}).get(provider) if isinstance(provider, str) else None
-    if isinstance(table, dict) and provider and provider.replace("-", "").replace("_", "").isalnum():
+    provider, table = data.get("model_provider"), _provider(data)
+    if table is not None and isinstance(provider, str) and provider.replace("-", "").replace("_", "").isalnum():
         pairs += _dotted(f"model_providers.{provider}", table)
     args: list[str] = []
     for key, value in pairs:

@@ -160,3 +160,24 @@ def test_the_codex_model_is_the_persons_unless_llm_model_names_one(tmp_path, api
     assert model_label(LLMSettings.load({}, env), env) == "gpt-5.1-codex"
     assert model_label(LLMSettings.load({"model": "gpt-5.1-codex-mini"}, env), env) == "gpt-5.1-codex-mini"
     assert model_label(LLMSettings.load({"model": "claude-haiku-4-5"}, env), env) == "gpt-5.1-codex"
+
+
+def test_a_provider_whose_key_is_in_the_environment_needs_no_codex_login(tmp_path, api):
+    """A gateway's key in `env_key`: `codex login status` says "Not logged in", yet Codex works."""
+    env = {**codex_env(codex_home(tmp_path / "codex", api.url)), "MEMTUI_CODEX": str(require_codex())}
+    env["MEMTUI_CLAUDE"] = str(tmp_path / "no-claude")
+
+    assert picked(env, login=True).name == "codex"
+    assert picked({k: v for k, v in env.items() if not k.startswith("FAKE_")}, login=True).name == "off"
+
+
+def test_a_malformed_provider_table_is_ignored_not_fatal(tmp_path, api):
+    from memtui.llm.codex import carried, signed_in
+
+    home = tmp_path / "codex"
+    home.mkdir()
+    (home / "config.toml").write_text('model_provider = "corp"\nmodel_providers = "corp"\n')
+    env = {**codex_env(home), "CODEX_HOME": str(home)}
+
+    assert carried(env) == ["-c", 'model_provider="corp"']
+    assert signed_in(require_codex(), env) is None  # Codex cannot read it either: it cannot say
