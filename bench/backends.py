@@ -1,14 +1,18 @@
-"""Model backends: one extraction of a 6,000-character chunk through each, against the fake API.
+"""Model backends: one extraction of a 6,000-character chunk through each, against the fake APIs.
 
     python bench/backends.py [--runs 7]
 
 The same chunk, prompt, schema and canned answer go through the `api` backend (the Anthropic SDK,
-in process) and the `claude-code` backend (the real Claude Code CLI that claude-agent-sdk bundles,
-run once per call in print mode and signed in through an apiKeyHelper, as a subscriber's is). The
-fake Messages API on 127.0.0.1 answers at once, so the figures are each backend's own overhead:
-for `api` the SDK's request, for `claude-code` mostly the CLI's start-up. Reported: the median
-wall time per call of each and their ratio: the difference is the CLI starting up for each call
-(reading settings, running the login helper, building its session), not the model.
+in process), the `claude-code` backend (the real Claude Code CLI that claude-agent-sdk bundles,
+run once per call in print mode and signed in through an apiKeyHelper, as a subscriber's is) and
+the `codex` backend (the real Codex CLI of tests/codexkit.py, run once per call as `codex exec`
+and signed in with `codex login`, answering from the fake Responses API; skipped when the CLI is
+not installed: `.ci/agents.sh`). The fakes on 127.0.0.1 answer at once, so the figures are each
+backend's own overhead: for `api` the SDK's request, for the CLIs mostly their start-up. Reported:
+the median wall time per call of each, in round-robin, and each CLI's against the API's: the
+difference is the CLI starting up for each call (reading settings, the login, building its
+session), not the model. The codex backend also asks `codex login status` once per client (not
+per call): the client is made once here, as the worker makes it once per run.
 
 The Stop hook's return time does not change with the backend (the model call runs in the detached
 worker): `python bench/hook_latency.py` measures it.
@@ -36,11 +40,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args(argv)
     import fakeapi
+    import fakeresponses
     from claudekit import bundled_claude, sign_in
+    from codexkit import find_codex
+    from codexkit import sign_in as codex_sign_in
 
     from memtui.llm import prompts, schema
     from memtui.llm.claudecode import ClaudeCodeClient
     from memtui.llm.client import Client
+    from memtui.llm.codex import CodexClient
     from memtui.llm.keys import ApiKey
     from memtui.llm.settings import LLMSettings
 
@@ -68,15 +76,26 @@ def main(argv: list[str] | None = None) -> int:
         "api (SDK in process)": Client(settings, ApiKey("bench-key", "bench"), base_url=api.url),
         "claude-code (CLI per call)": ClaudeCodeClient(settings, bundled_claude(), env=env),
     }
+    responses = fakeresponses.start_fake_responses()
+    codex = find_codex()
+    if codex is not None:
+        codex_env = codex_sign_in(codex, scratch / "codex", responses.url)
+        clients["codex (CLI per call)"] = CodexClient(settings, codex, env=codex_env)
+    else:
+        print("codex: not installed (.ci/agents.sh installs it); its row is left out")
     times: dict[str, list[float]] = {name: [] for name in clients}
     for _ in range(args.runs):
         for name, client in clients.items():
-            api.script(fakeapi.tool(answer, name=None if name.startswith("api") else "StructuredOutput"))
+            if name.startswith("codex"):
+                responses.script(fakeresponses.text(json.dumps(answer)))
+            else:
+                api.script(fakeapi.tool(answer, name=None if name.startswith("api") else "StructuredOutput"))
             started = time.perf_counter()
             got = client.structured(**request)  # type: ignore[attr-defined]
             times[name].append((time.perf_counter() - started) * 1000)
             assert got == answer, got
     api.close()
+    responses.close()
     medians = {name: statistics.median(values) for name, values in times.items()}
     load = os.getloadavg()[0]
     print(
@@ -84,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     for name, value in medians.items():
         print(f"  {name:<28} {value:>8.0f} ms")
-    first, second = medians.values()
-    print(f"  claude-code / api: {second / first:.1f}× ({second - first:.0f} ms more per call)")
+    first = medians["api (SDK in process)"]
+    for name, value in list(medians.items())[1:]:
+        print(f"  {name.split()[0]} / api: {value / first:.1f}× ({value - first:.0f} ms more per call)")
     print(json.dumps({"medians_ms": medians}))
     return 0
 

@@ -28,7 +28,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEMTUI_SERVICE", "off")  # no test starts a recall service it did not ask for (envkit.py)
     # No test uses a `claude` it finds on this machine: the claude-code backend is chosen on purpose (claudekit.py).
     monkeypatch.setenv("MEMTUI_CLAUDE", str(home / ".no-claude-here"))
-    monkeypatch.setenv("MEMTUI_CODEX", str(home / ".no-codex-here"))  # nor a `codex` (codexkit.py chooses one)
+    # Nor a `codex`: the codex backend too is chosen on purpose (codexkit.py), never found by `auto`.
+    monkeypatch.setenv("MEMTUI_CODEX", str(home / ".no-codex-here"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     return home
 
@@ -84,11 +85,10 @@ MARKED = {
     "core/test_redaction_bench.py": ("bench",),
     # Real subprocesses (hooks, the CLI, the MCP server, the service, git, the fake API) and the
     # TUI driven screen by screen: the bulk of the suite's minutes.
-    "runtime/test_service": ("slow", "serial"),  # idle exits and one service per project
-    "runtime/": ("slow",),
-    "agents/": ("slow",),
+    "hooks/": ("slow",),
     "cli/": ("slow",),
     "mcp/": ("slow",),
+    "service/": ("slow", "serial"),
     "capture/": ("slow",),
     "team/": ("slow",),
     "tui/": ("slow",),

@@ -12,12 +12,13 @@ from pathlib import Path
 
 
 def isolated_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_", "CODEX_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_", "ANTHROPIC_"))}
     env["HOME"] = str(home)
     env["XDG_CACHE_HOME"] = str(home / ".cache")  # memtui's caches (the MCP answers) stay in this test's home
     env["MEMTUI_SERVICE"] = "off"
     env["MEMTUI_CLAUDE"] = str(home / ".no-claude-here")  # only a test that signs Claude Code in uses it
-    env["MEMTUI_CODEX"] = str(home / ".no-codex-here")  # nor a `codex` on this machine's PATH
+    env["MEMTUI_CODEX"] = str(home / ".no-codex-here")  # only a test that signs Codex in uses it
+    env.pop("CODEX_HOME", None)
     if root is not None:
         env["CLAUDE_PROJECT_DIR"] = str(root)
     env.update(extra)

@@ -62,7 +62,7 @@ def find_cli(env: Mapping[str, str] | None = None) -> Path | None:
     """The installed `codex` (MEMTUI_CODEX, PATH, its usual places), as the codex model backend finds it."""
     from memtui.llm.codex import find_cli as find
 
-    return find(env)
+    return find(env=env)
 
 
 def hooks_file(env: Mapping[str, str] | None = None) -> Path:

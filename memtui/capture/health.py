@@ -139,7 +139,7 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
     fix, paused, paused_reason, pending_bytes, pending_sessions, pending (per session: session,
     transcript, bytes), today (calls, tokens, cost_usd), budget_usd, model, api_key (where it comes
     from, or None), consolidation.
-    (With `login`, an installed Claude Code is asked whether it is signed in: `llm.backend.choose`.)
+    (With `login`, an installed Claude Code or Codex is asked whether it is signed in: `llm.backend.choose`.)
     """
     from memtui.config import Config
     from memtui.errors import ConfigError
@@ -157,8 +157,9 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
         settings = LLMSettings.load(config.section("llm"), env)
     except ConfigError as exc:
         settings, problem = LLMSettings(), str(exc)
-    totals = usage.today(project.path("usage.jsonl"))
     choice = backend.choose(settings, env, login=login)
+    # The chosen backend's own calls, as its cap counts them (a day may have used another before).
+    totals = usage.today(project.path("usage.jsonl"), backend=choice.name if choice.on else None)
     key = choice.key
     last_error = data.get("lastError")
     last_success = data.get("lastSuccess")
@@ -178,7 +179,7 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
     elif over_budget:
         fix = (
             "capture resumes tomorrow, or raise [llm] daily_calls / daily_tokens in .memory/config.toml"
-            if choice.name == "claude-code"
+            if choice.name in usage.PLAN_BACKENDS
             else "capture resumes tomorrow, or raise [llm] daily_budget_usd in .memory/config.toml"
         )
     elif last_error and not resolved:
@@ -196,7 +197,7 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
         "pending": behind,
         "today": totals.to_dict(),
         "budget_usd": settings.daily_budget_usd,
-        "model": settings.model,
+        "model": backend.model_name(choice, settings, env),
         "api_key": key.source if key else None,
         "backend": choice.name,
         "backend_why": choice.why,
@@ -253,6 +254,8 @@ class Row(NamedTuple):
 def rows(health: dict[str, Any]) -> list[Row]:
     """The one health summary: what capture did last, what is wrong and how to fix it, the model,
     and today's use against the cap. The CLI (`lines`) and the TUI lay these rows out."""
+    from memtui.llm.usage import PLAN_BACKENDS  # not at the top: the Stop hook loads this module
+
     out: list[Row] = []
     run = health.get("last_run") or {}
     if run:
@@ -319,10 +322,12 @@ def rows(health: dict[str, Any]) -> list[Row]:
     today = health.get("today") or {}
     tokens = int(today.get("input_tokens", 0)) + int(today.get("output_tokens", 0))
     cost = float(today.get("cost_usd") or 0)
-    if name == "claude-code":
+    if name in PLAN_BACKENDS:
+        # Claude Code reports list prices; Codex reports none (dollars only at [llm] price_*).
+        priced = f"${cost:.4f} at list prices; " if name == "claude-code" else f"${cost:.4f}; " if cost else ""
         used = (
             f"{today.get('calls', 0)} of {health.get('daily_calls')} calls, {tokens} of "
-            f"{health.get('daily_tokens')} tokens (${cost:.4f} at list prices; your plan's limits apply)"
+            f"{health.get('daily_tokens')} tokens ({priced}your plan's limits apply)"
         )
     else:
         used = f"{today.get('calls', 0)} calls, {tokens} tokens, ${cost:.4f} of ${float(health.get('budget_usd') or 0):.2f} daily budget"
@@ -342,9 +347,11 @@ def rows(health: dict[str, Any]) -> list[Row]:
 
 
 def ratio(health: dict[str, Any]) -> float:
-    """Today's use against the cap, 0..1+ (calls for the claude-code backend, dollars for the API)."""
+    """Today's use against the cap, 0..1+ (calls for the claude-code and codex backends, dollars for the API)."""
+    from memtui.llm.usage import PLAN_BACKENDS
+
     today = health.get("today") or {}
-    if health.get("backend") == "claude-code":
+    if health.get("backend") in PLAN_BACKENDS:
         most = int(health.get("daily_calls") or 0)
         return int(today.get("calls", 0)) / most if most else 0.0
     budget = float(health.get("budget_usd") or 0)

@@ -346,7 +346,7 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bo
             )
         except BudgetExceeded as exc:
             return run.record(run.result(skipped=exc.message, fix=exc.fix, paused=True))
-        except NoApiKey as exc:  # Claude Code found but not signed in: no model after all, the span waits
+        except NoApiKey as exc:  # a CLI found but not signed in: no model after all, the span waits
             rest = span.new_lines - (run.cursor - start)
             return run.record(
                 run.result(

@@ -5,11 +5,14 @@
 * `api`: the Anthropic SDK with an API key (`client.Client`; the key from `keys.resolve`);
 * `claude-code`: the person's installed Claude Code CLI and its login (`claudecode.ClaudeCodeClient`),
   for a Claude subscription without an API key;
-* `auto` (the default): a key → `api`; else a `claude` that can be run → `claude-code`; else off;
+* `codex`: the person's installed Codex CLI and its login (`codex.CodexClient`), for a ChatGPT plan
+  or an OpenAI key kept by Codex;
+* `auto` (the default): a key → `api`; else a signed-in `claude` → `claude-code`; else a signed-in
+  `codex` → `codex`; else off;
 * `off`: no model. Capture waits (the cursor does not move, the job stays in the spool), ask lists
   the closest memories, consolidation says so.
 
-Both clients have the same two calls, one usage ledger (`.memory/usage.jsonl`) and one daily cap
+The clients have the same two calls, one usage ledger (`.memory/usage.jsonl`) and one daily cap
 (dollars for the API, calls and tokens for a subscription).
 """
 
@@ -27,8 +30,8 @@ from memtui.llm.settings import LLMSettings
 
 #: How to get a model, said wherever one is missing.
 GET_ONE = (
-    "set ANTHROPIC_API_KEY (or put the key in ~/.config/anthropic/api_key), or install Claude Code and "
-    "sign in with `claude`"
+    "set ANTHROPIC_API_KEY (or put the key in ~/.config/anthropic/api_key), sign in to Claude Code with "
+    "`claude`, or sign in to Codex CLI with `codex login`"
 )
 #: Capture's own note, after how to get a model: only capture saves anything without one.
 EXPLICIT_NOTE = 'explicit "remember …" prompts are saved without a model'
@@ -44,9 +47,9 @@ SWITCH_OFF = 'set [llm] backend = "off" in .memory/config.toml (or MEMTUI_LLM_BA
 
 @dataclass(frozen=True)
 class Choice:
-    #: "api", "claude-code" or "off".
+    #: "api", "claude-code", "codex" or "off".
     name: str
-    #: One line on why: where the key comes from, which `claude`, or why there is no model.
+    #: One line on why: where the key comes from, which `claude` or `codex`, or why there is no model.
     why: str
     #: What to do: how to get a model when there is none, else how to switch it off.
     fix: str
@@ -59,12 +62,10 @@ class Choice:
 
 
 def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login: bool = False) -> Choice:
-    """The backend `settings` ask for and this machine offers. With `login`, a Claude Code that is
-    installed but not signed in is no backend (`claude auth status` asked: a Node start, no model
-    call), so setup and status never promise capture it cannot do."""
+    """The backend `settings` ask for and this machine offers. With `login`, a CLI that is installed
+    but not signed in is no backend (`claude auth status`, `codex login status` asked: a process
+    start, no model call), so setup and status never promise capture it cannot do."""
     env = os.environ if env is None else env
-    from memtui.llm.claudecode import INSTALL_FIX, SIGN_IN_FIX, find_cli, signed_in
-
     wanted = settings.backend
     if wanted == "off":
         return Choice("off", f"the model backend is off ({settings.backend_source})", 'set [llm] backend = "auto"')
@@ -75,14 +76,69 @@ def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login
         return Choice(
             "off", f"no Anthropic API key found ({settings.backend_source} asks for the API)", keys.NO_KEY_FIX
         )
-    cli = find_cli(settings, env)
-    if cli is not None and login and signed_in(cli, env) is False:
-        return Choice("off", f"Claude Code is not signed in ({cli})", SIGN_IN_FIX, cli=cli)
-    if cli is not None:
-        return Choice("claude-code", f"your Claude Code login ({cli})", SWITCH_OFF, cli=cli)
     if wanted == "claude-code":
+        return _claude_code(settings, env, login)
+    if wanted == "codex":
+        return _codex(settings, env, login)
+    return _auto(settings, env, login)
+
+
+def _claude_code(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
+    from memtui.llm.claudecode import INSTALL_FIX, SIGN_IN_FIX, find_cli, signed_in
+
+    cli = find_cli(settings, env)
+    if cli is None:
         return Choice("off", f"Claude Code was not found ({settings.backend_source} asks for it)", INSTALL_FIX)
-    return Choice("off", "no Anthropic API key and no Claude Code found", GET_ONE)
+    if login and signed_in(cli, env) is False:
+        return Choice("off", f"Claude Code is not signed in ({cli})", SIGN_IN_FIX, cli=cli)
+    return Choice("claude-code", f"your Claude Code login ({cli})", SWITCH_OFF, cli=cli)
+
+
+def _codex(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
+    from memtui.llm.codex import INSTALL_FIX, SIGN_IN_FIX, find_cli, signed_in
+
+    cli = find_cli(settings, env)
+    if cli is None:
+        return Choice("off", f"Codex CLI was not found ({settings.backend_source} asks for it)", INSTALL_FIX)
+    if login and signed_in(cli, env) is False:
+        return Choice("off", f"Codex is not signed in ({cli})", SIGN_IN_FIX, cli=cli)
+    return Choice("codex", f"your Codex login ({cli})", SWITCH_OFF, cli=cli)
+
+
+def _auto(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
+    """No key: a signed-in Claude Code, else a signed-in Codex. Claude Code's login is asked about
+    whenever a Codex is there too, `login` or not: its answer decides between the two, and a
+    worker that took an unsigned Claude Code would leave the jobs waiting beside a working Codex.
+    A login that cannot be told (None) counts as there: the first call finds out."""
+    from memtui.llm import claudecode, codex
+
+    claude_cli = claudecode.find_cli(settings, env)
+    codex_cli = codex.find_cli(settings, env)
+    claude_in = None
+    if claude_cli is not None and (login or codex_cli is not None):
+        claude_in = claudecode.signed_in(claude_cli, env)
+    if claude_cli is not None and claude_in is not False:
+        return Choice("claude-code", f"your Claude Code login ({claude_cli})", SWITCH_OFF, cli=claude_cli)
+    codex_in = codex.signed_in(codex_cli, env) if codex_cli is not None and login else None
+    if codex_cli is not None and codex_in is not False:
+        return Choice("codex", f"your Codex login ({codex_cli})", SWITCH_OFF, cli=codex_cli)
+    if claude_cli is not None and codex_cli is not None:
+        return Choice("off", f"neither Claude Code ({claude_cli}) nor Codex ({codex_cli}) is signed in", GET_ONE)
+    if claude_cli is not None:
+        return Choice("off", f"Claude Code is not signed in ({claude_cli})", claudecode.SIGN_IN_FIX, cli=claude_cli)
+    if codex_cli is not None:
+        return Choice("off", f"Codex is not signed in ({codex_cli})", codex.SIGN_IN_FIX, cli=codex_cli)
+    return Choice("off", "no Anthropic API key, no Claude Code and no Codex found", GET_ONE)
+
+
+def model_name(choice: Choice, settings: LLMSettings, env: Mapping[str, str] | None = None) -> str:
+    """The model the chosen backend's calls use, as status shows it: `[llm] model`, except through
+    Codex, which serves no Claude model (its own, unless `[llm] model` names another)."""
+    if choice.name != "codex":
+        return settings.model
+    from memtui.llm.codex import model_label
+
+    return model_label(settings, os.environ if env is None else env)
 
 
 def open_client(memory_dir: Path, section: Mapping[str, Any] | None = None, *, env: Any = None) -> Any:
@@ -99,4 +155,8 @@ def open_client(memory_dir: Path, section: Mapping[str, Any] | None = None, *, e
         from memtui.llm.claudecode import ClaudeCodeClient
 
         return ClaudeCodeClient(settings, choice.cli, usage_path=usage_path, env=env)
+    if choice.name == "codex" and choice.cli is not None:
+        from memtui.llm.codex import CodexClient
+
+        return CodexClient(settings, choice.cli, usage_path=usage_path, env=env)
     raise NoApiKey(f"no model: {choice.why}", fix=choice.fix)

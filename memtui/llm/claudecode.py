@@ -43,7 +43,7 @@ from memtui.llm.settings import LLMSettings
 USUAL_PLACES = (".local/bin/claude", ".claude/local/claude", ".npm-global/bin/claude", ".bun/bin/claude")
 HOOKS_OFF = json.dumps({"disableAllHooks": True})
 INSTALL_FIX = "install Claude Code (https://claude.com/claude-code) and sign in, or set ANTHROPIC_API_KEY"
-SIGN_IN_FIX = "run `claude` once and sign in (or set ANTHROPIC_API_KEY)"
+SIGN_IN_FIX = "run `claude` once and sign in (or set ANTHROPIC_API_KEY, or sign in to Codex with `codex login`)"
 
 
 def find_cli(settings: LLMSettings | None = None, env: Mapping[str, str] | None = None) -> Path | None:

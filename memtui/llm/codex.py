@@ -55,7 +55,9 @@ from memtui.llm.settings import LLMSettings
 #: Where the installers put `codex` when it is not on PATH (npm's global bins, Homebrew, bun, volta).
 USUAL_PLACES = (".npm-global/bin/codex", ".local/bin/codex", ".bun/bin/codex", ".volta/bin/codex")
 INSTALL_FIX = "install Codex CLI (npm install -g @openai/codex) and sign in with `codex login`"
-SIGN_IN_FIX = "run `codex login` and sign in (or set ANTHROPIC_API_KEY)"
+SIGN_IN_FIX = "run `codex login` and sign in (or set ANTHROPIC_API_KEY, or sign in to Claude Code with `claude`)"
+#: What status and usage.jsonl call Codex's own default model, which `codex exec --json` does not name.
+DEFAULT_LABEL = "codex-default"
 #: The Codex features that bring tools, context or side effects into a run; all off here.
 FEATURES_OFF = (
     "hooks",
@@ -79,10 +81,11 @@ FEATURES_OFF = (
 CARRIED = ("model", "model_provider", "model_reasoning_effort", "openai_base_url", "chatgpt_base_url")
 
 
-def find_cli(env: Mapping[str, str] | None = None) -> Path | None:
-    """The `codex` to run: MEMTUI_CODEX, else the one on PATH, else one in its usual places."""
+def find_cli(settings: LLMSettings | None = None, env: Mapping[str, str] | None = None) -> Path | None:
+    """The `codex` to run: the configured one (`[llm] codex`, MEMTUI_CODEX), else the one on PATH,
+    else one in its usual places."""
     env = os.environ if env is None else env
-    return agentcli.find("codex", env.get("MEMTUI_CODEX"), USUAL_PLACES, env)
+    return agentcli.find("codex", (settings.codex if settings else None) or env.get("MEMTUI_CODEX"), USUAL_PLACES, env)
 
 
 def codex_home(env: Mapping[str, str]) -> Path:
@@ -92,8 +95,14 @@ def codex_home(env: Mapping[str, str]) -> Path:
 
 def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
     """Whether the Codex at `cli` has a login, from its own `codex login status` (the stored
-    credentials; no model call, nothing sent). None when it cannot say (a hang, an answer it has
-    never given): the first capture then finds out."""
+    credentials; no model call, nothing sent), or a provider of the person's whose key is in the
+    environment (its `env_key`: a gateway needs no `codex login`, and the status says "Not logged
+    in"). None when it cannot say (a hang, an answer it has never given): the first capture then
+    finds out."""
+    env = os.environ if env is None else env
+    key = (_provider(_config(env)) or {}).get("env_key")
+    if isinstance(key, str) and env.get(key):
+        return True
     proc = agentcli.status(cli, ["login", "status"], env)
     if proc is None:
         return None
@@ -105,17 +114,44 @@ def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
     return None
 
 
+def asked_model(settings: LLMSettings) -> str | None:
+    """`[llm] model` when it was set and names no Claude model (memtui's default is one); None
+    leaves the choice to the person's Codex."""
+    wanted = settings.model
+    if settings.model_source == "the default" or wanted.startswith("claude"):
+        return None
+    return wanted
+
+
+def model_label(settings: LLMSettings, env: Mapping[str, str]) -> str:
+    """The model a run uses, as status and usage.jsonl name it: the one asked for, else the
+    person's own Codex model, else `DEFAULT_LABEL` (Codex's default, which it does not name)."""
+    found = asked_model(settings) or _config(env).get("model")
+    return str(found) if isinstance(found, str) and found.strip() else DEFAULT_LABEL
+
+
+def _config(env: Mapping[str, str]) -> dict[str, Any]:
+    """The person's config.toml, or {} when there is no readable one."""
+    try:
+        return tomllib.loads((codex_home(env) / "config.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def _provider(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The `[model_providers.<model_provider>]` table the person's config chose, if any."""
+    name, tables = data.get("model_provider"), data.get("model_providers")
+    found = tables.get(name) if isinstance(name, str) and isinstance(tables, dict) else None
+    return found if isinstance(found, dict) else None
+
+
 def carried(env: Mapping[str, str]) -> list[str]:
     """`-c key=value` overrides for the parts of the person's config.toml that make their login and
     model work (CARRIED, and the chosen provider's table); [] when there is no readable file."""
-    try:
-        data = tomllib.loads((codex_home(env) / "config.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return []
+    data = _config(env)
     pairs = [(key, data[key]) for key in CARRIED if key in data]
-    provider = data.get("model_provider")
-    table = (data.get("model_providers") or {}).get(provider) if isinstance(provider, str) else None
-    if isinstance(table, dict) and provider and provider.replace("-", "").replace("_", "").isalnum():
+    provider, table = data.get("model_provider"), _provider(data)
+    if table is not None and isinstance(provider, str) and provider.replace("-", "").replace("_", "").isalnum():
         pairs += _dotted(f"model_providers.{provider}", table)
     args: list[str] = []
     for key, value in pairs:
@@ -155,6 +191,7 @@ class CodexClient:
         self.env = dict(os.environ if env is None else env)
         self.calls = 0
         self.cost_usd = 0.0
+        self._signed_in: bool | None = None
 
     def check_budget(self) -> None:
         """A Codex login pays in plan limits (or its own key's dollars): calls and tokens per day,
@@ -165,10 +202,7 @@ class CodexClient:
     def model(self) -> str | None:
         """The model to ask for: `[llm] model` when it names one Codex can serve; else the person's
         own Codex model (carried from their config), else Codex's default."""
-        wanted = self.settings.model
-        if self.settings.model_source == "the default" or wanted.startswith("claude"):
-            return None
-        return wanted
+        return asked_model(self.settings)
 
     def command(self, instructions: Path, schema: Path | None = None) -> list[str]:
         args = [str(self.cli), "exec", "--json", "--ephemeral", "--ignore-user-config", "--ignore-rules"]
@@ -230,6 +264,12 @@ class CodexClient:
     ) -> str:
         if enforce_budget:
             self.check_budget()
+        if self._signed_in is None:
+            # Codex sends a request without a login too (and waits out a missing network): asked
+            # once a client, so a person who never signed in gets "not signed in" and capture waits.
+            self._signed_in = signed_in(self.cli, self.env) is not False
+        if not self._signed_in:
+            raise NoApiKey(f"Codex is not signed in ({self.cli})", fix=SIGN_IN_FIX)
         env = {**self.env, HEADLESS_ENV: "1"}
         timeout = self.settings.timeout * (self.settings.max_retries + 1)
         with tempfile.TemporaryDirectory(prefix="memtui-codex-") as scratch:
@@ -281,7 +321,7 @@ class CodexClient:
             priced = self.settings.price_input is not None and self.settings.price_output is not None
             self.cost_usd += usage.record(
                 self.usage_path,
-                model=self.model() or "codex-default",
+                model=model_label(self.settings, self.env),
                 purpose=purpose,
                 input_tokens=tokens[0],
                 output_tokens=tokens[1],

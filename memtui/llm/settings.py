@@ -1,7 +1,7 @@
 """The `[llm]` table of `.memory/config.toml`, with environment overrides (env wins: it is per run).
 
 [llm]
-backend = "auto"             # auto | api | claude-code | off; MEMTUI_LLM_BACKEND (see llm/backend.py)
+backend = "auto"             # auto | api | claude-code | codex | off; MEMTUI_LLM_BACKEND (see llm/backend.py)
 model = "claude-haiku-4-5"   # MEMTUI_MODEL
 daily_budget_usd = 1.0       # MEMTUI_DAILY_BUDGET; 0 turns capture by the model off
 timeout = 60                 # seconds per request; MEMTUI_LLM_TIMEOUT
@@ -11,9 +11,10 @@ max_tokens = 4096            # output cap per call
 strict = false               # strict tool schemas (models and gateways that support them)
 price_input = 1.0            # USD per million input tokens, when the built-in table does not know the model
 price_output = 5.0
-daily_calls = 200            # the claude-code backend's daily cap (a subscription pays in plan limits,
-daily_tokens = 2000000       # not dollars): calls and tokens per day; 0 turns it off
+daily_calls = 200            # the claude-code and codex backends' daily cap (a subscription pays in plan
+daily_tokens = 2000000       # limits, not dollars): calls and tokens per day; 0 turns it off
 claude = "/path/to/claude"   # the Claude Code CLI, when it is not on PATH; MEMTUI_CLAUDE
+codex = "/path/to/codex"     # the Codex CLI, when it is not on PATH; MEMTUI_CODEX
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ _ENV = {
     "retry_delay": "MEMTUI_LLM_RETRY_DELAY",
     "backend": "MEMTUI_LLM_BACKEND",
     "claude": "MEMTUI_CLAUDE",
+    "codex": "MEMTUI_CODEX",
 }
-BACKENDS = ("auto", "api", "claude-code", "off")
+BACKENDS = ("auto", "api", "claude-code", "codex", "off")
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,8 @@ class LLMSettings:
     strict: bool = False
     price_input: float | None = None
     price_output: float | None = None
-    #: Which model backend: "auto" (a key → api; else a working `claude` → claude-code; else off).
+    #: Which model backend: "auto" (a key → api; else a signed-in `claude` → claude-code; else a
+    #: signed-in `codex` → codex; else off).
     backend: str = "auto"
     #: Where the backend setting came from, for status and error lines.
     backend_source: str = "the default"
@@ -64,6 +67,8 @@ class LLMSettings:
     daily_tokens: int = 2_000_000
     #: The Claude Code CLI to run, when it is not found on PATH or in its usual places.
     claude: str | None = None
+    #: The Codex CLI to run, when it is not found on PATH or in its usual places.
+    codex: str | None = None
 
     @classmethod
     def load(cls, section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> LLMSettings:
@@ -122,6 +127,7 @@ class LLMSettings:
                 if env.get("MEMTUI_LLM_BACKEND")
                 else "[llm] backend in .memory/config.toml"
             )
-        if section.get("claude"):
-            values["claude"] = str(section["claude"])
+        for cli in ("claude", "codex"):
+            if section.get(cli):
+                values[cli] = str(section[cli])
         return cls(model_source=source, **values)

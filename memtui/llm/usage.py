@@ -2,7 +2,9 @@
 
 A line: `{"ts", "day", "model", "purpose", "input", "output", "cacheWrite", "cacheRead", "costUsd", "backend"}`
 (`backend` is absent for the API backend's lines, as before it existed; "claude-code" for calls through
-the Claude Code CLI, whose `costUsd` is what the CLI reports: list prices, not what a subscription pays).
+the Claude Code CLI, whose `costUsd` is what the CLI reports: list prices, not what a subscription pays;
+"codex" for calls through the Codex CLI, which reports no cost: `costUsd` is 0 unless `[llm]
+price_input` and `price_output` are set).
 `day` is the local calendar day, so "resumes tomorrow" means what the person at the keyboard
 expects. Lines are appended with one write each (concurrent workers never interleave) and the
 file is read from its end, so a year of history does not slow the budget check down.
@@ -33,6 +35,8 @@ _FAMILIES = (
     ("claude-opus-4-2025", _OPUS_LEGACY),
     ("opus", (5.0, 25.0)),
 )
+#: The backends that run an agent's CLI on the person's plan: capped in calls and tokens, not dollars.
+PLAN_BACKENDS = ("claude-code", "codex")
 #: Unknown models are priced like Sonnet: over-estimating keeps the budget a real cap.
 _UNKNOWN = (3.0, 15.0)
 
@@ -172,7 +176,7 @@ def check_budget(path: Path, settings: LLMSettings, backend: str = "api") -> Tot
     The API backend's cap is dollars (`daily_budget_usd`); the backends that run an agent's CLI
     (claude-code, codex) cap calls and tokens (`daily_calls`, `daily_tokens`), since a subscription
     pays in plan limits, not dollars."""
-    if backend in ("claude-code", "codex"):
+    if backend in PLAN_BACKENDS:
         totals = today(path, backend=backend)
         tokens = totals.input_tokens + totals.output_tokens
         if settings.daily_calls and totals.calls >= settings.daily_calls:

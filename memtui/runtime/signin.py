@@ -1,14 +1,15 @@
-"""A Claude Code sign-in noticed by any hook: capture jobs that wait for the login start at once.
+"""A Claude Code or Codex sign-in noticed by any hook: capture jobs that wait for the login start at once.
 
-`memtui status` asks Claude Code itself (`claude auth status`, a Node start of a third of a second
-or more); a hook cannot pay that on every prompt. `notice()` pays a directory listing in the common
-case (no job waits for a login), and when one does, the mtimes of the files a sign-in writes:
-Claude Code's stored credentials (`.credentials.json`), its user settings (an `apiKeyHelper`) and
-`.claude.json` (the account of an OAuth login, whose token may sit in the macOS keychain where no
-file shows it). When one of them changed after the worker last tried the jobs, or that try is
-`RETRY_SECONDS` old (a login no file shows: a token in the environment), it starts the detached
-worker, which makes the real check: its model call captures the jobs, or leaves them waiting with
-a new mtime, so the hooks after it do nothing until a login file changes again.
+`memtui status` asks the CLI itself (`claude auth status`, a Node start of a third of a second or
+more; `codex login status`); a hook cannot pay that on every prompt. `notice()` pays a directory
+listing in the common case (no job waits for a login), and when one does, the mtimes of the files a
+sign-in writes: Claude Code's stored credentials (`.credentials.json`), its user settings (an
+`apiKeyHelper`) and `.claude.json` (the account of an OAuth login, whose token may sit in the macOS
+keychain where no file shows it); Codex's `auth.json` (`codex login`, in `CODEX_HOME`). When one of
+them changed after the worker last tried the jobs, or that try is `RETRY_SECONDS` old (a login no
+file shows: a token in the environment, a keyring), it starts the detached worker, which makes the
+real check: its model call captures the jobs, or leaves them waiting with a new mtime, so the hooks
+after it do nothing until a login file changes again.
 
 Called by the in-process hook after its answer (`hooks.entry`) and by the recall service after
 each hook it answers; anything that hands work to the worker may call it too.
@@ -24,22 +25,32 @@ from typing import Any
 
 #: Seconds after which jobs waiting for a login are tried again even with no login file changed.
 RETRY_SECONDS = 600.0
-#: What the worker's waiting reason says when the missing model is Claude Code's login (not signed
-#: in, not installed): `capture.pipeline`'s `NoApiKey` messages. Jobs that wait for anything else
-#: (the backend turned off, an API-only config without a key) are no business of a sign-in.
-LOGIN_REASON = "Claude Code"
+#: What the worker's waiting reason names when the missing model is an agent's login (not signed
+#: in, not installed): `capture.pipeline`'s `NoApiKey` messages ("Claude Code is not signed in",
+#: "Codex is not signed in", "no Anthropic API key, no Claude Code and no Codex found"). Jobs that
+#: wait for anything else (the backend turned off, an API-only config without a key) are no business
+#: of a sign-in.
+LOGIN_REASONS = ("Claude Code", "Codex")
 
 
 def login_files(env: Mapping[str, str]) -> list[Path]:
-    """The files a Claude Code sign-in writes, as Claude Code finds them (`CLAUDE_CONFIG_DIR`, else `~/.claude`)."""
+    """The files a sign-in writes, where each CLI looks: Claude Code's (`CLAUDE_CONFIG_DIR`, else
+    `~/.claude`) and Codex's (`CODEX_HOME`, else `~/.codex`)."""
     home = Path(env.get("HOME") or Path.home())
     configured = env.get("CLAUDE_CONFIG_DIR")
     config = Path(configured).expanduser() if configured else home / ".claude"
-    return [config / ".credentials.json", config / "settings.json", config / ".claude.json", home / ".claude.json"]
+    codex = Path(env["CODEX_HOME"]).expanduser() if env.get("CODEX_HOME") else home / ".codex"
+    return [
+        config / ".credentials.json",
+        config / "settings.json",
+        config / ".claude.json",
+        home / ".claude.json",
+        codex / "auth.json",
+    ]
 
 
 def last_try(memory_dir: Path) -> float | None:
-    """When the worker last tried the capture jobs that wait for Claude Code's login (it rewrites a
+    """When the worker last tried the capture jobs that wait for an agent's login (it rewrites a
     job each time it leaves it waiting), or None when no job waits for one."""
     directory = memory_dir / "spool"
     try:
@@ -51,7 +62,8 @@ def last_try(memory_dir: Path) -> float | None:
 
     tried = []
     for job in spool.waiting(memory_dir):
-        if LOGIN_REASON not in str(job.data.get("reason") or ""):
+        reason = str(job.data.get("reason") or "")
+        if not any(name in reason for name in LOGIN_REASONS):
             continue
         try:
             tried.append(job.path.stat().st_mtime)
@@ -77,13 +89,22 @@ def due(memory_dir: Path, env: Mapping[str, str], now: float | None = None) -> b
 
 
 def notice(project: Any, env: Mapping[str, str], log: Callable[[str], None] | None = None) -> bool:
-    """Start the worker when jobs wait for a Claude Code login that may be there now. True when this
-    call started one (while a worker runs, none is started: the next hook after it looks again)."""
+    """Start the worker when jobs wait for a login that may be there now. True when this call
+    started one (while a worker runs, none is started: the next hook after it looks again)."""
     if not due(project.memory_dir, env):
         return False
     from memtui.runtime import spool
 
     started = spool.ensure_worker(project, log)
     if started and log is not None:
-        log("capture jobs waited for a Claude Code login that may be there now: started the worker")
+        log(f"capture jobs waited for a {awaited(project.memory_dir)} login that may be there now: started the worker")
     return started
+
+
+def awaited(memory_dir: Path) -> str:
+    """Whose login the waiting jobs wait for, as a log line names it ("Claude Code", "Codex", or
+    "Claude Code or Codex" when nothing was found at all)."""
+    from memtui.runtime import spool
+
+    reasons = " ".join(str(job.data.get("reason") or "") for job in spool.waiting(memory_dir))
+    return " or ".join(name for name in LOGIN_REASONS if name in reasons) or " or ".join(LOGIN_REASONS)

@@ -152,3 +152,34 @@ async def test_health_counts_the_prompts_recall_answered_and_held_back_today(dem
         assert "recall        1 prompt got memories, 2 held back" in body
         assert body.index("recall ") < body.index("used ") < body.index("cap ")  # the cap bar stays under "used"
         assert "More" not in body
+
+
+async def test_health_shows_the_codex_backend_and_its_cap_in_calls(demo, tmp_path, monkeypatch):
+    """A Codex user's health screen: Codex's model, its login, and today's codex calls against the
+    cap (not the calls another backend made earlier in the day)."""
+    from codexkit import require_codex, sign_in
+    from fakeresponses import start_fake_responses
+
+    from memtui.llm import usage
+
+    usage.record(
+        demo.project.path("usage.jsonl"),
+        model="claude-haiku-4-5",
+        purpose="extraction",
+        input_tokens=9,
+        output_tokens=9,
+    )
+    api = start_fake_responses()
+    try:
+        for key, value in sign_in(require_codex(), tmp_path / "codex", api.url).items():
+            monkeypatch.setenv(key, value)
+        app = make_app(demo)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await settle(pilot)
+            await pilot.press("H")
+            await settle(pilot)
+            body = " ".join(str(app.screen.query_one("#health-body").render()).split())
+    finally:
+        api.close()
+    assert "model gpt-5.1-codex via your Codex login" in body
+    assert "used 0 of 200 calls, 0 of 2000000 tokens (your plan's limits apply)" in body

@@ -57,7 +57,7 @@ def health_rows(health: dict[str, Any]) -> tuple[list[Any], float]:
 
 
 def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
-    """True when a model can be called: an API key, or the person's Claude Code login (llm/backend.py)."""
+    """True when a model can be called: an API key, or the person's Claude Code or Codex login (llm/backend.py)."""
     from memtui.llm.backend import choose
     from memtui.llm.settings import LLMSettings
 
@@ -68,7 +68,7 @@ def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] |
 
 
 def open_client(memory_dir: Any, section: Mapping[str, Any] | None) -> Any:
-    """The model client (an API key, or the Claude Code login) for merge drafts."""
+    """The model client (an API key, or the Claude Code or Codex login) for merge drafts."""
     from memtui.llm.backend import open_client as opened
 
     return opened(memory_dir, section)
@@ -76,7 +76,8 @@ def open_client(memory_dir: Any, section: Mapping[str, Any] | None) -> Any:
 
 HOW_TO_SET_KEY = (
     "No model is available, so answers cannot be generated.\n\n"
-    "Sign in to Claude Code (run `claude` once), or set an API key in the shell that starts memtui:\n\n"
+    "Sign in to Claude Code (run `claude` once) or to Codex (`codex login`), or set an API key in the shell "
+    "that starts memtui:\n\n"
     "    export ANTHROPIC_API_KEY=sk-ant-…\n\n"
     "Search (`f`) works without either."
 )

@@ -25,8 +25,8 @@ class AskScreen(Screen[None]):
 ## Ask
 
 Ask a question about the project; the model answers from the memories and cites the ones it
-used (listed under the answer — `tab` to them, `enter` jumps to one). Needs an Anthropic API
-key (`ANTHROPIC_API_KEY`).
+used (listed under the answer — `tab` to them, `enter` jumps to one). Needs a model: an Anthropic
+API key (`ANTHROPIC_API_KEY`), or your Claude Code or Codex login.
 """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back", id="ask.back")]
 
