@@ -57,8 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_index)
 
     _service_parser(sub, "service")
-    # Its name before it had one name everywhere: scripts that call `memtui daemon` keep working.
+    # Its name before it had one name everywhere: scripts that call `memtui daemon` keep working. Not
+    # listed: argparse (3.11) prints a suppressed subcommand's help as "==SUPPRESS==", so its row goes.
     _service_parser(sub, "daemon", help=argparse.SUPPRESS)
+    sub._choices_actions[:] = [a for a in sub._choices_actions if a.help != argparse.SUPPRESS]
 
 
 def _service_parser(sub: argparse._SubParsersAction, name: str, **kwargs: Any) -> None:
