@@ -365,7 +365,9 @@ def test_hook_without_an_event_prints_usage_at_once(cli, project):
         out, err = started.communicate(timeout=4)  # stdin left open, as at a terminal: it must not wait on it
     finally:
         started.kill()
-    assert started.returncode == 0 and out == b"" and err.startswith(b"usage: memtui hook [--agent claude|codex] EVENT")  # hooks exit 0
+    assert (
+        started.returncode == 0 and out == b"" and err.startswith(b"usage: memtui hook [--agent claude|codex] EVENT")
+    )  # hooks exit 0
     helped = cli("hook", "--help")
     assert helped.returncode == 0 and b"SessionStart" in helped.stdout
 
