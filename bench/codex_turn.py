@@ -7,11 +7,12 @@ Drives the real Codex CLI the tests install (tests/codexkit.py: `.ci/agents.sh`,
 initialised project with a few memories. Each set-up is a private CODEX_HOME of its own:
 
 - bare: the fake model provider only (the naive baseline: what the turn costs without memtui);
+- hooks: memtui's hooks as `setup` installs and trusts them, its MCP server taken out again;
 - hooks + MCP: the same, after `memtui setup --agent codex --trust-hooks` (SessionStart,
   UserPromptSubmit, Stop, SessionEnd… as installed, the recall service warm, and memtui's MCP
   server, which Codex waits for: `required = true`).
 
-The set-ups run round-robin (bare, memtui, bare, …) so the machine's load falls on both alike;
+The set-ups run round-robin (bare, hooks, hooks + MCP, bare, …) so the machine's load falls on both alike;
 medians and the load average are printed. Target: hooks + MCP within +0.35 s of bare.
 """
 
@@ -36,10 +37,18 @@ FACTS = (
     "The staging database is refreshed from production every Sunday night",
 )
 PROMPT = "how do we deploy?"
+VARIANTS = ("bare", "hooks", "hooks + MCP")
 
 
 def memtui(*args: str, cwd: Path, env: dict) -> None:
     subprocess.run([sys.executable, "-m", "memtui", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def without_server(config: Path) -> None:
+    """config.toml with memtui's MCP server taken out (its hooks' trust kept): the hooks' share."""
+    from memtui.agents import codex
+
+    config.write_text(codex.uninstall_server(config.read_text(encoding="utf-8"), str(config)), encoding="utf-8")
 
 
 def turn(codex: Path, home: Path, repo: Path) -> float:
@@ -83,9 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         memtui("init", cwd=repo, env=env)
         for fact in FACTS:
             memtui("add", "--type", "decision", fact, cwd=repo, env=env)
-        homes = {"bare": codex_home(scratch / "bare", api.url), "hooks + MCP": codex_home(scratch / "full", api.url)}
-        setup_env = {**env, "CODEX_HOME": str(homes["hooks + MCP"]), "MEMTUI_CODEX": str(codex)}
-        memtui("setup", "--agent", "codex", "--trust-hooks", cwd=repo, env=setup_env)
+        homes = {name: codex_home(scratch / name.replace(" + ", "-"), api.url) for name in VARIANTS}
+        for name in VARIANTS[1:]:
+            setup_env = {**env, "CODEX_HOME": str(homes[name]), "MEMTUI_CODEX": str(codex)}
+            memtui("setup", "--agent", "codex", "--trust-hooks", cwd=repo, env=setup_env)
+        without_server(homes["hooks"] / "config.toml")
         for home in homes.values():  # warm-up: the recall service, the MCP server's imports, the OS caches
             turn(codex, home, repo)
         times: dict[str, list[float]] = {name: [] for name in homes}
