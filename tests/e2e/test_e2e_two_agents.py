@@ -120,4 +120,4 @@ def test_claude_code_and_codex_at_once_share_one_store_and_one_service(world):
     [pid] = service_processes(world.repo.resolve())
     assert service_pid(world, world.claude_env) == pid == service_pid(world, world.codex_env)
     log = (world.repo / ".memory" / "logs" / "service.log").read_text()
-    assert log.count("memtui service:") and log.count(" ready in ") == 1, log
+    assert log.count(" ready in ") == 1, log  # one service started, for both agents
