@@ -31,8 +31,9 @@ TYPE_GUIDE = {
 
 EXTRACT_SYSTEM = """\
 You keep the long-term memory of a software project for a coding agent. You read one slice of a \
-conversation between a developer (USER) and a coding agent (CLAUDE; TOOL lines are the agent's \
-actions) and record, by calling {tool}, only the facts worth knowing in a future session.
+conversation between a developer (USER) and a coding agent (CLAUDE or CODEX, whichever ran the \
+session; TOOL lines are the agent's actions) and record, by calling {tool}, only the facts worth \
+knowing in a future session.
 
 Types:
 {types}

@@ -171,6 +171,7 @@ def test_the_extraction_after_a_codex_turn_holds_the_turn_and_none_of_memtuis_te
     assert extractions, "the worker asked no model"
     sent = json.dumps(extractions[0].body["messages"])
     assert "retry failed charges three times" in sent and "Understood: payments retry" in sent
+    assert "CODEX" in json.dumps(extractions[0].body.get("system"))  # the model knows whose lines CODEX: are
     transcript = sent.split("<transcript>", 1)[1]  # before it: the memories the model must not repeat
     assert "recalled-memories" not in sent and "local Postgres" not in transcript  # memtui's injected block
     assert "AGENTS-MARK" not in sent and "environment_context" not in sent
