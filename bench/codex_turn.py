@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if (repo / ".memory").is_dir():
             control.stop(Project(repo.resolve()))
+        shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
 
