@@ -44,8 +44,8 @@ class Codex:
         return isolated_env(None, self.scratch / "user", CODEX_HOME=str(self.home), **extra)
 
     def exec(self, prompt: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-        """One `codex exec` turn in `cwd`; memtui's hooks and MCP server run from the setup.
-        Without a service of its own the hook answers in process (`MEMTUI_SERVICE=off`)."""
+        """One `codex exec` turn in `cwd`; memtui's hooks and MCP server run from the setup. The
+        hooks answer in their own process (`MEMTUI_SERVICE=off`): no test here leaves a service behind."""
         done = subprocess.run(
             [str(self.binary), "exec", "--json", "--skip-git-repo-check", prompt],
             cwd=cwd,
@@ -168,6 +168,8 @@ def test_the_extraction_after_a_codex_turn_holds_the_turn_and_none_of_memtuis_te
     finally:
         messages.close()
 
+    seen = json.dumps(model.turns()[0].input)  # what Codex sent: memtui's block, AGENTS.md, its context
+    assert "local Postgres" in seen and "AGENTS-MARK" in seen and "environment_context" in seen
     assert extractions, "the worker asked no model"
     sent = json.dumps(extractions[0].body["messages"])
     assert "retry failed charges three times" in sent and "Understood: payments retry" in sent
