@@ -31,6 +31,10 @@ CODEX_FENCE = '<recalled-memories source="memtui">'
 
 
 class TwoAgents:
+    """A git repository with `memtui init`, `memtui setup` (Claude Code, the project's trust dialog
+    accepted) and `memtui setup --agent codex --trust-hooks` (a private CODEX_HOME); `claude_reply`
+    and `codex_reply` answer each request of the two fakes (`default=` of each)."""
+
     def __init__(self, root: Path, claude_reply: Callable, codex_reply: Callable) -> None:
         self.repo = root / "repo"
         self.repo.mkdir()
