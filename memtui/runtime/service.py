@@ -170,7 +170,7 @@ def describe(data: dict[str, Any]) -> str:
         return f"refused: {data.get('reason')}; hooks recall by words only"
     if state == "disabled":
         return "disabled ([service] enabled = false or MEMTUI_SERVICE=off); hooks recall by words only"
-    return "not running (the next Claude Code session starts it)"
+    return "not running (the next agent session starts it)"
 
 
 def stop(project: Any, timeout: float = 10.0) -> bool:
