@@ -84,25 +84,29 @@ def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login
 
 
 def _claude_code(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
-    from memtui.llm.claudecode import INSTALL_FIX, SIGN_IN_FIX, find_cli, signed_in
+    from memtui.llm import claudecode
 
-    cli = find_cli(settings, env)
-    if cli is None:
-        return Choice("off", f"Claude Code was not found ({settings.backend_source} asks for it)", INSTALL_FIX)
-    if login and signed_in(cli, env) is False:
-        return Choice("off", f"Claude Code is not signed in ({cli})", SIGN_IN_FIX, cli=cli)
-    return Choice("claude-code", f"your Claude Code login ({cli})", SWITCH_OFF, cli=cli)
+    return _agent_cli(claudecode, "claude-code", ("Claude Code", "Claude Code"), settings, env, login)
 
 
 def _codex(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
-    from memtui.llm.codex import INSTALL_FIX, SIGN_IN_FIX, find_cli, signed_in
+    from memtui.llm import codex
 
-    cli = find_cli(settings, env)
+    return _agent_cli(codex, "codex", ("Codex CLI", "Codex"), settings, env, login)
+
+
+def _agent_cli(
+    module: Any, name: str, names: tuple[str, str], settings: LLMSettings, env: Mapping[str, str], login: bool
+) -> Choice:
+    """An agent CLI's backend (`module`: its client, with `find_cli`, `signed_in` and the fixes), or
+    off with why. `names`: the CLI as it is installed, and whose login it is."""
+    installed, who = names
+    cli = module.find_cli(settings, env)
     if cli is None:
-        return Choice("off", f"Codex CLI was not found ({settings.backend_source} asks for it)", INSTALL_FIX)
-    if login and signed_in(cli, env) is False:
-        return Choice("off", f"Codex is not signed in ({cli})", SIGN_IN_FIX, cli=cli)
-    return Choice("codex", f"your Codex login ({cli})", SWITCH_OFF, cli=cli)
+        return Choice("off", f"{installed} was not found ({settings.backend_source} asks for it)", module.INSTALL_FIX)
+    if login and module.signed_in(cli, env) is False:
+        return Choice("off", f"{who} is not signed in ({cli})", module.SIGN_IN_FIX, cli=cli)
+    return Choice(name, f"your {who} login ({cli})", SWITCH_OFF, cli=cli)
 
 
 def _auto(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
