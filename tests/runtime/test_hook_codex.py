@@ -139,3 +139,15 @@ def test_the_codex_conversation_comes_from_its_rollout():
     assert turn.previous == "And the API runs on port 8042."
     assert turn.assistant == "OK, port 8042."
     assert codex.last_turn("/nonexistent/rollout.jsonl").text == ""
+
+
+def test_codexs_global_hooks_stay_quiet_where_there_is_no_memory(tmp_path, home, rollout):
+    """`setup --agent codex` installs the hooks for every project: in a folder with no `.memory/` they
+    print nothing, create nothing and start nothing, whatever the event."""
+    plain = tmp_path / "elsewhere"
+    (plain / "src").mkdir(parents=True)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    for event in ("SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"):
+        data = codex_payload(event, plain / "src", rollout, prompt="remember that we deploy with make ship")
+        assert run_hook(event, data, root=None, home=home, cwd=plain / "src", agent="codex") is None
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
