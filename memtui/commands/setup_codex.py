@@ -131,7 +131,7 @@ def _closing_words(args: argparse.Namespace, label: str) -> None:
 
     command = launcher()
     say(
-        f"Hooks run {hook_line(args, command)} --agent codex <Event>; the MCP server runs {' '.join(command)} mcp "
+        f"Hooks run {hook_line(args, command)} --agent codex <Event>; the MCP server runs {' '.join(command)} mcp --agent codex "
         f"(its tools approved: {', '.join(codex.TOOLS)})."
     )
     say(f"Every project with a .memory/ (`memtui init`) now gets memories in {label}; others are left alone.")
