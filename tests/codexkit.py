@@ -21,6 +21,7 @@ import os
 import pwd
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -51,9 +52,8 @@ def require_codex() -> Path:
     the test, or fails it where MEMTUI_REQUIRE_AGENTS is set; a failed install always fails: a
     broken install must not pass as green."""
     path = find_codex()
-    if path is None and shutil.which("npm") and not os.environ.get("MEMTUI_TEST_CODEX"):
-        _install()
-        path = find_codex()
+    if path is None and not os.environ.get("MEMTUI_TEST_CODEX"):
+        path = install_agent("codex", find_codex)
     if path is None:
         why = f"Codex CLI {VERSION} is not installed for the tests and npm is not on PATH: run {INSTALL}"
         if os.environ.get("MEMTUI_REQUIRE_AGENTS"):
@@ -62,23 +62,28 @@ def require_codex() -> Path:
     return path
 
 
-def _install() -> None:
+def install_agent(name: str, find: Callable[[], Path | None]) -> Path | None:
+    """`.ci/agents.sh NAME` into the cache, then `find()`; None without npm. One install at a time for
+    all xdist workers and agents: they queue on a lock in the cache, and a waiter finds it done."""
+    if not shutil.which("npm"):
+        return None
     cache = cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
     with open(cache / ".install.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker installs; the others wait, then find it
-        if find_codex() is not None:
-            return
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (found := find()) is not None:
+            return found
         script = Path(__file__).resolve().parents[1] / INSTALL
         done = subprocess.run(
-            ["bash", str(script)],
+            ["bash", str(script), name],
             env={**os.environ, "MEMTUI_AGENT_CACHE": str(cache)},
             capture_output=True,
             text=True,
             timeout=600,
         )
         if done.returncode != 0:
-            pytest.fail(f"{INSTALL} failed: {done.stderr.strip()[-2000:]}", pytrace=False)
+            pytest.fail(f"{INSTALL} {name} failed: {done.stderr.strip()[-2000:]}", pytrace=False)
+    return find()
 
 
 def codex_home(path: Path, api_url: str, *, extra: str = "") -> Path:
