@@ -1,0 +1,155 @@
+"""The real opencode CLI, offline: found in the test-agent cache and driven against tests/fakechat.py.
+
+`.ci/agents-opencode.sh` installs `opencode-ai@VERSION` from npm into `$MEMTUI_AGENT_CACHE/opencode-VERSION`
+(default `~/.cache/memtui-test-agents`), once: the first test that needs the CLI runs it. Without npm a
+test that needs the CLI is skipped. `MEMTUI_TEST_OPENCODE` names another binary to use instead;
+`MEMTUI_REQUIRE_AGENTS=1` (CI) turns the skip into a failure.
+
+    opencode = require_opencode()                         # the binary, or pytest.skip with how to install it
+    home = opencode_home(tmp_path / "opencode", api.url)  # private XDG homes whose one model is the fake
+    done = run(opencode, home, "hello", cwd=project)
+
+Each run gets its own `HOME` and XDG config, data, cache and state directories, so no person's
+config, sessions, plugins or keys are read, and the fake key is the only one it can send. Updates and
+the model catalogue (models.dev) are switched off: nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pwd
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+VERSION = "1.18.33"  # keep in step with .ci/agents-opencode.sh
+INSTALL = ".ci/agents-opencode.sh"
+PROVIDER = "fake"
+MODEL = "m1"
+KEY = "sk-fake"
+XDG = ("config", "data", "cache", "state")
+# The real home, read once: the `home` fixture moves HOME to a temp dir before a test body runs.
+_REAL_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def cache_dir() -> Path:
+    found = os.environ.get("MEMTUI_AGENT_CACHE")
+    return Path(found).expanduser() if found else _REAL_HOME / ".cache" / "memtui-test-agents"
+
+
+def find_opencode() -> Path | None:
+    """The opencode CLI the tests drive: `MEMTUI_TEST_OPENCODE`, else the cached install, else None."""
+    wanted = os.environ.get("MEMTUI_TEST_OPENCODE")
+    path = Path(wanted) if wanted else cache_dir() / f"opencode-{VERSION}" / "node_modules" / ".bin" / "opencode"
+    return path if path.is_file() and os.access(path, os.X_OK) else None
+
+
+def require_opencode() -> Path:
+    """The binary, installed into the cache by `.ci/agents-opencode.sh` the first time a test needs
+    it (one install for all xdist workers: they queue on a lock in the cache). A machine without npm
+    skips the test, or fails it where MEMTUI_REQUIRE_AGENTS is set; a failed install always fails: a
+    broken install must not pass as green."""
+    path = find_opencode()
+    if path is None and shutil.which("npm") and not os.environ.get("MEMTUI_TEST_OPENCODE"):
+        _install()
+        path = find_opencode()
+    if path is None:
+        why = f"opencode {VERSION} is not installed for the tests and npm is not on PATH: run {INSTALL}"
+        if os.environ.get("MEMTUI_REQUIRE_AGENTS"):
+            pytest.fail(why, pytrace=False)
+        pytest.skip(why)
+    return path
+
+
+def _install() -> None:
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / ".install.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker installs; the others wait, then find it
+        if find_opencode() is not None:
+            return
+        script = Path(__file__).resolve().parents[1] / INSTALL
+        done = subprocess.run(
+            ["bash", str(script)],
+            env={**os.environ, "MEMTUI_AGENT_CACHE": str(cache)},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if done.returncode != 0:
+            pytest.fail(f"{INSTALL} failed: {done.stderr.strip()[-2000:]}", pytrace=False)
+
+
+def opencode_home(path: Path, api_url: str, *, extra: dict | None = None) -> Path:
+    """Fresh `HOME` and XDG directories under `path`, with a global `opencode.json` whose only
+    provider is the fake at `api_url`; `extra` adds top-level keys (`mcp`, `instructions`…)."""
+    for name in ("home", *XDG):
+        (path / name).mkdir(parents=True, exist_ok=True)
+    provider = {
+        "npm": "@ai-sdk/openai-compatible",  # bundled in the binary: nothing is fetched
+        "name": PROVIDER,
+        "options": {"baseURL": api_url, "apiKey": KEY},
+        "models": {MODEL: {"name": MODEL}},
+    }
+    config = {
+        "$schema": "https://opencode.ai/config.json",
+        "provider": {PROVIDER: provider},
+        "model": f"{PROVIDER}/{MODEL}",
+        "small_model": f"{PROVIDER}/{MODEL}",
+        "autoupdate": False,
+        "share": "disabled",
+        **(extra or {}),
+    }
+    config_dir = path / "config" / "opencode"
+    config_dir.mkdir(exist_ok=True)
+    (config_dir / "opencode.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    _plugin_sdk_installed(config_dir)
+    return path
+
+
+def _plugin_sdk_installed(config_dir: Path) -> None:
+    """Make opencode believe its plugin SDK is installed in `config_dir`. On every start it runs an
+    npm install of `@opencode-ai/plugin` in each config directory, against registry.npmjs.org, unless
+    the directory has a `node_modules` and a lockfile that lists every dependency (its
+    `Npm.install`, 1.18.33); no switch turns that off. Plugins are not run here, so none is needed."""
+    (config_dir / "node_modules").mkdir(exist_ok=True)
+    lock = {"lockfileVersion": 3, "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}
+    (config_dir / "package-lock.json").write_text(json.dumps(lock), encoding="utf-8")
+
+
+def opencode_env(home: Path, **more: str) -> dict[str, str]:
+    """The environment of an opencode run: this machine's PATH, nothing else of the person's."""
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TMPDIR")}
+    xdg = {f"XDG_{name.upper()}_HOME": str(home / name) for name in XDG}
+    return {
+        **keep,
+        **xdg,
+        "HOME": str(home / "home"),
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        **more,
+    }
+
+
+def run(
+    opencode: Path, home: Path, prompt: str, *, cwd: Path, args: tuple[str, ...] = (), timeout: float = 90
+) -> subprocess.CompletedProcess[str]:
+    """`opencode run [args] prompt` in `cwd`, offline."""
+    return subprocess.run(
+        [str(opencode), "run", *args, prompt],
+        cwd=cwd,
+        env=opencode_env(home),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
+
+
+def database(home: Path) -> Path:
+    """Where opencode keeps its sessions, messages and parts (SQLite)."""
+    return home / "data" / "opencode" / "opencode.db"
