@@ -62,9 +62,10 @@ def require_codex() -> Path:
     return path
 
 
-def install_agent(name: str, find: Callable[[], Path | None]) -> Path | None:
-    """`.ci/agents.sh NAME` into the cache, then `find()`; None without npm. One install at a time for
-    all xdist workers and agents: they queue on a lock in the cache, and a waiter finds it done."""
+def install_agent(name: str, find: Callable[[], Path | None], *, script: str = INSTALL) -> Path | None:
+    """`.ci/agents.sh NAME` (or another install `script`) into the cache, then `find()`; None without
+    npm. One install at a time for all xdist workers and agents: they queue on a lock in the cache,
+    and a waiter finds it done."""
     if not shutil.which("npm"):
         return None
     cache = cache_dir()
@@ -73,16 +74,15 @@ def install_agent(name: str, find: Callable[[], Path | None]) -> Path | None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if (found := find()) is not None:
             return found
-        script = Path(__file__).resolve().parents[1] / INSTALL
         done = subprocess.run(
-            ["bash", str(script), name],
+            ["bash", str(Path(__file__).resolve().parents[1] / script), name],
             env={**os.environ, "MEMTUI_AGENT_CACHE": str(cache)},
             capture_output=True,
             text=True,
             timeout=600,
         )
         if done.returncode != 0:
-            pytest.fail(f"{INSTALL} {name} failed: {done.stderr.strip()[-2000:]}", pytrace=False)
+            pytest.fail(f"{script} {name} failed: {done.stderr.strip()[-2000:]}", pytrace=False)
     return find()
 
 

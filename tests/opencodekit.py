@@ -16,14 +16,12 @@ the model catalogue (models.dev) are switched off: nothing leaves 127.0.0.1.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pwd
-import shutil
 import subprocess
 from pathlib import Path
 
+import codexkit
 import pytest
 
 VERSION = "1.18.33"  # keep in step with .ci/agents-opencode.sh
@@ -32,56 +30,31 @@ PROVIDER = "fake"
 MODEL = "m1"
 KEY = "sk-fake"
 XDG = ("config", "data", "cache", "state")
-# The real home, read once: the `home` fixture moves HOME to a temp dir before a test body runs.
-_REAL_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir)
-
-
-def cache_dir() -> Path:
-    found = os.environ.get("MEMTUI_AGENT_CACHE")
-    return Path(found).expanduser() if found else _REAL_HOME / ".cache" / "memtui-test-agents"
 
 
 def find_opencode() -> Path | None:
     """The opencode CLI the tests drive: `MEMTUI_TEST_OPENCODE`, else the cached install, else None."""
     wanted = os.environ.get("MEMTUI_TEST_OPENCODE")
-    path = Path(wanted) if wanted else cache_dir() / f"opencode-{VERSION}" / "node_modules" / ".bin" / "opencode"
+    path = (
+        Path(wanted) if wanted else codexkit.cache_dir() / f"opencode-{VERSION}" / "node_modules" / ".bin" / "opencode"
+    )
     return path if path.is_file() and os.access(path, os.X_OK) else None
 
 
 def require_opencode() -> Path:
-    """The binary, installed into the cache by `.ci/agents-opencode.sh` the first time a test needs
-    it (one install for all xdist workers: they queue on a lock in the cache). A machine without npm
-    skips the test, or fails it where MEMTUI_REQUIRE_AGENTS is set; a failed install always fails: a
-    broken install must not pass as green."""
+    """The binary, installed into the cache the first time a test needs it (the same lock as the
+    other agents' installs, so xdist workers queue). A machine without npm skips the test, or fails
+    it where MEMTUI_REQUIRE_AGENTS is set; a failed install always fails: a broken install must not
+    pass as green."""
     path = find_opencode()
-    if path is None and shutil.which("npm") and not os.environ.get("MEMTUI_TEST_OPENCODE"):
-        _install()
-        path = find_opencode()
+    if path is None and not os.environ.get("MEMTUI_TEST_OPENCODE"):
+        path = codexkit.install_agent("opencode", find_opencode, script=INSTALL)
     if path is None:
         why = f"opencode {VERSION} is not installed for the tests and npm is not on PATH: run {INSTALL}"
         if os.environ.get("MEMTUI_REQUIRE_AGENTS"):
             pytest.fail(why, pytrace=False)
         pytest.skip(why)
     return path
-
-
-def _install() -> None:
-    cache = cache_dir()
-    cache.mkdir(parents=True, exist_ok=True)
-    with open(cache / ".install.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker installs; the others wait, then find it
-        if find_opencode() is not None:
-            return
-        script = Path(__file__).resolve().parents[1] / INSTALL
-        done = subprocess.run(
-            ["bash", str(script)],
-            env={**os.environ, "MEMTUI_AGENT_CACHE": str(cache)},
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if done.returncode != 0:
-            pytest.fail(f"{INSTALL} failed: {done.stderr.strip()[-2000:]}", pytrace=False)
 
 
 def opencode_home(path: Path, api_url: str, *, extra: dict | None = None) -> Path:
