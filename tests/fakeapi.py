@@ -212,6 +212,31 @@ class FakeAPI:
         self.close()
 
 
+def serve(
+    api_class: type, handler: type, name: str, *, port: int = 0, log_path: str | Path | None = None, default: Any = None
+) -> Any:
+    """An `api_class` (FakeAPI or a fake built on it) serving `handler` on 127.0.0.1 in a daemon thread;
+    `port=0` picks a free port (see `.url`). Every fake here starts this one way."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    api = api_class(server, default, Path(log_path) if log_path else None)
+    server.fake = api  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=name, daemon=True).start()
+    return api
+
+
+def read_request(handler: BaseHTTPRequestHandler, request_class: type) -> tuple[Any, bytes]:
+    """The POSTed request (`request_class(path, headers, body)`) and its raw bytes; a body that is not
+    JSON is kept as `{"_unparsed": text}`."""
+    length = int(handler.headers.get("content-length") or 0)
+    payload = handler.rfile.read(length) if length else b""
+    try:
+        body = json.loads(payload or b"{}")
+    except ValueError:
+        body = {"_unparsed": payload.decode("utf-8", "replace")}
+    return request_class(handler.path, {k.lower(): v for k, v in handler.headers.items()}, body), payload
+
+
 def start_fake_api(
     *replies: Reply,
     port: int = 0,
@@ -219,14 +244,8 @@ def start_fake_api(
     log_path: str | Path | None = None,
 ) -> FakeAPI:
     """Serve on 127.0.0.1 in a daemon thread; `port=0` picks a free port (see `.url`)."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
-    server.daemon_threads = True
-    api = FakeAPI(server, default, Path(log_path) if log_path else None)
-    server.fake = api  # type: ignore[attr-defined]
+    api = serve(FakeAPI, _Handler, "fake-anthropic-api", port=port, log_path=log_path, default=default)
     api.script(*replies)
-    threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-anthropic-api", daemon=True
-    ).start()
     return api
 
 
@@ -248,13 +267,7 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        payload = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(payload or b"{}")
-        except ValueError:
-            body = {"_unparsed": payload.decode("utf-8", "replace")}
-        request = Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        request, payload = read_request(self, Request)
         if self.path.split("?")[0].endswith("/count_tokens"):
             self._json(200, {"input_tokens": max(1, len(payload) // 4)})
             return

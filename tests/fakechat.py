@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
 import time
 import uuid
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -142,14 +141,8 @@ def start_fake_chat(
     *replies: Reply, default: Reply | Callable[[Request], Reply] | None = None, log_path: str | Path | None = None
 ) -> FakeChat:
     """Serve on a free port of 127.0.0.1 in a daemon thread (see `.url`)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    api = FakeChat(server, default, Path(log_path) if log_path else None)
-    server.fake = api  # type: ignore[attr-defined]
+    api = fakeapi.serve(FakeChat, _Handler, "fake-chat-api", log_path=log_path, default=default)
     api.script(*replies)
-    threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-chat-api", daemon=True
-    ).start()
     return api
 
 
@@ -164,13 +157,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(200, {"object": "list", "data": []})
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        payload = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(payload or b"{}")
-        except ValueError:
-            body = {"_unparsed": payload.decode("utf-8", "replace")}
-        request = Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        request, _payload = fakeapi.read_request(self, Request)
         reply = self.server.fake._next(request)  # type: ignore[attr-defined]
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up
             self._answer(request, reply)

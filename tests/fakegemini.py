@@ -31,9 +31,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -151,15 +150,9 @@ def start_fake_gemini(
     log_path: str | Path | None = None,
 ) -> FakeGemini:
     """Serve on a free port of 127.0.0.1 in a daemon thread (see `.url`)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    api = FakeGemini(server, default, Path(log_path) if log_path else None)
+    api = fakeapi.serve(FakeGemini, _Handler, "fake-gemini-api", log_path=log_path, default=default)
     api.utility = utility or auto()
-    server.fake = api  # type: ignore[attr-defined]
     api.script(*replies)
-    threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-gemini-api", daemon=True
-    ).start()
     return api
 
 
@@ -174,13 +167,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(200, {"models": []})
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        payload = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(payload or b"{}")
-        except ValueError:
-            body = {"_unparsed": payload.decode("utf-8", "replace")}
-        request = Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        request, _payload = fakeapi.read_request(self, Request)
         fake: FakeGemini = self.server.fake  # type: ignore[attr-defined]
         reply = fake._next(request) if request.stream else fake._log(request)
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up
