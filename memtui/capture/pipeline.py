@@ -22,12 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from memtui.capture import chunk as chunking
-from memtui.capture import health, pending
+from memtui.capture import health, pending, transcript
 from memtui.capture.captured import Captured
 from memtui.capture.cursor import Cursors
 from memtui.capture.explicit import explicit_memories
 from memtui.capture.known import Known
-from memtui.capture.transcript import Span
 from memtui.core import ids, redact
 from memtui.core.clock import format_ts, parse_ts
 from memtui.core.memory import Memory, Source
@@ -81,9 +80,7 @@ class _Run:
 
     def __init__(self, bank: Bank, path: Path, session: str, event: str, reader: Any, agent: str | None) -> None:
         self.bank, self.path, self.session, self.event, self.agent = bank, path, session, event, agent
-        #: The agent's transcript format: a module with `read_span(path, start)` (`capture.transcript`
-        #: for Claude Code, `capture.codex_rollout` for Codex CLI).
-        self.reader = reader
+        self.reader = reader  # the agent's transcript format: a module with `read_span(path, start)`
         self.project = bank.project
         self.cursors = Cursors(self.project.path("cursor.json"))
         self.captured = Captured(self.project.memory_dir)
@@ -94,7 +91,7 @@ class _Run:
         self.unmatched: list[str] = []
         self.notes: list[str] = []
         self.explicit = 0
-        self.span: Span | None = None
+        self.span: transcript.Span | None = None
         self.cursor = 0
         self.chunks = 0
         self.client: Any = None
@@ -193,18 +190,14 @@ def extract(
     consolidate: bool = True,
     lock_timeout: float = LOCK_TIMEOUT,
     whole_chunks: bool = False,
-    reader: Any = None,
+    reader: Any = transcript,
     agent: str | None = None,
 ) -> ExtractResult:
-    """Capture the transcript's new lines as memories. Never raises for model, file or store
-    problems: they come back in the result (and status.json) with the fix. `whole_chunks`: a run
-    a Stop queued for a chunk's worth leaves a short last piece for later (`capture.pending`).
-    `agent`: whose session it is (`job_agent` reads a spool job's), for sources and capture health;
-    `reader`: its transcript format (`capture.transcript`, Claude Code's, when not given)."""
+    """Capture the transcript's new lines as memories; model, file and store problems come back in the
+    result (and status.json) with the fix. `whole_chunks`: a Stop's run leaves a short last piece for
+    later (`capture.pending`). `agent` (`job_agent`) and `reader` (its transcript format) are the session's agent's."""
     path = Path(transcript_path)
     # Claude Code names a transcript after its session: the stem is hashed as a session id is.
-    if reader is None:
-        from memtui.capture import transcript as reader
     run = _Run(bank, path, ids.session(session_id or path.stem), event, reader, ids.agent(agent))
     lock = ProjectLock(bank.project.path("capture.lock"), timeout=lock_timeout)
     try:
@@ -395,7 +388,7 @@ def job_agent(job: Mapping[str, Any]) -> str | None:
     return ids.agent(job.get("agent", "claude"))
 
 
-def _conversation_day(span: Span, piece: chunking.Chunk, bank: Bank) -> date:
+def _conversation_day(span: transcript.Span, piece: chunking.Chunk, bank: Bank) -> date:
     """The local date the chunk's conversation happened (relative dates are resolved against it)."""
     for event in reversed(span.events[piece.start : piece.end]):
         if event.timestamp:

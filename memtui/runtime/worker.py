@@ -122,10 +122,10 @@ def _capture(project: Any, bank: Any, job: spool.Job) -> bool:
         _log(project, f"{job.path.name}: transcript {transcript} is gone; nothing to capture")
         return True
     from memtui import agents
-    from memtui.capture.pipeline import extract
+    from memtui.capture.pipeline import extract, job_agent
 
-    try:  # a job written before jobs named their agent is Claude Code's
-        agent = agents.get(str(job.data.get("agent") or agents.DEFAULT))
+    try:  # a job written before jobs named their agent is Claude Code's (`job_agent`)
+        agent = agents.get(job_agent(job.data) or "")
     except ValueError as exc:
         raise JobFailed(str(exc)) from None
     result = extract(
