@@ -15,6 +15,8 @@ Each module has the same names, so nothing else in memtui branches on an agent's
                          returns the text memtui injected
     last_turn(path)      the previous prompt and answer, from its transcript's end
     set_up(root, env)    memtui's entries are in its config for this project
+    REACH                what memtui gives it (recall, capture, MCP, memory file) and why not more,
+                         for `memtui setup --help`
     and its config writers (install and uninstall, byte for byte)
 
 Agents know no face: they import recall and the layers below it (capture's transcript readers, the
@@ -22,6 +24,8 @@ store's atomic writes), never the runtime, the MCP server, the TUI or the comman
 """
 
 from __future__ import annotations
+
+import importlib
 
 #: Every agent memtui knows, by the name its hooks are called with (`memtui hook --agent NAME …`).
 NAMES = ("claude", "codex")
@@ -31,15 +35,10 @@ DEFAULT = "claude"
 
 def get(name: str):
     """The module of the agent called `name`; ValueError for a name memtui does not know."""
-    if name == "codex":
-        from memtui.agents import codex
-
-        return codex
-    if name == "claude":
-        from memtui.agents import claude
-
-        return claude
-    raise ValueError(f"unknown agent {name!r} (known: {', '.join(NAMES)})")
+    if name not in NAMES:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(NAMES)})")
+    # Imported by name so a hook loads its own agent's module and no other's.
+    return importlib.import_module(f"memtui.agents.{name}")
 
 
 def label(name: str) -> str:

@@ -28,6 +28,8 @@ LABEL = "Claude Code"
 #: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("claude_md", "auto_memory")
 MEMORY_FILE = "CLAUDE.md"
+#: What memtui gives it, for `memtui setup --help`.
+REACH = "recall, capture, MCP and the CLAUDE.md block: its hooks carry the prompt and the transcript"
 
 
 #: event → (matcher, timeout in seconds, run asynchronously). Hooks are fast (tens of ms); the

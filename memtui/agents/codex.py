@@ -32,6 +32,8 @@ SERVER = "memtui"
 #: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("agents_md",)
 MEMORY_FILE = "AGENTS.md"
+#: What memtui gives it, for `memtui setup --help`.
+REACH = "recall, capture, MCP and the AGENTS.md block: its hooks are Claude Code's, once trusted"
 
 #: event → timeout in seconds. Codex clamps SessionEnd to 3 s (it warns on more), so it asks for 3.
 EVENTS: dict[str, int] = {"SessionStart": 10, "UserPromptSubmit": 10, "Stop": 10, "PreCompact": 10, "SessionEnd": 3}

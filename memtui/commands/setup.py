@@ -16,6 +16,7 @@ when nothing would change. `--agent codex` writes Codex CLI's instead (commands/
 from __future__ import annotations
 
 import argparse
+import importlib
 from pathlib import Path
 
 from memtui.agents import NAMES as AGENTS  # `--agent` names one; `all` is every one found installed
@@ -26,6 +27,8 @@ from memtui.errors import UsageError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "setup",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=reach(),
         help="install the hooks and MCP server for Claude Code, or Codex CLI with --agent codex (merges with existing settings)",
         description="Writes memtui's hooks into .claude/settings.local.json and its MCP server into your own "
         "configuration for this project (~/.claude.json); with --team: .claude/settings.json and .mcp.json, to "
@@ -56,8 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--agent",
         choices=(*AGENTS, "all"),
-        help="the coding agent to connect: claude (Claude Code, the default), codex (Codex CLI: its hooks.json "
-        "and config.toml under $CODEX_HOME, for every project), or all (every agent found installed)",
+        help="the coding agent to connect: claude (Claude Code, the default), another agent named below, or all "
+        "(every agent found installed)",
     )
     p.add_argument(
         "--trust-hooks",
@@ -66,6 +69,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(without it, setup says how to trust them)",
     )
     p.set_defaults(func=cmd_setup)
+
+
+def reach() -> str:
+    """What memtui gives each agent and why not more (each agent module's REACH), for --help."""
+    from memtui.agents import get
+
+    lines = ["what each agent gets (--agent NAME):"]
+    for name in AGENTS:
+        module = get(name)
+        lines.append(f"  {name:<9} {module.LABEL}: {module.REACH}")
+    return "\n".join(lines)
+
+
+def scopes(name: str) -> tuple[str, ...]:
+    """The scopes an agent's setup takes besides its default ("team", "global")."""
+    if name == "claude":
+        return ("team", "global")
+    return tuple(getattr(importlib.import_module(f"memtui.commands.setup_{name}"), "SCOPES", ()))
+
+
+def scope_note(name: str) -> str:
+    """Where an agent's setup writes when it takes no scope flag (its module's WHERE)."""
+    return str(getattr(importlib.import_module(f"memtui.commands.setup_{name}"), "WHERE", "its own scope"))
 
 
 def project_root(args: argparse.Namespace) -> Path | None:
@@ -86,11 +112,6 @@ def installed_agents() -> list[str]:
 
 def cmd_setup(args: argparse.Namespace) -> int:
     agent = getattr(args, "agent", None)
-    if agent is not None and (args.team or args.global_) and agent != "claude":
-        raise UsageError(
-            "--team and --global are Claude Code's scopes; Codex's entries are always for every project: "
-            "drop them, or use --agent claude"
-        )
     if args.team and args.global_:
         raise UsageError(
             "--team shares the set-up through this project's git and --global installs it for every project "
@@ -104,12 +125,14 @@ def cmd_setup(args: argparse.Namespace) -> int:
             "no coding agent is installed here (Claude Code: `claude`, Codex CLI: `codex`); install one first"
         )
     for name in wanted:
-        if name == "codex":
-            from memtui.commands import setup_codex
-
-            setup_codex.run(args)
-        else:
+        for flag, given, scope in (("--team", args.team, "team"), ("--global", args.global_, "global")):
+            if given and scope not in scopes(name):
+                raise UsageError(f"{flag} does not apply to --agent {name} ({scope_note(name)}): drop it")
+    for name in wanted:
+        if name == "claude":
             set_up_claude(args, named=agent is None)
+        else:
+            importlib.import_module(f"memtui.commands.setup_{name}").run(args)
     return 0
 
 
@@ -180,7 +203,9 @@ def apply(args: argparse.Namespace, targets: list[Target], root: Path | None) ->
 
 
 def _name_other_agents() -> None:
-    from memtui.agents import codex
+    from memtui.agents import get
 
-    if codex.find_cli() is not None and not codex.set_up(Path.cwd()):
-        print(f"{codex.LABEL} found: memtui setup --agent {codex.NAME}")
+    for name in AGENTS[1:]:
+        module = get(name)
+        if module.find_cli() is not None and not module.set_up(Path.cwd()):
+            print(f"{module.LABEL} found: memtui setup --agent {module.NAME}")

@@ -17,6 +17,10 @@ from pathlib import Path
 from memtui.commands.setupfiles import backup_dir, hook_line, launcher, read_text, show_diff, write
 from memtui.errors import UsageError
 
+#: The scopes it takes besides its default (`setup.scopes`): none, as Codex reads one home.
+SCOPES: tuple[str, ...] = ()
+WHERE = "its entries are always for every project, in $CODEX_HOME"
+
 
 def run(args: argparse.Namespace) -> None:
     from memtui.agents import codex

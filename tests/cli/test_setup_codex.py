@@ -214,7 +214,7 @@ def test_agent_all_sets_up_every_agent_found_and_only_those(run, project, home):
     ("args", "says"),
     [
         (("--agent", "all"), "no coding agent is installed here"),
-        (("--agent", "codex", "--team"), "--team and --global are Claude Code's scopes"),
+        (("--agent", "codex", "--team"), "--team does not apply to --agent codex"),
         (("--trust-hooks",), "--trust-hooks is for Codex's hooks: add --agent codex"),
     ],
 )
