@@ -2,8 +2,8 @@
 
 What it removes, each said on its own line: the hooks and MCP entries in every scope `memtui setup`
 writes (the project's shared and local settings, `.mcp.json`, the user's settings and
-`~/.claude.json`, Codex CLI's `$CODEX_HOME/hooks.json` and `config.toml` with the trust records
-of memtui's hooks), the tool permissions setup added, the CLAUDE.md and AGENTS.md memory blocks (the
+`~/.claude.json`, and every other agent's, through its setup's own uninstall: Codex CLI's
+`$CODEX_HOME/hooks.json` and `config.toml` with the trust records of memtui's hooks, …), the tool permissions setup added, the CLAUDE.md and AGENTS.md memory blocks (the
 person's text around them stays byte for byte; an AGENTS.md memtui made and left empty goes), memtui's
 `.gitattributes` lines, setup's line in `.git/info/exclude`
 and this clone's merge driver. A file that held only memtui's entries goes with them (no `{}` left
@@ -16,8 +16,10 @@ A plugin install is the plugin manager's to remove: the command to run is printe
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "uninstall",
         help="remove memtui's hooks, MCP entries, permissions, CLAUDE.md/AGENTS.md blocks and git settings "
-        "for Claude Code and Codex CLI (keeps .memory/)",
+        "for every coding agent memtui set up (keeps .memory/)",
     )
     p.add_argument(
         "--purge",
@@ -50,12 +52,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     for global_ in (False, True):  # the project's scopes, then the user's
         flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
         cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed, backups_made=made, said_clean=said))
-    from memtui.commands import setup_codex
-
-    codex_flags = {"global_": True, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
-    setup_codex.run(
-        argparse.Namespace(**vars(args), **codex_flags, changed=changed, backups_made=made, said_clean=said)
-    )
+    failed = _other_agents(argparse.Namespace(**vars(args), changed=changed, backups_made=made, said_clean=said))
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
         _drop_if_empty(path)
     for path in (Path.home() / ".claude" / "settings.json",):
@@ -79,8 +76,33 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     elif memory_dir.is_dir():
         print(f"{memory_dir}: kept (your memories and setup's backups; `memtui uninstall --purge` deletes them)")
     _backups(purge=args.purge, made=made)
+    if failed:
+        for line in failed:
+            print(line, file=sys.stderr)
+        return 1
     print("memtui is uninstalled here; `pip uninstall memtui` (or `pipx uninstall memtui`) removes the program.")
     return 0
+
+
+def _other_agents(args: argparse.Namespace) -> list[str]:
+    """Every other agent's entries out, in each scope its setup writes (the project's, then the
+    user's). One agent's unreadable file stops that agent only: the rest are still taken out, and
+    the file is named with what to do."""
+    from memtui.agents import NAMES
+    from memtui.commands.setup import scopes
+    from memtui.errors import UsageError
+
+    failed = []
+    for name in NAMES[1:]:
+        setup = importlib.import_module(f"memtui.commands.setup_{name}")
+        for global_ in (False, True) if "global" in scopes(name) else (False,):
+            flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
+            try:
+                setup.run(argparse.Namespace(**{**vars(args), **flags}))
+            except UsageError as exc:
+                failed.append(f"memtui: {exc}")
+                break
+    return failed
 
 
 def _json(path: Path) -> dict[str, Any] | None:

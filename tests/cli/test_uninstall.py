@@ -156,3 +156,25 @@ def test_a_second_uninstall_says_each_clean_file_once(run, project):
     assert code == 0, err
     clean = [line for line in out.splitlines() if line.endswith(": already clean")]
     assert clean and len(clean) == len(set(clean)), out
+
+
+def test_an_agent_file_that_cannot_be_read_stops_that_agent_only(run, project, home):
+    claude_md = project.root / "CLAUDE.md"
+    claude_md.write_bytes(MINE.encode())
+    assert run("render")[0] == 0
+    assert run("setup")[0] == 0
+    codex_dir = home / ".codex"
+    codex_dir.mkdir()
+    broken = b'[mcp_servers.memtui\ncommand = "memtui"\n'  # a table header never closed
+    (codex_dir / "config.toml").write_bytes(broken)
+    (codex_dir / "hooks.json").write_text('{"hooks": {}}\n')
+
+    code, out, err = run("uninstall", env={"CODEX_HOME": str(codex_dir)})
+
+    assert code == 1
+    [line] = err.strip().splitlines()
+    assert str(codex_dir / "config.toml") in line
+    assert (codex_dir / "config.toml").read_bytes() == broken  # nothing half-written
+    assert claude_md.read_bytes() == MINE.encode()  # the rest was still taken out
+    assert not (project.root / ".claude").exists()
+    assert "memtui is uninstalled here" not in out
