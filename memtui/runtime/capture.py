@@ -54,17 +54,18 @@ def enqueue(context: Any) -> None:
 
 def _worth_a_call(context: Any, job: dict[str, Any]) -> bool:
     """Whether this event queues a capture now (`capture.pending`). A Stop waits for a chunk's worth
-    of new conversation; an idle prompt takes whatever is left; a compaction and the session's end
-    take the rest always. A session a Stop left lines of is noted, so the next SessionStart picks
-    them up if the session ends without SessionEnd (`spool.leftovers`)."""
+    of new conversation; an idle prompt and a compaction take whatever is left; the session's end
+    takes the rest always. A session a Stop left lines of is noted, so the next SessionStart picks
+    them up if the session ends without SessionEnd (`spool.leftovers`). A compaction is a hint, not
+    a promise (Gemini CLI's PreCompress fires on turns that compress nothing, several a turn, and
+    every agent's transcript keeps what compaction drops): it queues one run, and none while one
+    of the session's waits or nothing new does."""
     from memtui.capture import pending
 
     memory_dir = context.project.memory_dir
     event, session = job["event"], job["session_id"]
     if event == "SessionEnd":
         spool.settle(memory_dir, session)
-        return True
-    if event == "PreCompact":
         return True
     if event == "Notification" and context.hook.notification_type != pending.IDLE:
         return False

@@ -23,8 +23,11 @@ from memtui.core.payload import RECALL_EVENTS, parse_object
 from memtui.index import remote
 from memtui.store import root
 
-#: Events the service answers; every other event goes straight to the in-process hook.
-EVENTS = RECALL_EVENTS
+#: Events the service answers, by the names the agents' hooks are called with (Claude Code's and
+#: Codex's are memtui's own, Gemini CLI calls the prompt BeforeAgent); every other event goes
+#: straight to the in-process hook. Not read from `memtui.agents`, whose import this client cannot
+#: afford: tests/runtime/test_hook_gemini.py holds this equal to every agent's EVENT_NAMES.
+EVENTS = (*RECALL_EVENTS, "BeforeAgent")
 #: Seconds the client gives the service, connect to last byte, before doing the work itself.
 BUDGET = 0.15
 #: The SessionStart briefing reads more of the store; it may wait a little longer.

@@ -34,7 +34,7 @@ from typing import Any
 
 from memtui.index import remote
 from memtui.runtime import client
-from memtui.runtime.context import Context, locate, parse_payload
+from memtui.runtime.context import EVENTS, Context, locate, parse_payload
 
 #: A Claude Code plugin's hook command ends with this (`agents.claude.PLUGIN_FLAG`; not imported
 #: from there, which would load the config writers on every hook).
@@ -98,7 +98,7 @@ def _run(agent_name: str, event: str, data: bytes | None) -> None:
             _disarm_watchdog()  # a half-written answer would be worse than none
             _emit(answer)
             context.chore("notice a model sign-in", _notice_sign_in)
-            if context.event in client.EVENTS:
+            if context.event in EVENTS:
                 if remote.refused:  # another user's socket or an open runtime directory: never used
                     context.log(f"recall service refused: {remote.refused}; answered in process")
                 # Nobody answered on the service's socket (or we would not be here): start it for
@@ -118,7 +118,7 @@ def _run(agent_name: str, event: str, data: bytes | None) -> None:
 
 def dispatch(context: Context) -> dict[str, Any] | None:
     event = context.event
-    if event in client.EVENTS:
+    if event in EVENTS:
         from memtui.runtime.answer import respond
 
         return respond(context)

@@ -317,12 +317,12 @@ class Service:
         env = request.get("env")
         env = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
         event = str(request.get("event") or "")
-        if event not in EVENTS:
-            raise ValueError(f"not a recall event: {event!r}")
         root = request.get("root")
         if root != str(self.project.root):
             raise ValueError("another project")  # the client falls back; nothing is written here
         agent = agents.get(str(request.get("agent") or agents.DEFAULT))  # unknown: ValueError, the client falls back
+        if agent.EVENT_NAMES.get(event) not in EVENTS:  # `event` is the agent's own name for it
+            raise ValueError(f"not a recall event: {event!r}")
         # The client located the project already (it is this service's): parse once, locate never.
         context = locate(agent, event, parse_payload(body), env, project=self.project)
         if context is None:
