@@ -185,7 +185,10 @@ def install_server(doc: Mapping[str, Any], entry: dict[str, Any], where: str) ->
     servers = json_object(new, "mcpServers", where)
     current = servers.get(SERVER)
     if isinstance(current, dict):
-        entry = {**current, **entry, "env": {**(current.get("env") or {}), **(entry.get("env") or {})}}
+        merged = {**current, **entry}
+        if "env" in current or "env" in entry:  # an entry with no env (Gemini's) gets none
+            merged["env"] = {**(current.get("env") or {}), **(entry.get("env") or {})}
+        entry = merged
     servers[SERVER] = entry
     new["mcpServers"] = servers
     return new

@@ -1,0 +1,127 @@
+"""setup --agent gemini: memtui's hooks and MCP server in Gemini CLI's settings, or out of them.
+
+Gemini CLI reads the project's `.gemini/settings.json` and the user's `~/.gemini/settings.json`
+(agents-contracts.md §2.2): setup writes the project's, or with `--global` the user's, where the
+hooks stay quiet in every project without a `.memory/`. The entries and what goes back on
+uninstall are agents/gemini.py's; the diff, backup and atomic write are setup's own
+(commands/setupfiles.py). The project's AGENTS.md gets memtui's block, as for Codex, and Gemini
+is told to load it (`context.fileName`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from memtui.commands.setupfiles import backup_dir, hook_line, launcher, made, read_text, said_clean, show_diff, write
+from memtui.errors import UsageError
+
+#: The scopes it takes besides its default (`setup.scopes`): the user's settings, for every project.
+SCOPES: tuple[str, ...] = ("global",)
+WHERE = "the project's .gemini/settings.json, or with --global ~/.gemini/settings.json"
+
+
+def run(args: argparse.Namespace) -> None:
+    from memtui.agents import gemini
+
+    env = dict(os.environ)
+    if gemini.find_cli(env) is None and not args.uninstall:
+        raise UsageError(
+            f"{gemini.LABEL} is not installed here (no `gemini` on PATH): install it "
+            "(npm install -g @google/gemini-cli), then run `memtui setup --agent gemini` again"
+        )
+    root = None if args.global_ else _project_root(args)
+    path = gemini.settings_file(root, env)
+    old = read_text(path)
+    doc = _parse(old, path)
+    if args.uninstall:
+        changed = gemini.uninstall(doc, str(path))
+    else:
+        changed = gemini.install(doc, hook_line(args, launcher()), launcher(), str(path))
+    new = None if changed == doc else ("" if not changed else gemini.render(changed, old))
+    if args.dry_run:
+        show_diff(path, old, new)
+        return
+    _save(args, path, old, new, root)
+    _agents_md(args, remove=args.uninstall)
+    if not args.uninstall:
+        _closing_words(args, root)
+
+
+def _project_root(args: argparse.Namespace) -> Path:
+    from memtui.commands.common import project_dir
+    from memtui.store.locations import find_project
+
+    return find_project(project_dir(args) or Path.cwd()).root
+
+
+def _parse(text: str | None, path: Path) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
+    if not isinstance(doc, dict):
+        raise UsageError(f"{path} does not hold a JSON object; fix it and run again")
+    return doc
+
+
+def _save(args: argparse.Namespace, path: Path, old: str | None, new: str | None, root: Path | None) -> None:
+    """Write `new` (a backup of `old` first), or remove the file when memtui's entries were all it
+    held (and its `.gemini` folder, when memtui's file was all that was in it)."""
+    if new is None or (old is None and not new):
+        said_clean(args, path, old is not None)
+        return
+    backup = write(path, old, new, backup_dir(root), root)
+    if new:
+        made(args, path, "removed memtui's entries" if args.uninstall else "installed the hooks and MCP server", backup)
+        return
+    path.unlink()
+    made(args, path, "removed (it held only memtui's entries)", backup)
+    with contextlib.suppress(OSError):
+        path.parent.rmdir()  # only when empty: anything of the person's keeps the folder
+
+
+def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
+    """memtui's block in the project's AGENTS.md, written; or taken out when no other agent that
+    reads AGENTS.md (Codex) is still set up."""
+    from memtui.commands.common import project_dir
+    from memtui.store.locations import find_project
+
+    project = find_project(project_dir(args) or Path.cwd())
+    if not project.initialised:
+        return
+    if remove:
+        from memtui import agents
+        from memtui.commands.setupfiles import remove_agents_md
+
+        others = [n for n in agents.NAMES if n != "gemini" and agents.get(n).MEMORY_FILE == "AGENTS.md"]
+        if not any(agents.get(n).set_up(project.root) for n in others):
+            remove_agents_md(project.root)
+        return
+    from memtui.store.bank import Bank
+    from memtui.store.rendering import enable_agents_md
+
+    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
+
+
+def _closing_words(args: argparse.Namespace, root: Path | None) -> None:
+    from memtui.agents import gemini
+    from memtui.commands.common import say
+
+    command = launcher()
+    say(
+        f"Hooks run {hook_line(args, command)} --agent gemini <Event>; the MCP server runs "
+        f"{' '.join(command)} mcp --agent gemini (trusted: its tools run without asking)."
+    )
+    if root is None:
+        say(
+            f"Every project with a .memory/ (`memtui init`) now gets memories in {gemini.LABEL}; others are left alone."
+        )
+    else:
+        say(f"{gemini.LABEL} loads AGENTS.md here too (context.fileName), where memtui keeps its block.")
