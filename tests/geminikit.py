@@ -83,13 +83,22 @@ def gemini_env(home: Path, api_url: str, **more: str) -> dict[str, str]:
 
 
 def run_prompt(
-    gemini: Path, home: Path, prompt: str, *, cwd: Path, api_url: str, args: tuple[str, ...] = (), timeout: float = 90
+    gemini: Path,
+    home: Path,
+    prompt: str,
+    *,
+    cwd: Path,
+    api_url: str,
+    args: tuple[str, ...] = (),
+    timeout: float = 90,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`gemini -p PROMPT -o json [args] </dev/null` in `cwd`, offline."""
+    """`gemini -p PROMPT -o json [args] </dev/null` in `cwd`, offline; `env` adds to its environment
+    (what its hooks and MCP servers see too)."""
     return subprocess.run(
         [str(gemini), "-p", prompt, "-o", "json", *args],
         cwd=cwd,
-        env=gemini_env(home, api_url),
+        env=gemini_env(home, api_url, **(env or {})),
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,

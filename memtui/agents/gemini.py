@@ -144,9 +144,16 @@ def hook_command(prefix: str, event: str) -> str:
 # settings.json
 
 
+#: Milliseconds Gemini waits for memtui's server to connect and for a tool call. Its own default is
+#: ten minutes for both, but `gemini mcp list` gives a server 5 s unless told, less than a cold
+#: Python start on a busy machine (the server then shows as disconnected).
+SERVER_TIMEOUT = 120000
+
+
 def server_entry(command: Sequence[str]) -> dict[str, Any]:
     """`mcpServers.memtui`: trusted, so its tools run without a confirmation (in `-p` mode too)."""
-    return {"command": command[0], "args": [*command[1:], "mcp", "--agent", NAME], "trust": True}
+    args = [*command[1:], "mcp", "--agent", NAME]
+    return {"command": command[0], "args": args, "trust": True, "timeout": SERVER_TIMEOUT}
 
 
 def _handler(prefix: str, event: str, description: str | None = None) -> dict[str, Any]:
