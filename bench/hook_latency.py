@@ -15,8 +15,9 @@ through the command `memtui setup` installs (`python -S …/memtui/runtime/launc
 * UserPromptSubmit with the service warm (hybrid when the semantic extra is installed), and the
   service's resident memory afterwards;
 * Stop (queue a capture job; the first one starts the worker);
-* Codex CLI's hook command (`… --agent codex <Event>`, a Codex payload and rollout) against Claude
-  Code's on the same store, alternating run by run: the warm prompt and the Stop (target ≤ 1.1×);
+* Codex CLI's and Gemini CLI's hook commands (`… --agent codex <Event>`, `… --agent gemini
+  BeforeAgent|AfterAgent`, each agent's payload and transcript) against Claude Code's on the same
+  store, in turn run by run: the warm prompt and the turn's end (target ≤ 1.1×);
 * a naive hook that imports the whole package and the SDKs and loads every memory, which is
   what a hook written without care for start-up costs (fewer runs: it is slow);
 * what the client checks before it sends a prompt (its runtime directory, the service's uid), in
@@ -48,7 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 TRANSCRIPT = DATA / "transcripts" / "captured-2.1.330.jsonl"
 ROLLOUT = DATA / "transcripts" / "codex-0.171.0.jsonl"
-#: Codex CLI's hooks against Claude Code's on the same store, run by run (target: ≤ 1.1×).
+CHAT = DATA / "transcripts" / "gemini-0.61.0.jsonl"
+#: Each agent's hooks against Claude Code's on the same store, run by run (target: ≤ 1.1×).
 CODEX_TARGET = 1.1
 #: Targets as multiples of the import floor (ratio), or in milliseconds.
 RATIO_TARGETS = {"UserPromptSubmit, service warm": 1.0, "UserPromptSubmit, no service": 1.5}
@@ -66,6 +68,14 @@ SERIES = (
     "Codex UserPromptSubmit, paired",
     "Claude Code Stop, paired",
     "Codex Stop, paired",
+    "Gemini UserPromptSubmit, paired",
+    "Gemini Stop, paired",
+)
+#: The agents paired with Claude Code: (name, label, transcript, its names for the prompt and the turn's end).
+PAIRED = (
+    ("claude", "Claude Code", TRANSCRIPT, {"UserPromptSubmit": "UserPromptSubmit", "Stop": "Stop"}),
+    ("codex", "Codex", ROLLOUT, {"UserPromptSubmit": "UserPromptSubmit", "Stop": "Stop"}),
+    ("gemini", "Gemini", CHAT, {"UserPromptSubmit": "BeforeAgent", "Stop": "AfterAgent"}),
 )
 
 IMPORT_FLOOR = "import json, sqlite3, re, os, pathlib"
@@ -288,15 +298,16 @@ def run_size(size: int, runs: int, scratch: Path, semantic: bool) -> dict:
 
 
 def paired_agents(result: dict, hook: list[str], root: Path, env: dict, size: int, runs: int, queries) -> None:
-    """Codex CLI's hook command against Claude Code's on the same store, alternating run by run (the
-    machine's load falls on both alike): the warm prompt and the Stop."""
+    """Each agent's hook command against Claude Code's on the same store, in turn run by run (the
+    machine's load falls on all alike; the order rotates): the warm prompt and the turn's end."""
 
     def payload(agent: str, event: str, i: int) -> bytes:
+        name, _, transcript, natives = next(p for p in PAIRED if p[0] == agent)
         data = {
-            "session_id": f"{agent}-{event}-{size}-{i}",
-            "transcript_path": str(ROLLOUT if agent == "codex" else TRANSCRIPT),
+            "session_id": f"{name}-{event}-{size}-{i}",
+            "transcript_path": str(transcript),
             "cwd": str(root),
-            "hook_event_name": event,
+            "hook_event_name": natives[event],
         }
         if event == "UserPromptSubmit":
             data["prompt"] = queries[i % len(queries)]
@@ -305,16 +316,17 @@ def paired_agents(result: dict, hook: list[str], root: Path, env: dict, size: in
         return json.dumps(data).encode()
 
     for event in ("UserPromptSubmit", "Stop"):
-        samples: dict[str, list[float]] = {"claude": [], "codex": []}
-        answered = {"claude": 0, "codex": 0}
+        samples: dict[str, list[float]] = {p[0]: [] for p in PAIRED}
+        answered = {p[0]: 0 for p in PAIRED}
         for i in range(runs):
-            for agent in ("claude", "codex") if i % 2 == 0 else ("codex", "claude"):
-                flags = ["--agent", "codex"] if agent == "codex" else []
+            turn = i % len(PAIRED)
+            for agent, _, _, natives in PAIRED[turn:] + PAIRED[:turn]:
+                flags = ["--agent", agent] if agent != "claude" else []
                 environ = env if event == "UserPromptSubmit" else {**env, "MEMTUI_SERVICE": "off"}
-                elapsed, out = timed([*hook, *flags, event], payload(agent, event, i), environ, root)
+                elapsed, out = timed([*hook, *flags, natives[event]], payload(agent, event, i), environ, root)
                 samples[agent].append(elapsed)
                 answered[agent] += bool(out.strip())
-        for agent, label in (("claude", "Claude Code"), ("codex", "Codex")):
+        for agent, label, _, _ in PAIRED:
             result[f"{label} {event}, paired"] = {
                 **summary(samples[agent]),
                 "cpu_p50": 0.0,
@@ -457,11 +469,11 @@ def main(argv: list[str] | None = None) -> int:
             f"(connect: {peer['connect_us']} µs; warm prompt hook p50: "
             f"{entry['UserPromptSubmit, service warm']['p50'] * 1000:.0f} µs)"
         )
-        for event in ("UserPromptSubmit", "Stop"):
-            codex = entry[f"Codex {event}, paired"]["p50"] / entry[f"Claude Code {event}, paired"]["p50"]
+        for event, (_, label, _, natives) in itertools.product(("UserPromptSubmit", "Stop"), PAIRED[1:]):
+            ratio = entry[f"{label} {event}, paired"]["p50"] / entry[f"Claude Code {event}, paired"]["p50"]
             print(
-                f"{entry['memories']:>9} Codex / Claude Code hook, {event} (run by run): {codex:.2f}×  "
-                f"target ≤{CODEX_TARGET}× " + ("✓" if codex <= CODEX_TARGET else "✗")
+                f"{entry['memories']:>9} {label} / Claude Code hook, {natives[event]} (run by run): {ratio:.2f}×  "
+                f"target ≤{CODEX_TARGET}× " + ("✓" if ratio <= CODEX_TARGET else "✗")
             )
         naive = entry["naive"]["p50"] / entry["UserPromptSubmit, service warm"]["p50"]
         print(
