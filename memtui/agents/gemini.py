@@ -2,10 +2,14 @@
 
 Its hooks are Claude Code's under other names (`EVENT_NAMES`; timeouts in milliseconds) and answer
 the same way: `hookSpecificOutput.additionalContext`, which Gemini 0.61 escapes (`<` → `&lt;`) and
-adds to the user turn inside `<hook_context>`. Two of its events are weaker than Claude Code's:
-PreCompress fires on turns that compress nothing (twice in a plain three-request run), so the
-runtime takes a compaction as a hint (`runtime.capture`); SessionEnd is not waited for, so its hook
-only queues a job and returns. Its transcripts are chat JSONL rewritten by id (`capture.gemini_chats`).
+adds to the user turn inside `<hook_context>`. Two of its events are weaker than Claude Code's.
+PreCompress fires before every model request after the first, before Gemini even checks whether
+history is long enough to compress (ChatCompressionService.compress in 0.61's bundle), and Gemini
+waits for it; its chat keeps every record a compression drops, so there is nothing to rescue then:
+setup does not install it (each would be a process start on every model step), and one wired by
+hand is a hint the runtime takes at most once (`runtime.capture`). SessionEnd is not waited for, so
+its hook only queues a job and returns. Its transcripts are chat JSONL rewritten by id
+(`capture.gemini_chats`).
 
 Configuration (agents-contracts.md §2.2): hooks and `mcpServers` in a `settings.json`, the project's
 `.gemini/settings.json` or, for every project, `~/.gemini/settings.json`. Gemini loads GEMINI.md by
@@ -37,12 +41,12 @@ MEMORY_FILE = "AGENTS.md"
 #: What memtui gives it, for `memtui setup --help`.
 REACH = "recall, capture, MCP and the AGENTS.md block: its hooks are Claude Code's under other names"
 
-#: event → timeout in milliseconds. Hooks answer in tens of ms; the timeouts bound a pathological case.
+#: The events setup installs → timeout in milliseconds. Hooks answer in tens of ms; the timeouts
+#: bound a pathological case. Not PreCompress (see above).
 EVENTS: dict[str, int] = {
     "SessionStart": 10000,
     "BeforeAgent": 10000,
     "AfterAgent": 10000,
-    "PreCompress": 10000,
     "SessionEnd": 10000,
 }
 EVENT_NAMES = {

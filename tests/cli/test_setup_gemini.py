@@ -44,7 +44,8 @@ def test_setup_adds_memtuis_entries_beside_theirs_and_uninstall_gives_every_byte
     assert {k: doc[k] for k in ("general", "security")} == {k: THEIRS[k] for k in ("general", "security")}
     assert doc["context"] == {"fileName": ["CONTEXT.md", "AGENTS.md"], "includeDirectories": ["../shared"]}
     assert doc["hooks"]["BeforeTool"] == THEIRS["hooks"]["BeforeTool"]
-    for event in ("SessionStart", "BeforeAgent", "AfterAgent", "PreCompress", "SessionEnd"):
+    assert "PreCompress" not in doc["hooks"]  # awaited before every model request, and nothing to rescue
+    for event in ("SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"):
         (group,) = doc["hooks"][event]
         (handler,) = group["hooks"]
         assert handler["command"].endswith(f" --agent gemini {event}") and handler["timeout"] == 10000

@@ -115,8 +115,9 @@ def fake_api():
 
 
 def test_precompress_is_a_hint_one_run_at_most_and_none_when_nothing_is_new(project, home, chat, fake_api):
-    """Gemini fires PreCompress on turns that compress nothing, twice in a three-request run: while a
-    run of the session waits, more add no job; once the session is captured, none queues one."""
+    """Gemini fires PreCompress before every model request, compressing or not (setup does not install
+    it; a person may wire it): while a run of the session waits, more add no job; once the session is
+    captured, none queues one."""
     _, api = fake_api
     lock = spool.try_lock(project.memory_dir)  # hold the worker back: count the jobs
     try:
