@@ -1,0 +1,155 @@
+"""setup --agent crush|qwen|cursor|copilot|amp: memtui's MCP server in the agent's config file and
+memtui's block in the AGENTS.md it reads, or both taken out again.
+
+These agents have no hooks memtui uses (agents/mcponly.py), so setup writes one entry in one file:
+the project's (`--global`: the user's) where the agent has both, else its one file. The writers
+are agents/mcponly.py's, which splice the entry into the file's text; the diff, backup and atomic
+write are setup's own (commands/setupfiles.py). A config file that is a symbolic link is refused:
+the link is often a dotfiles checkout, which a rename would replace with a plain file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from memtui.commands.setupfiles import backup_dir, launcher, made, said_clean, show_diff, write
+from memtui.errors import UsageError
+
+#: How a person installs each one, for the line that says it is missing.
+INSTALL = {
+    "crush": "npm install -g @charmland/crush",
+    "qwen": "npm install -g @qwen-code/qwen-code",
+    "cursor": "curl https://cursor.com/install -fsS | bash",
+    "copilot": "npm install -g @github/copilot",
+    "amp": "npm install -g @sourcegraph/amp",
+}
+BINARY = {"crush": "crush", "qwen": "qwen", "cursor": "cursor-agent", "copilot": "copilot", "amp": "amp"}
+
+
+def run(args: argparse.Namespace, name: str) -> None:
+    from memtui.agents import get, mcponly
+
+    agent = get(name)
+    env = dict(os.environ)
+    if agent.find_cli(env) is None and not args.uninstall:
+        raise UsageError(
+            f"{agent.LABEL} is not installed here (no `{BINARY[name]}` on PATH): install it ({INSTALL[name]}), "
+            f"then run `memtui setup --agent {name}` again"
+        )
+    root = None if args.global_ or not agent.PROJECT else _root(args)
+    path = agent.config_file(root, env)
+    if path.is_symlink():
+        raise UsageError(
+            f"{path} is a symbolic link (to {os.readlink(path)}): memtui does not write through it; add memtui's "
+            f"server by hand, or replace the link with a copy of its file, and run again"
+        )
+    old = mcponly.read(path)
+    if args.uninstall:
+        new = mcponly.uninstall(old, agent.SERVERS, str(path))
+    else:
+        new = mcponly.install(old, agent.SERVERS, agent.entry(launcher()), str(path))
+    new = _extra(agent, old, new, path, remove=args.uninstall)
+    if args.dry_run:
+        show_diff(path, old, _changed(old, new))
+        _agents_md(args, name, remove=args.uninstall, dry_run=True)
+        return
+    label = "removed memtui's MCP server" if args.uninstall else "installed the MCP server"
+    _save(args, path, old, new, label, root)
+    _agents_md(args, name, remove=args.uninstall, dry_run=False)
+    if not args.uninstall:
+        _closing_words(agent, path)
+
+
+def _extra(agent: Any, old: str | None, new: str, path: Path, *, remove: bool) -> str:
+    """What an agent's setup changes in the same file besides the server (Qwen: `context.fileName`)."""
+    change = getattr(agent, "context_files", None)
+    return new if change is None else change(old, new, path, remove=remove)
+
+
+def _root(args: argparse.Namespace) -> Path:
+    from memtui.commands.common import project_dir
+    from memtui.store.locations import find_project
+
+    return find_project(project_dir(args) or Path.cwd()).root
+
+
+def _changed(old: str | None, new: str) -> str | None:
+    """The new text, or None when the file stays as it is (a missing file stays missing)."""
+    return None if new == (old or "") else new
+
+
+def _save(args: argparse.Namespace, path: Path, old: str | None, new: str, label: str, root: Path | None) -> None:
+    """Write `new` (a backup of `old` first), or remove the file when memtui's entry was all it held."""
+    if _changed(old, new) is None:
+        said_clean(args, path, old is not None)
+        return
+    backups = backup_dir(root)
+    if new:
+        made(args, path, label, write(path, old, new, backups, root))
+        return
+    kept = write(path, old, "", backups, root)  # the backup is the point: the file itself goes
+    path.unlink()
+    _remove_empty(path.parent, root)
+    made(args, path, "removed (it held only memtui's entry)", kept)
+
+
+def _remove_empty(folder: Path, root: Path | None) -> None:
+    """The agent's own folder (`.cursor/`, `~/.copilot/`…) once the file memtui made was all it
+    held; never the project itself."""
+    if folder == root:
+        return
+    try:
+        folder.rmdir()
+    except OSError:
+        return
+
+
+def _agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: bool) -> None:
+    """memtui's block in the project's AGENTS.md, written; or taken out once no other agent that
+    reads it (Codex, opencode, another of these) is still set up."""
+    from memtui.commands.common import project_dir
+    from memtui.store.locations import find_project
+
+    project = find_project(project_dir(args) or Path.cwd())
+    if not project.initialised:
+        return
+    readers = _other_readers(name, project.root)
+    if remove and readers:
+        verb = "reads" if len(readers) == 1 else "read"
+        print(f"{project.root / 'AGENTS.md'}: memtui's block stays ({', '.join(readers)} still {verb} it)")
+        return
+    if dry_run:
+        print(f"# {project.root / 'AGENTS.md'}: memtui's block would be {'taken out' if remove else 'kept current'}")
+        return
+    if remove:
+        from memtui.commands.setupfiles import remove_agents_md
+
+        remove_agents_md(project.root)
+        return
+    from memtui.store.bank import Bank
+    from memtui.store.rendering import enable_agents_md
+
+    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
+
+
+def _other_readers(name: str, root: Path) -> list[str]:
+    from memtui.agents import NAMES, get
+
+    out = []
+    for other in NAMES:
+        module = get(other)
+        if other != name and "agents_md" in getattr(module, "LOADS", ()) and module.set_up(root):
+            out.append(str(module.LABEL))
+    return out
+
+
+def _closing_words(agent: Any, path: Path) -> None:
+    from memtui.commands.common import say
+
+    command = launcher()
+    say(f"{agent.LABEL} starts memtui's MCP server from {path}: {' '.join(command)} mcp --agent {agent.NAME}.")
+    say(f"memtui installs no hooks for it: {agent.REACH.split(': ', 1)[-1]}.")
+    say("It searches and saves memories through memtui's MCP tools, and reads the memory block in AGENTS.md.")
