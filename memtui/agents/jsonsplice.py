@@ -181,3 +181,15 @@ def get(text: str | None, path: Sequence[str], key: str) -> Any:
     for name in path:
         node = node.get(name) if isinstance(node, dict) else None
     return node.get(key) if isinstance(node, dict) else None
+
+
+def span(text: str | None, path: Sequence[str], key: str) -> tuple[int, int] | None:
+    """Where the value of `key` in the object at `path` stands in `text` (None: it is not there)."""
+    if not text or not text.strip():
+        return None
+    try:
+        objects = _walk(text, path, "")
+    except (UsageError, ValueError):
+        return None
+    member = objects[-1].members.get(key) if len(objects) == len(path) + 1 else None
+    return None if member is None else (member.value_start, member.value_end)

@@ -13,6 +13,7 @@ pre-approves them.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -29,7 +30,7 @@ REACH = "MCP and the AGENTS.md block: its Claude-compatible hooks are not verifi
 SERVERS = ("mcpServers",)
 PROJECT = True
 #: Where its settings list the memory files it reads (a string or a list of names).
-CONTEXT_FILES = ("context", "fileName")
+CONTEXT, FILE_NAME = ("context",), "fileName"
 
 
 def find_cli(env: Mapping[str, str] | None = None) -> Path | None:
@@ -52,3 +53,44 @@ def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
     import sys
 
     return mcponly.set_up(sys.modules[__name__], root, env)
+
+
+def _names(value: Any) -> list[str] | None:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def add_agents_md(text: str | None) -> tuple[str | None, str | None]:
+    """`text` with AGENTS.md added to a `context.fileName` that leaves it out, and the value's text
+    as it was (None: nothing changed; unset, Qwen's default already reads AGENTS.md)."""
+    from memtui.agents import jsonsplice
+
+    names = _names(jsonsplice.get(text, CONTEXT, FILE_NAME))
+    where = jsonsplice.span(text, CONTEXT, FILE_NAME)
+    if text is None or names is None or where is None or MEMORY_FILE in names:
+        return text, None
+    start, end = where
+    return text[:start] + json.dumps([*names, MEMORY_FILE], ensure_ascii=False) + text[end:], text[start:end]
+
+
+def restore_file_names(text: str, was: str) -> str:
+    """`text` with `context.fileName` back as it was (`was`, its text) when it is still what
+    `add_agents_md` made of it; with AGENTS.md taken out again when the person changed it since."""
+    from memtui.agents import jsonsplice
+
+    names = _names(jsonsplice.get(text, CONTEXT, FILE_NAME))
+    where = jsonsplice.span(text, CONTEXT, FILE_NAME)
+    if names is None or where is None or MEMORY_FILE not in names:
+        return text
+    start, end = where
+    try:
+        before = _names(json.loads(was))
+    except ValueError:
+        before = None
+    if before is not None and names == [*before, MEMORY_FILE]:
+        return text[:start] + was + text[end:]
+    rest = [n for n in names if n != MEMORY_FILE]
+    return text[:start] + json.dumps(rest, ensure_ascii=False) + text[end:] if rest else text

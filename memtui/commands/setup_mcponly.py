@@ -51,22 +51,64 @@ def run(args: argparse.Namespace, name: str) -> None:
         new = mcponly.uninstall(old, agent.SERVERS, str(path))
     else:
         new = mcponly.install(old, agent.SERVERS, agent.entry(launcher()), str(path))
-    new = _extra(agent, old, new, path, remove=args.uninstall)
+    added = None
+    if name == "qwen":
+        new, added = _qwen_file_names(new, path, remove=args.uninstall)
     if args.dry_run:
         show_diff(path, old, _changed(old, new))
         _agents_md(args, name, remove=args.uninstall, dry_run=True)
         return
     label = "removed memtui's MCP server" if args.uninstall else "installed the MCP server"
-    _save(args, path, old, new, label, root)
+    _save(args, path, old, new, label + (" and AGENTS.md in context.fileName" if added else ""), root)
+    if name == "qwen":
+        _remember(path, added, forget=args.uninstall)
     _agents_md(args, name, remove=args.uninstall, dry_run=False)
     if not args.uninstall:
         _closing_words(agent, path)
 
 
-def _extra(agent: Any, old: str | None, new: str, path: Path, *, remove: bool) -> str:
-    """What an agent's setup changes in the same file besides the server (Qwen: `context.fileName`)."""
-    change = getattr(agent, "context_files", None)
-    return new if change is None else change(old, new, path, remove=remove)
+def _qwen_file_names(text: str, path: Path, *, remove: bool) -> tuple[str, str | None]:
+    """Qwen's settings with AGENTS.md in a `context.fileName` that left it out (and the value as it
+    was, for `_remember`); on uninstall, the value as it was before memtui added it."""
+    from memtui.agents import qwen
+
+    if not remove:
+        new, was = qwen.add_agents_md(text)
+        return new or "", was
+    was = _records().get(str(path))
+    return (qwen.restore_file_names(text, was) if isinstance(was, str) and text else text), None
+
+
+def _records_path() -> Path:
+    return backup_dir(None).parent / "qwen-file-names.json"
+
+
+def _records() -> dict[str, Any]:
+    import json
+
+    try:
+        value = json.loads(_records_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _remember(path: Path, was: str | None, *, forget: bool) -> None:
+    """What `context.fileName` held before memtui added AGENTS.md, per settings file, in the user's
+    cache: only what memtui added is taken back, and that file is the person's own, where no note
+    of memtui's can go (JSON has no comments)."""
+    import json
+
+    from memtui.store.atomic import atomic_write
+
+    records = _records()
+    if forget and str(path) in records:
+        del records[str(path)]
+    elif was is not None and not forget:
+        records[str(path)] = was
+    else:
+        return
+    atomic_write(_records_path(), json.dumps(records, indent=2, ensure_ascii=False) + "\n")
 
 
 def _root(args: argparse.Namespace) -> Path:

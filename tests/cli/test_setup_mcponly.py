@@ -229,3 +229,37 @@ def test_setup_all_covers_every_installed_agent_and_only_those(run, project, hom
     assert "memtui" in servers(json.loads(config("amp", project, home).read_text()), "amp")
     for other in ("crush", "cursor", "copilot"):
         assert not config(other, project, home).exists()
+
+
+@pytest.mark.parametrize(
+    ("file_name", "reads"),
+    [('"QWEN.md"', ["QWEN.md", "AGENTS.md"]), ('[ "QWEN.md", "TEAM.md" ]', ["QWEN.md", "TEAM.md", "AGENTS.md"])],
+)
+def test_qwen_reads_agents_md_once_setup_adds_it_and_uninstall_takes_back_only_that(
+    run, project, home, fake_bin, file_name, reads
+):
+    env = installed(fake_bin, "qwen")
+    path = config("qwen", project, home)
+    path.parent.mkdir(parents=True)
+    person = '{\n  "context": {\n    "fileName": ' + file_name + ',\n    "importFormat": "tree"\n  }\n}\n'
+    path.write_text(person)
+
+    code, out, err = run("setup", "--agent", "qwen", env=env)
+
+    assert code == 0, err
+    doc = json.loads(path.read_text())
+    assert doc["context"] == {"fileName": reads, "importFormat": "tree"}
+    assert "and AGENTS.md in context.fileName" in out
+    assert run("setup", "--agent", "qwen", env=env)[0] == 0
+    assert json.loads(path.read_text())["context"]["fileName"] == reads  # once, however often it runs
+
+    assert run("setup", "--agent", "qwen", "--uninstall", env=env)[0] == 0
+    assert path.read_text() == person
+
+
+def test_qwen_leaves_a_file_name_alone_that_reads_agents_md_already(run, project, home, fake_bin):
+    path = config("qwen", project, home)
+
+    assert run("setup", "--agent", "qwen", env=installed(fake_bin, "qwen"))[0] == 0
+
+    assert "context" not in json.loads(path.read_text())  # unset, Qwen reads QWEN.md and AGENTS.md
