@@ -30,17 +30,42 @@ BINARY = {"crush": "crush", "qwen": "qwen", "cursor": "cursor-agent", "copilot":
 
 
 def run(args: argparse.Namespace, name: str) -> None:
-    from memtui.agents import get, mcponly
+    from memtui.agents import get
 
     agent = get(name)
-    env = dict(os.environ)
-    if agent.find_cli(env) is None and not args.uninstall:
+    if agent.find_cli(dict(os.environ)) is None and not args.uninstall:
         raise UsageError(
             f"{agent.LABEL} is not installed here (no `{BINARY[name]}` on PATH): install it ({INSTALL[name]}), "
             f"then run `memtui setup --agent {name}` again"
         )
     root = None if args.global_ or not agent.PROJECT else _root(args)
-    path = agent.config_file(root, env)
+    path = _config(args, agent, root)
+    _agents_md(args, name, remove=args.uninstall, dry_run=args.dry_run)
+    if not args.uninstall and not args.dry_run:
+        _closing_words(agent, path)
+
+
+def uninstall_everywhere(args: argparse.Namespace) -> None:
+    """`memtui uninstall`: memtui's server out of each of these agents' files, the project's and
+    the user's (uninstall takes the AGENTS.md block out itself). A file memtui cannot edit is said
+    and left alone; the rest goes on."""
+    from memtui.agents import get, mcponly
+    from memtui.errors import MemtuiError
+
+    for name in mcponly.NAMES:
+        agent = get(name)
+        for root in [_root(args), None] if agent.PROJECT else [None]:
+            try:
+                _config(args, agent, root)
+            except MemtuiError as exc:
+                print(f"{exc} (left as it is)")
+
+
+def _config(args: argparse.Namespace, agent: Any, root: Path | None) -> Path:
+    """memtui's server put into (or taken out of) the agent's file for `root` (None: the user's)."""
+    from memtui.agents import mcponly
+
+    path = agent.config_file(root, dict(os.environ))
     if path.is_symlink():
         raise UsageError(
             f"{path} is a symbolic link (to {os.readlink(path)}): memtui does not write through it; add memtui's "
@@ -52,19 +77,16 @@ def run(args: argparse.Namespace, name: str) -> None:
     else:
         new = mcponly.install(old, agent.SERVERS, agent.entry(launcher()), str(path))
     added = None
-    if name == "qwen":
+    if agent.NAME == "qwen":
         new, added = _qwen_file_names(new, path, remove=args.uninstall)
     if args.dry_run:
         show_diff(path, old, _changed(old, new))
-        _agents_md(args, name, remove=args.uninstall, dry_run=True)
-        return
+        return path
     label = "removed memtui's MCP server" if args.uninstall else "installed the MCP server"
     _save(args, path, old, new, label + (" and AGENTS.md in context.fileName" if added else ""), root)
-    if name == "qwen":
+    if agent.NAME == "qwen":
         _remember(path, added, forget=args.uninstall)
-    _agents_md(args, name, remove=args.uninstall, dry_run=False)
-    if not args.uninstall:
-        _closing_words(agent, path)
+    return path
 
 
 def _qwen_file_names(text: str, path: Path, *, remove: bool) -> tuple[str, str | None]:

@@ -263,3 +263,21 @@ def test_qwen_leaves_a_file_name_alone_that_reads_agents_md_already(run, project
     assert run("setup", "--agent", "qwen", env=installed(fake_bin, "qwen"))[0] == 0
 
     assert "context" not in json.loads(path.read_text())  # unset, Qwen reads QWEN.md and AGENTS.md
+
+
+def test_memtui_uninstall_takes_every_agents_server_out_and_gives_their_files_back(run, project, home, fake_bin):
+    env = installed(fake_bin, *AGENTS)
+    for name in AGENTS:
+        path = config(name, project, home)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(PERSONS[name])
+    assert run("setup", "--agent", "cursor", "--global", env=env)[0] == 0  # the user's file too
+    for name in AGENTS:
+        assert run("setup", "--agent", name, env=env)[0] == 0
+
+    code, _out, err = run("uninstall", env=env)
+
+    assert code == 0, err
+    for name in AGENTS:
+        assert config(name, project, home).read_text() == PERSONS[name]
+    assert not (home / ".cursor" / "mcp.json").exists() and not (project.root / "AGENTS.md").exists()
