@@ -193,3 +193,63 @@ def span(text: str | None, path: Sequence[str], key: str) -> tuple[int, int] | N
         return None
     member = objects[-1].members.get(key) if len(objects) == len(path) + 1 else None
     return None if member is None else (member.value_start, member.value_end)
+
+
+def _items(text: str, start: int) -> tuple[list[tuple[int, int]], int]:
+    """The items of the array opening at `start` (where each starts and ends) and its closing bracket."""
+    items: list[tuple[int, int]] = []
+    i = _skip(text, start + 1)
+    if text[i : i + 1] == "]":
+        return items, i
+    while True:
+        _, end = _DECODER.raw_decode(text, i)
+        items.append((i, end))
+        i = _skip(text, end)
+        if text[i : i + 1] == "]":
+            return items, i
+        if text[i : i + 1] != ",":
+            raise ValueError(f"',' or ']' was expected at character {i}")
+        i = _skip(text, i + 1)
+
+
+def append(text: str | None, path: Sequence[str], key: str, item: Any, where: str) -> str:
+    """`text` with `item` after the last item of the array `key` in the object at `path` (the
+    array made, holding only it, where there is none)."""
+    at = span(text, path, key)
+    if text is None or at is None:
+        return put(text, path, key, [item], where)
+    if text[at[0]] != "[":
+        raise UsageError(f'{where}: "{".".join([*path, key])}" is not a list; fix it by hand and run again')
+    items, close = _items(text, at[0])
+    unit = indent_unit(text)
+    depth = len(path) + 1  # the array's items stand one level inside the member that holds it
+    pad = " " * (unit * (depth + 1))
+    body = pad + json.dumps(item, indent=unit, ensure_ascii=False).replace("\n", "\n" + pad)
+    if items:
+        return text[: items[-1][1]] + ",\n" + body + text[items[-1][1] :]
+    return text[: at[0] + 1] + "\n" + body + "\n" + " " * (unit * depth) + text[close:]
+
+
+def remove_items(text: str, path: Sequence[str], key: str, unwanted: Any, where: str) -> str:
+    """`text` without the items of the array `key` (at `path`) for which `unwanted(item)` holds;
+    an array this empties goes, with the objects on `path` it leaves empty."""
+    at = span(text, path, key)
+    if at is None or text[at[0]] != "[":
+        return text
+    items, _ = _items(text, at[0])
+    doomed = [i for i, (start, end) in enumerate(items) if unwanted(json.loads(text[start:end]))]
+    if not doomed:
+        return text
+    if len(doomed) == len(items):
+        return take(text, path, key, where)
+    index = doomed[0]  # one at a time, the array read again after each: the places after it move
+    start, end = items[index]
+    text = text[: items[index - 1][1]] + text[end:] if index else text[:start] + text[items[1][0] :]
+    return remove_items(text, path, key, unwanted, where)
+    if len(doomed) == len(items):
+        return take(text, path, key, where)
+    for index in reversed(doomed):  # from the end, so the places before stay right
+        start, end = items[index]
+        keep_from = items[index - 1][1] if index > 0 else start
+        text = text[:keep_from] + text[(end if index > 0 else items[1][0]) :]
+    return text

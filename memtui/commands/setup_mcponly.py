@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memtui.commands.setupfiles import backup_dir, launcher, made, said_clean, show_diff, write
+from memtui.commands.setupfiles import backup_dir, hook_line, launcher, made, said_clean, show_diff, write
 from memtui.errors import UsageError
 
 #: How a person installs each one, for the line that says it is missing.
@@ -43,6 +43,13 @@ def run(args: argparse.Namespace, name: str) -> None:
     _agents_md(args, name, remove=args.uninstall, dry_run=args.dry_run)
     if not args.uninstall and not args.dry_run:
         _closing_words(agent, path)
+        if name == "qwen" and root is not None:
+            from memtui.commands.common import say
+
+            say(
+                f"One step left: {agent.LABEL} starts a project's MCP server only once you approve it. Run "
+                "`qwen mcp approve memtui` in this project (or approve it when qwen asks)."
+            )
 
 
 def uninstall_everywhere(args: argparse.Namespace) -> None:
@@ -79,14 +86,24 @@ def _config(args: argparse.Namespace, agent: Any, root: Path | None) -> Path:
     added = None
     if agent.NAME == "qwen":
         new, added = _qwen_file_names(new, path, remove=args.uninstall)
+        new = _qwen_hooks(args, agent, new, str(path))
     if args.dry_run:
         show_diff(path, old, _changed(old, new))
         return path
     label = "removed memtui's MCP server" if args.uninstall else "installed the MCP server"
+    if agent.NAME == "qwen":
+        label = "removed memtui's MCP server and hooks" if args.uninstall else "installed the MCP server and hooks"
     _save(args, path, old, new, label + (" and AGENTS.md in context.fileName" if added else ""), root)
     if agent.NAME == "qwen":
         _remember(path, added, forget=args.uninstall)
     return path
+
+
+def _qwen_hooks(args: argparse.Namespace, agent: Any, text: str, where: str) -> str:
+    """Qwen's settings with memtui's recall hooks (`--agent qwen SessionStart|UserPromptSubmit`), or without."""
+    if args.uninstall:
+        return str(agent.uninstall_hooks(text, where))
+    return str(agent.install_hooks(text, hook_line(args, launcher()), where))
 
 
 def _qwen_file_names(text: str, path: Path, *, remove: bool) -> tuple[str, str | None]:
@@ -215,5 +232,5 @@ def _closing_words(agent: Any, path: Path) -> None:
 
     command = launcher()
     say(f"{agent.LABEL} starts memtui's MCP server from {path}: {' '.join(command)} mcp --agent {agent.NAME}.")
-    say(f"memtui installs no hooks for it: {agent.REACH.split(': ', 1)[-1]}.")
+    say(f"{agent.LABEL} gets {agent.REACH.split(': ', 1)[0]}: {agent.REACH.split(': ', 1)[-1]}.")
     say("It searches and saves memories through memtui's MCP tools, and reads the memory block in AGENTS.md.")

@@ -16,10 +16,11 @@ from envkit import isolated_env
 from memtui.agents import NAMES, get
 
 MCP_ONLY = ("crush", "qwen", "cursor", "copilot", "amp")
+NO_HOOKS = ("crush", "cursor", "copilot", "amp")
 BINARIES = {"crush": "crush", "qwen": "qwen", "cursor": "cursor-agent", "copilot": "copilot", "amp": "amp"}
 
 
-@pytest.mark.parametrize("name", MCP_ONLY)
+@pytest.mark.parametrize("name", NO_HOOKS)
 def test_each_has_every_name_an_agent_module_lists_and_no_hooks(name, tmp_path):
     module = get(name)
 
@@ -31,6 +32,20 @@ def test_each_has_every_name_an_agent_module_lists_and_no_hooks(name, tmp_path):
     span = module.transcripts().read_span(tmp_path / "none.jsonl", 3)
     assert (span.start, span.end, span.events) == (3, 3, [])
     assert module.last_turn(tmp_path / "none.jsonl").text == ""
+
+
+def test_qwens_recall_hooks_are_claude_codes_and_its_other_events_are_none():
+    from memtui.agents import qwen
+
+    data = {"session_id": "s", "transcript_path": "/t.jsonl", "cwd": "/p", "prompt": "hi"}
+    hook = qwen.event("UserPromptSubmit", data)
+    assert hook is not None and (hook.agent, hook.native) == ("qwen", "UserPromptSubmit")
+    assert qwen.answer(hook, "TEXT") == {
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "TEXT"}
+    }
+    assert qwen.event("SessionStart", data) is not None
+    assert qwen.event("Stop", data) is None and qwen.event("PreToolUse", data) is None
+    assert qwen.REACH.startswith("recall, MCP and the AGENTS.md block: ")
 
 
 @pytest.mark.parametrize("name", MCP_ONLY)

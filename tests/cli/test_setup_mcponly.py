@@ -34,6 +34,7 @@ PERSONS = {
     "qwen": '{\n    "model": {"name": "qwen3-coder-plus"},\n    "mcpServers": {\n'
     '        "docs": {"command": "docs-mcp", "args": ["--port", "0"], "trust": false}\n'
     "    },\n"
+    '    "hooks": {\n        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "lint-prompt"}]}]\n    },\n'
     '    "context": {"fileName": ["QWEN.md", "AGENTS.md"]}\n}',
     "cursor": '{\n    "mcpServers": {\n        "github": {"command": "npx", "args": ["-y", "gh-mcp"],'
     ' "env": {"TOKEN": "${env:GH}"}}\n    }\n}',
@@ -89,6 +90,10 @@ def test_setup_adds_the_server_in_the_agents_shape_and_uninstall_gives_every_byt
     after = path.read_text()
     doc = json.loads(after)
     ours = servers(doc, name).pop("memtui")
+    if name == "qwen":  # and its recall hooks, after the person's
+        hooks = doc["hooks"]
+        assert [len(hooks["UserPromptSubmit"]), len(hooks.pop("SessionStart"))] == [2, 1]
+        assert "--agent qwen UserPromptSubmit" in hooks["UserPromptSubmit"].pop()["hooks"][0]["command"]
     assert doc == json.loads(PERSONS[name])  # every other server and key as it was
     assert list(servers(json.loads(after), name))[-1] == "memtui"  # after the person's, their order kept
     assert ours["args"][-3:] == ["mcp", "--agent", name]
