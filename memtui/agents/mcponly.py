@@ -19,8 +19,6 @@ from typing import Any
 from memtui.agents import jsonsplice
 from memtui.errors import UsageError
 
-#: The agents this module serves, in `agents.NAMES`' order.
-NAMES = ("crush", "qwen", "cursor", "copilot", "amp")
 SERVER = "memtui"
 #: What they load by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("agents_md",)

@@ -52,22 +52,6 @@ def run(args: argparse.Namespace, name: str) -> None:
             )
 
 
-def uninstall_everywhere(args: argparse.Namespace) -> None:
-    """`memtui uninstall`: memtui's server out of each of these agents' files, the project's and
-    the user's (uninstall takes the AGENTS.md block out itself). A file memtui cannot edit is said
-    and left alone; the rest goes on."""
-    from memtui.agents import get, mcponly
-    from memtui.errors import MemtuiError
-
-    for name in mcponly.NAMES:
-        agent = get(name)
-        for root in [_root(args), None] if agent.PROJECT else [None]:
-            try:
-                _config(args, agent, root)
-            except MemtuiError as exc:
-                print(f"{exc} (left as it is)")
-
-
 def _config(args: argparse.Namespace, agent: Any, root: Path | None) -> Path:
     """memtui's server put into (or taken out of) the agent's file for `root` (None: the user's)."""
     from memtui.agents import mcponly
@@ -195,7 +179,7 @@ def _agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: bo
     from memtui.store.locations import find_project
 
     project = find_project(project_dir(args) or Path.cwd())
-    if not project.initialised:
+    if not project.initialised or (remove and not _has_block(project.root)):
         return
     readers = _other_readers(name, project.root)
     if remove and readers:
@@ -214,6 +198,16 @@ def _agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: bo
     from memtui.store.rendering import enable_agents_md
 
     print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
+
+
+def _has_block(root: Path) -> bool:
+    """AGENTS.md carries memtui's block (`memtui uninstall` may have taken it out already)."""
+    from memtui.core.render_block import START
+
+    try:
+        return START in (root / "AGENTS.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _other_readers(name: str, root: Path) -> list[str]:
