@@ -31,6 +31,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # Nor a `codex`: the codex backend too is chosen on purpose (codexkit.py), never found by `auto`.
     monkeypatch.setenv("MEMTUI_CODEX", str(home / ".no-codex-here"))
     monkeypatch.setenv("MEMTUI_GEMINI", str(home / ".no-gemini-here"))
+    # Nor any agent reached only through MCP (agents/mcponly.py): setup finds the fake one a test puts there.
+    for name in ("CRUSH", "QWEN", "CURSOR", "COPILOT", "AMP"):
+        monkeypatch.setenv(f"MEMTUI_{name}", str(home / f".no-{name.lower()}-here"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     return home
 
