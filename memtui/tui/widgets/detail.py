@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from memtui.core import decay
+from memtui.core import decay, owners
 from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
@@ -168,6 +168,7 @@ says it still holds, `d` drops it).
                 if memory.reviewed
                 else (f"not reviewed — captured automatically; {self.review_hint}", "$warning bold")
             )
+            parts.append(f" · by {services.agent_label(owners.writer(memory))}")
         else:
             parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
         if memory.tags:
@@ -214,7 +215,8 @@ says it still holds, `d` drops it).
             )
             lines.append(("captured", " · ".join(p for p in parts if p)))
         file = store_file(memory, self.stores)
-        lines.append(("store", f"{memory.store} ({memory.scope} scope)"))
+        owner = services.agent_label(owners.agent_of_store(memory.store))
+        lines.append(("store", f"{owner} {owners.store_label(memory.store)} ({memory.store}, {memory.scope} scope)"))
         if file is not None:
             lines.append(("file", show_path(file, self.root)))
         lines.append(("id", memory.id))
