@@ -212,6 +212,7 @@ def review(screen: Screen, memories: Sequence[Memory], on_done: Callable[[object
             lambda bank: bank.review(*ids),
             done=f"Accepted {_titles(memories)}.",
             on_done=on_done,
+            kept=tuple(ids),
         )
     )
 
@@ -269,7 +270,9 @@ def retag(screen: Screen, memory: Memory | None) -> None:
     )
 
 
-def promote(screen: Screen, memory: Memory | None) -> None:
+def promote(screen: Screen, memory: Memory | None, *, jump: bool = True) -> None:
+    """Move the memory to a store the person picks; `jump`: then show it in the list (the review
+    queue stays where it is instead)."""
     if not _need(screen, memory):
         return
     assert memory is not None
@@ -295,7 +298,7 @@ def promote(screen: Screen, memory: Memory | None) -> None:
                     "Promote",
                     lambda bank: bank.promote(memory.id, key),
                     done=f"Moved to {key}.",
-                    on_done=lambda m: app_of(screen).jump_to(m.id),
+                    on_done=(lambda m: app_of(screen).jump_to(m.id)) if jump else None,
                 )
             )
 

@@ -19,6 +19,7 @@ from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
+from memtui.store import reviewmarks
 from memtui.tui.appref import AppBase
 from memtui.tui.data import services
 from memtui.tui.data.text import level, lifetime, secret_kinds, show_path, shown, store_file, when
@@ -166,7 +167,7 @@ says it still holds, `d` drops it).
             parts.append(
                 ("reviewed ✓", "$success")
                 if memory.reviewed
-                else (f"not reviewed — captured automatically; {self.review_hint}", "$warning bold")
+                else (f"not reviewed — {_how_new(memory)}; {self.review_hint}", "$warning bold")
             )
             parts.append(f" · by {services.agent_label(owners.writer(memory))}")
         else:
@@ -226,3 +227,9 @@ says it still holds, `d` drops it).
             line = shown(value)
             out += [(f"{label:<12}", "$text-muted bold"), line + ("\n" if i < len(lines) - 1 else "")]
         return Content.assemble(*out)
+
+
+def _how_new(memory: Memory) -> str:
+    if reviewmarks.watched(memory.store):
+        return f"{services.agent_label(owners.agent_of_store(memory.store))} wrote it since your last review"
+    return "captured automatically"

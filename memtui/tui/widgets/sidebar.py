@@ -29,7 +29,8 @@ class Sidebar(OptionList):
 
 Types, then each agent's stores, with how many active memories each holds. `enter` filters the list
 to one (an agent's name: all of its stores); **All** clears it. **Conflicts** (shown when a git merge kept two versions of a memory) and
-**To review** (automatically captured memories) open the review queue (`R`),
+**To review** (memories captured automatically, or written by an agent into its own store since
+you last reviewed) open the review queue (`R`),
 **Drifted** (shown when the code no longer holds something a memory names; `memtui verify`)
 filters the list to those memories,
 **Trash** opens archived and superseded memories (`x`).
