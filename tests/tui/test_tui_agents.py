@@ -114,3 +114,24 @@ async def test_each_memory_shows_the_agent_that_wrote_it_in_the_list_and_the_det
             meta = str(app.screen.query_one("#detail-meta").render())
             facts = str(app.screen.query_one("#detail-facts").render())
             assert who in meta and store in facts, (meta, facts)
+
+
+async def test_the_health_screen_has_a_line_per_agent_with_its_trust(agents, home):
+    import sys
+
+    from tuikit import wait_for
+
+    from memtui.agents import codex
+
+    folder = home / ".codex"
+    folder.mkdir()
+    command = [sys.executable, "-m", "memtui"]
+    (folder / "hooks.json").write_text(codex.install_hooks(None, " ".join([*command, "hook"])), encoding="utf-8")
+    (folder / "config.toml").write_text(codex.install_server(None, command), encoding="utf-8")
+    app = make_app(agents)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("H")
+        await wait_for(pilot, lambda: "Codex CLI" in str(app.screen.query_one("#health-body").render()), timeout=20)
+        body = " ".join(str(app.screen.query_one("#health-body").render()).split())
+        assert "set up in ~/.codex/hooks.json; hooks NOT trusted" in body, body
