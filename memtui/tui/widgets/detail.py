@@ -154,7 +154,8 @@ says it still holds, `d` drops it).
         conf = decay.confidence(memory, now, self.registry)
         parts: list[tuple[str, str] | str] = [
             (shown(memory.type), "$secondary bold"),
-            f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}\n",
+            f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}",
+            f" · by {services.agent_label(owners.writer(memory))}\n",
             (bar(conf, 10), _LEVEL_STYLE[level(conf)]),
             f" confidence {conf:.2f} · rank {decay.rank(memory, now, self.registry):.2f}",
         ]
@@ -169,7 +170,6 @@ says it still holds, `d` drops it).
                 if memory.reviewed
                 else (f"not reviewed — {_how_new(memory)}; {self.review_hint}", "$warning bold")
             )
-            parts.append(f" · by {services.agent_label(owners.writer(memory))}")
         else:
             parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
         if memory.tags:
