@@ -2,22 +2,25 @@
 subagent memories, Gemini CLI's private memory, Codex's memories): `.memory/review-marks.json`.
 
 memtui flags what its own capture saves (`reviewed: false`); an agent writing into its own store
-flags nothing, and its files are not memtui's to stamp. So a memory there is new when its file
-changed after the store's mark (`since`: when the person first opened the store in the TUI, moved on
-as they review) and the person has not kept it at that version since (`kept`: id → updated).
+flags nothing, and its files are not memtui's to stamp. So memtui keeps what the person has seen of
+each such store: a fingerprint of every memory in it (type, name, description, tags, text) as it
+was when they first opened the store in the TUI, and as they kept each one since. A memory is new
+when its store is watched and its fingerprint is not the one seen: written, or rewritten, since.
+Fingerprints, not times: Gemini's and Codex's memories are items of one file, and the file's time
+changes for all of them when the agent adds one.
 
-    {"stores": {"md:project": {"since": <epoch s>, "kept": {"<memory id>": <its updated, epoch s>}}}}
+    {"stores": {"md:project": {"<memory id>": "<fingerprint>", …}, …}}
 
-Per machine (these stores are): `.memory/.gitignore` keeps the file out of git. Reading it is one
-small file and a dict lookup per memory of a watched store, once per load of the stores.
+Per machine (these stores are): `.memory/.gitignore` keeps the file out of git. A load costs one
+small file and a hash per memory of a watched store (a few hundred at most; `state` is not one).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from memtui.store.atomic import atomic_write
@@ -33,13 +36,17 @@ def watched(store: str) -> bool:
     return store in WATCHED or store.startswith("md:agent:")
 
 
+def fingerprint(memory: Any) -> str:
+    """What the person saw of the memory, in 16 hex digits."""
+    seen = "\0".join((memory.type, memory.name, memory.description, " ".join(memory.tags), memory.content))
+    return hashlib.blake2b(seen.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
 @dataclass
 class Marks:
     project: Project
-    #: store → its mark (epoch seconds).
-    since: dict[str, float] = field(default_factory=dict)
-    #: store → {memory id: the updated time the person kept it at}.
-    kept: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: store → {memory id: its fingerprint as the person last saw it}.
+    seen: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, project: Project) -> Marks:
@@ -49,57 +56,45 @@ class Marks:
             data = {}
         marks = cls(project)
         stores = data.get("stores") if isinstance(data, dict) else None
-        for store, mark in (stores if isinstance(stores, dict) else {}).items():
-            since = mark.get("since") if isinstance(mark, dict) else None
-            if not watched(str(store)) or not isinstance(since, int | float) or isinstance(since, bool):
-                continue  # a hand-edited entry: the store starts over from the next open
-            kept = mark.get("kept")
-            marks.since[store] = float(since)
-            marks.kept[store] = {
-                str(i): float(t) for i, t in (kept.items() if isinstance(kept, dict) else ()) if type(t) in (int, float)
-            }
+        for store, seen in (stores if isinstance(stores, dict) else {}).items():
+            if watched(str(store)) and isinstance(seen, dict):  # else: the store starts over at the next open
+                marks.seen[store] = {str(i): f for i, f in seen.items() if isinstance(f, str)}
         return marks
 
     def is_new(self, memory: Any) -> bool:
-        """Changed in its agent's store since the person last reviewed there."""
-        since = self.since.get(memory.store)
-        if since is None or not memory.active:
-            return False
-        updated = memory.updated.timestamp()
-        return updated > since and self.kept.get(memory.store, {}).get(memory.id) != updated
+        """Written into its agent's store, or rewritten there, since the person last saw it."""
+        seen = self.seen.get(memory.store)
+        return seen is not None and memory.active and seen.get(memory.id) != fingerprint(memory)
 
     def apply(self, memories: Iterable[Any]) -> list[Any]:
         """The memories, each new one flagged as not reviewed (the queue, the list's `new` badge and
         the counts then treat it as they treat one memtui captured)."""
         return [m.evolve(reviewed=False) if m.reviewed and self.is_new(m) else m for m in memories]
 
-    def start(self, stores: Iterable[str], now: datetime) -> bool:
-        """Mark the watched stores seen for the first time at `now`: what they hold was there before
-        the person could review it here, so only what changes from now on is new. True when one was."""
-        fresh = [s for s in stores if watched(s) and s not in self.since]
+    def start(self, stores: Iterable[str], memories: Iterable[Any]) -> bool:
+        """Watch the stores opened for the first time: what they hold now was there before the person
+        could review it here, so it counts as seen. True when there was one."""
+        fresh = {s for s in stores if watched(s) and s not in self.seen}
         for store in fresh:
-            self.since[store] = now.timestamp()
-            self.kept[store] = {}
+            self.seen[store] = {}
+        for memory in memories if fresh else ():
+            if memory.store in fresh:
+                self.seen[memory.store][memory.id] = fingerprint(memory)
         return bool(fresh)
 
     def keep(self, kept: Iterable[Any], everything: Iterable[Any]) -> None:
-        """The person kept `kept` as they are now. A store with nothing new left moves its mark to its
-        newest memory and forgets the ids (the file stays small)."""
+        """The person kept `kept` as they are now. Memories gone from their store are forgotten (the
+        file holds what the stores hold, no more)."""
         for memory in kept:
-            if memory.store in self.since:
-                self.kept[memory.store][memory.id] = memory.updated.timestamp()
-        pending: set[str] = set()
-        newest: dict[str, float] = {}
+            if memory.store in self.seen:
+                self.seen[memory.store][memory.id] = fingerprint(memory)
+        present: dict[str, set[str]] = {store: set() for store in self.seen}
         for memory in everything:
-            if memory.store in self.since:
-                newest[memory.store] = max(newest.get(memory.store, 0.0), memory.updated.timestamp())
-                if self.is_new(memory):
-                    pending.add(memory.store)
-        for store, latest in newest.items():
-            if store not in pending:
-                self.since[store] = max(self.since[store], latest)
-                self.kept[store] = {}
+            if memory.store in present:
+                present[memory.store].add(memory.id)
+        for store, ids in present.items():
+            self.seen[store] = {i: f for i, f in self.seen[store].items() if i in ids}
 
     def save(self) -> None:
-        stores = {s: {"since": self.since[s], "kept": self.kept.get(s, {})} for s in sorted(self.since)}
+        stores = {s: self.seen[s] for s in sorted(self.seen)}
         atomic_write(self.project.path(FILE), json.dumps({"stores": stores}, indent=1) + "\n")

@@ -108,7 +108,7 @@ class MemtuiApp(AppBase):
 
     # -- reading -------------------------------------------------------------------------------
 
-    def _read(self, reason: str, op: Op | None = None, before: dict[str, Any] | None = None) -> Snapshot:
+    def _read(self, reason: str, op: Op | None = None, before: dict[str, str] | None = None) -> Snapshot:
         """Read every store (call from a worker, or once at start-up). After `op`, the memories of
         the agents' own stores it wrote (they differ from `before`) or kept are reviewed."""
         seq = 0
@@ -130,12 +130,13 @@ class MemtuiApp(AppBase):
             seq, memories, problems, reason, verdicts=verdicts.load(self.bank.project.memory_dir / "index.db")
         )
 
-    def _marked(self, memories: list[Memory], op: Op | None, before: dict[str, Any] | None) -> list[Memory]:
+    def _marked(self, memories: list[Memory], op: Op | None, before: dict[str, str] | None) -> list[Memory]:
         """The memories, those new in an agent's own store flagged for review (`store.reviewmarks`)."""
         marks = self.marks
-        changed = marks.start(self.bank.stores(), self.clock())
+        changed = marks.start(self.bank.stores(), memories)
         if op is not None and before is not None:
-            kept = [m for m in memories if marks.is_new(m) and (m.id in op.kept or before.get(m.id) != m.updated)]
+            written = [m for m in memories if marks.is_new(m) and before.get(m.id) != reviewmarks.fingerprint(m)]
+            kept = written + [m for m in memories if m.id in op.kept and marks.is_new(m)]
             if kept:
                 marks.keep(kept, memories)
                 changed = True
@@ -143,10 +144,11 @@ class MemtuiApp(AppBase):
             marks.save()
         return marks.apply(memories)
 
-    def _written(self) -> dict[str, Any]:
-        """id → updated of the agents' own stores now, to tell what an op writes there (call holding the lock)."""
+    def _written(self) -> dict[str, str]:
+        """id → fingerprint of the agents' own stores' memories now, to tell what an op writes there
+        (call holding the lock)."""
         stores = [s for key, s in self.bank.stores().items() if reviewmarks.watched(key) and s.exists]
-        return {m.id: m.updated for store in stores for m in store.load().values()}
+        return {m.id: reviewmarks.fingerprint(m) for store in stores for m in store.load().values()}
 
     @work(thread=True, group="prime", exit_on_error=False)
     def _prime(self) -> None:

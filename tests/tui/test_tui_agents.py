@@ -135,3 +135,13 @@ async def test_the_health_screen_has_a_line_per_agent_with_its_trust(agents, hom
         await wait_for(pilot, lambda: "Codex CLI" in str(app.screen.query_one("#health-body").render()), timeout=20)
         body = " ".join(str(app.screen.query_one("#health-body").render()).split())
         assert "set up in ~/.codex/hooks.json; hooks NOT trusted" in body, body
+
+
+def test_claude_codes_folder_named_after_the_project_is_shown_short(tmp_path):
+    from memtui.store.locations import sanitize
+    from memtui.tui.data.text import show_path
+
+    root, home = tmp_path / "repo", tmp_path / "home"
+    file = home / ".claude" / "projects" / sanitize(str(root)) / "memory" / "feedback_testing.md"
+    assert show_path(file, root, home) == "~/.claude/projects/…/memory/feedback_testing.md"
+    assert show_path(root / ".claude" / "memory" / "a.md", root, home) == "./.claude/memory/a.md"

@@ -14,7 +14,7 @@ from tuikit import make_app, settle
 
 from memtui.core.memory import Status
 from memtui.store.bank import Bank
-from memtui.store.reviewmarks import FILE
+from memtui.store.reviewmarks import FILE, fingerprint
 from memtui.tui.screens.review import ReviewScreen
 from memtui.tui.screenshots import NOW
 
@@ -64,8 +64,25 @@ async def test_what_claude_wrote_before_memtui_looked_is_not_new_and_what_it_wri
         await pilot.press("R")
         await settle(pilot)
         assert new.id not in queue_ids(app)  # accepted stays accepted
-    marks = json.loads(agents.project.path(FILE).read_text(encoding="utf-8"))["stores"]["md:project"]
-    assert marks["kept"] == {} and marks["since"] == LATER.timestamp()  # nothing new left: the mark moved
+    seen = json.loads(agents.project.path(FILE).read_text(encoding="utf-8"))["stores"]["md:project"]
+    assert seen == {m.id: fingerprint(m) for m in agents.memories() if m.store == "md:project"}
+
+
+async def test_claude_rewriting_a_memory_with_the_same_text_is_not_new_and_new_text_is(agents):  # noqa: F811
+    app = make_app(agents)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+    file = claude_writes(agents, "feedback_testing", "Integration tests hit a real database.", at=LATER.timestamp())
+    app = make_app(agents)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert all(app.model.memory(i).store == "state" for i in app.model.by_id if not app.model.memory(i).reviewed)
+    file.write_text(file.read_text(encoding="utf-8").replace("a real database", "a real Postgres"), encoding="utf-8")
+    app = make_app(agents)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        changed = by_text(agents, "a real Postgres")
+        assert not app.model.memory(changed.id).reviewed
 
 
 async def test_edit_reject_and_promote_from_the_queue(agents):  # noqa: F811

@@ -89,12 +89,11 @@ def test_main_screen_by_agent_80x24(demo, snap_compare, theme):
 def test_review_holds_what_claude_wrote_itself_80x24(demo, snap_compare, theme):
     import json
 
-    from memtui.store.reviewmarks import FILE
-    from memtui.tui.screenshots import NOW
+    from memtui.store.reviewmarks import FILE, fingerprint
 
-    # The person last reviewed Claude Code's auto memory three days ago; it wrote one memory since.
-    since = NOW.timestamp() - 3 * 86400
-    demo.project.path(FILE).write_text(json.dumps({"stores": {"md:project": {"since": since}}}), encoding="utf-8")
+    # The person last reviewed Claude Code's auto memory when it held one memory; it wrote another since.
+    seen = {m.id: fingerprint(m) for m in demo.memories() if m.store == "md:project" and "make test" in m.content}
+    demo.project.path(FILE).write_text(json.dumps({"stores": {"md:project": seen}}), encoding="utf-8")
 
     async def opened(pilot):
         await settle(pilot)
