@@ -24,6 +24,8 @@ from memtui.core.payload import HookEvent, hook_event
 
 NAME = "claude"
 LABEL = "Claude Code"
+#: The model backend its login gives memtui (`[llm] backend`; `agents.report`).
+BACKEND = "claude-code"
 #: The file it loads by itself, where memtui writes its block.
 #: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("claude_md", "auto_memory")
@@ -309,3 +311,9 @@ def set_up(root: Path, env: Any = None) -> bool:
     """memtui's hooks are in a settings file Claude Code reads for this project (by `memtui setup` or
     the memtui plugin)."""
     return setup_hooks(root, env) is not None or enabled_plugin(root, env) is not None
+
+
+def where(root: Path, env: Any = None) -> Path | None:
+    """The settings file with memtui's hooks for this project (setup's, else the plugin's), or None."""
+    plugin = enabled_plugin(root, env)
+    return setup_hooks(root, env) or (plugin[1] if plugin else None)

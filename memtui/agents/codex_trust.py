@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memtui.agents.codex import EVENTS, hook_command, hooks_file
+from memtui.agents.codex import EVENTS, config_file, hook_command, hooks_file, trust_keys
 from memtui.errors import UsageError
 
 #: Seconds `codex app-server` may take to start and list the hooks (a Node start, no network).
@@ -80,3 +80,30 @@ def _ask(cli: Path, env: Mapping[str, str], cwd: Path, requests: list[dict[str, 
         timer.cancel()
         server.kill()
         server.wait()
+
+
+def recorded(env: Mapping[str, str] | None = None) -> bool | None:
+    """True when config.toml holds a trust record (`[hooks.state."<key>"] trusted_hash`) for each of
+    memtui's hooks in hooks.json, False when one has none, None when memtui has no hook there (or a
+    file cannot be read). The hash itself is Codex's to compute (`hook_hashes`); a record is the
+    person's trust of the hook as memtui wrote it, and memtui changes it only by running setup again."""
+    import tomllib
+
+    path = hooks_file(env)
+    try:
+        keys = trust_keys(path.read_text(encoding="utf-8"), path)
+    except (OSError, UnicodeDecodeError, UsageError):
+        return None
+    try:
+        state = tomllib.loads(config_file(env).read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
+    except FileNotFoundError:
+        state = {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
+        return None
+    handlers: dict[str, bool] = {}  # a handler is trusted under either name of its file (as given, resolved)
+    for key in keys:
+        place = key.rsplit(":", 3)[1:]
+        record = state.get(key) if isinstance(state, dict) else None
+        trusted = isinstance(record, dict) and bool(record.get("trusted_hash"))
+        handlers[":".join(place)] = handlers.get(":".join(place), False) or trusted
+    return all(handlers.values()) if handlers else None

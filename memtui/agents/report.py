@@ -1,19 +1,33 @@
 """Which coding agents serve a project, for `memtui status`, `memory_status` and the TUI's health
-screen: each agent set up here (or whose sessions were captured here), and its last capture. The
-model backend is capture's, the same for every agent (`capture.health`)."""
+screen: each agent set up here (or whose sessions were captured here), where, whether it trusts
+memtui's hooks, and its last capture. The model backend is capture's, the same for every agent
+(`capture.health`); an agent whose own login can be that backend says so.
+
+Beside the names every agent module has (`agents/__init__.py`), three optional ones, read with
+getattr so an agent without them needs nothing:
+
+    where(root, env)     the file memtui's entries for it are in, once set up
+    hooks_trusted(env)   True / False when it runs hooks only once a person trusts them (Codex),
+                         None when it cannot tell; an agent without trust has no such function
+    BACKEND              the model backend its login gives memtui (`[llm] backend`), when that is
+                         not its NAME ("claude-code" for claude)
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from memtui.agents import NAMES, get
 
 
 def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """[{agent, label, set_up, last_capture: {at, event, ok, saved, skipped} | None}] in `NAMES`'
-    order. `project` is a Project or a Bank."""
+    """[{agent, label, set_up, where, [hooks_trusted,] backend, last_capture: {at, event, ok, saved,
+    skipped} | None}] in `NAMES`' order. `project` is a Project or a Bank."""
     from memtui.capture.health import last_captures
+    from memtui.llm.settings import BACKENDS
 
     project = getattr(project, "project", project)
     captured = {c.agent: c for c in last_captures(project)}
@@ -24,11 +38,18 @@ def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str,
         last = captured.get(name)
         if not on and last is None:
             continue
+        where = getattr(module, "where", None) if on else None
+        backend = getattr(module, "BACKEND", name)
+        trusted = getattr(module, "hooks_trusted", None) if on else None
         out.append(
             {
                 "agent": name,
                 "label": module.LABEL,
                 "set_up": on,
+                "where": _shown(where(project.root, env), project.root, env) if where else None,
+                # Absent for an agent that runs its hooks without asking: nothing to say.
+                **({"hooks_trusted": trusted(env)} if trusted else {}),
+                "backend": backend if backend in BACKENDS else None,
                 "last_capture": None
                 if last is None
                 else {
@@ -41,6 +62,17 @@ def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str,
             }
         )
     return out
+
+
+def _shown(path: Path | None, root: Path, env: Mapping[str, str] | None) -> str | None:
+    """The path as a person reads it: `./…` in the project, `~/…` in the home folder."""
+    if path is None:
+        return None
+    home = Path((os.environ if env is None else env).get("HOME") or Path.home())
+    for base, mark in ((root, "."), (home, "~")):
+        if path.is_relative_to(base):
+            return f"{mark}/{path.relative_to(base).as_posix()}"
+    return str(path)
 
 
 def with_agents(health: dict[str, Any], project: Any, env: Mapping[str, str] | None = None) -> dict[str, Any]:

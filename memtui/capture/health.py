@@ -225,18 +225,32 @@ def _age(epoch: float) -> str:
 
 
 def _agent_rows(health: dict[str, Any]) -> list[Row]:
-    """One row per coding agent serving the project (`agents.report` adds them): set up or not, and
-    its last capture."""
+    """One row per coding agent serving the project (`agents.report` adds them): set up where, its
+    hooks trusted (for an agent that asks), its last capture, and the model capture uses for it."""
     out = []
     for entry in health.get("agents") or []:
-        last = entry.get("last_capture")
+        name, last = entry["agent"], entry.get("last_capture")
+        if not entry["set_up"]:
+            parts, level = [f"not set up (`memtui setup --agent {name}`)"], "warn"
+        else:
+            parts, level = [f"set up in {entry['where']}" if entry.get("where") else "set up"], ""
+        trusted = entry.get("hooks_trusted", "n/a")
+        if trusted is False:
+            parts.append(
+                f"hooks NOT trusted: it skips them (its /hooks, or `memtui setup --agent {name} --trust-hooks`)"
+            )
+            level = "warn"
+        elif trusted is True:
+            parts.append("hooks trusted")
         if last:
             what = f"saved {last['saved']}" if last["ok"] else ("skipped" if last.get("skipped") else "FAILED")
-            when = f"last capture {last['at']} ({last.get('event') or '-'}): {what}"
+            parts.append(f"last capture {last['at']} ({last.get('event') or '-'}): {what}")
         else:
-            when = "no capture yet"
-        setup = "set up" if entry["set_up"] else "not set up (`memtui setup --agent " + entry["agent"] + "`)"
-        out.append(Row("Agents", entry["label"], f"{setup}; {when}", "" if entry["set_up"] else "warn"))
+            parts.append("no capture yet")
+        backend = health.get("backend")
+        if backend and backend != "off":
+            parts.append(f"model {backend}" + (" (its own login)" if backend == entry.get("backend") else ""))
+        out.append(Row("Agents", entry["label"], "; ".join(parts), level))
     if health.get("agents_error"):
         out.append(Row("Agents", "", f"could not read the agents' config: {health['agents_error']}", "warn"))
     return out

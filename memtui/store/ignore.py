@@ -33,6 +33,7 @@ IGNORED = (
     "tui.lock",
     "state.json.before-repair",
     "state.json.conflicted",
+    "review-marks.json",
 )
 
 

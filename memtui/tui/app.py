@@ -22,8 +22,10 @@ from textual.binding import Binding, BindingType
 from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
+from memtui.core.memory import Memory
 from memtui.errors import MemtuiError
 from memtui.index import verdicts
+from memtui.store import reviewmarks
 from memtui.store.bank import Bank
 from memtui.tui import keys, themes
 from memtui.tui.appref import AppBase
@@ -80,6 +82,8 @@ class MemtuiApp(AppBase):
         self._applied = 0
         self._watched: tuple[Path, ...] = ()
         self._primed = False
+        #: What the person has reviewed of the stores agents write themselves.
+        self.marks = reviewmarks.Marks.load(bank.project)
 
     def on_mount(self) -> None:
         from memtui.tui.screens import all_screen_classes
@@ -104,13 +108,14 @@ class MemtuiApp(AppBase):
 
     # -- reading -------------------------------------------------------------------------------
 
-    def _read(self, reason: str) -> Snapshot:
-        """Read every store (call from a worker, or once at start-up)."""
+    def _read(self, reason: str, op: Op | None = None, before: dict[str, str] | None = None) -> Snapshot:
+        """Read every store (call from a worker, or once at start-up). After `op`, the memories of
+        the agents' own stores it wrote (they differ from `before`) or kept are reviewed."""
         seq = 0
         try:
             with self.bank.lock:
                 seq = next(self._seq)
-                memories = tuple(self.bank.memories())
+                memories = tuple(self._marked(self.bank.memories(), op, before))
                 problems = tuple(self.bank.problems)
         except MemtuiError as exc:
             return Snapshot(
@@ -124,6 +129,26 @@ class MemtuiApp(AppBase):
         return Snapshot(
             seq, memories, problems, reason, verdicts=verdicts.load(self.bank.project.memory_dir / "index.db")
         )
+
+    def _marked(self, memories: list[Memory], op: Op | None, before: dict[str, str] | None) -> list[Memory]:
+        """The memories, those new in an agent's own store flagged for review (`store.reviewmarks`)."""
+        marks = self.marks
+        changed = marks.start(self.bank.stores(), memories)
+        if op is not None and before is not None:
+            written = [m for m in memories if marks.is_new(m) and before.get(m.id) != reviewmarks.fingerprint(m)]
+            kept = written + [m for m in memories if m.id in op.kept and marks.is_new(m)]
+            if kept:
+                marks.keep(kept, memories)
+                changed = True
+        if changed:
+            marks.save()
+        return marks.apply(memories)
+
+    def _written(self) -> dict[str, str]:
+        """id → fingerprint of the agents' own stores' memories now, to tell what an op writes there
+        (call holding the lock)."""
+        stores = [s for key, s in self.bank.stores().items() if reviewmarks.watched(key) and s.exists]
+        return {m.id: reviewmarks.fingerprint(m) for store in stores for m in store.load().values()}
 
     @work(thread=True, group="prime", exit_on_error=False)
     def _prime(self) -> None:
@@ -201,8 +226,9 @@ class MemtuiApp(AppBase):
     def _op_worker(self, op: Op) -> None:
         try:
             with self.bank.lock:
+                before = self._written()
                 result = op.run(self.bank)
-                snap = self._read("own")
+                snap = self._read("own", op, before)
         except Exception as exc:  # shown to the user; a failed change must not take the app down
             self.post_message(OpFinished(op, error=exc))
             self.reload("own")

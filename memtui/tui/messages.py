@@ -60,6 +60,9 @@ class Op:
     on_error: Callable[[Exception], bool | None] | None = None
     #: A notification shown when it worked.
     done: str | None = None
+    #: Memories the person keeps as they are (accepted from the review queue): one an agent wrote
+    #: into its own store leaves the queue through the review marks, not through its file.
+    kept: tuple[str, ...] = ()
 
 
 @dataclass

@@ -61,8 +61,39 @@ def demo_bank(root: Path, now: datetime = NOW) -> Bank:
     with _seeded(7):
         demo.build(root, now=now)
     bank = Bank(Project(root.resolve()), env=demo_env(root.resolve()), clock=lambda: now)
+    _other_agents(bank, now)
     bank.write_render()  # the demo renders with the real clock; render again at the pinned one
     return bank
+
+
+#: What Claude Code wrote into its auto memory by itself: (file stem, type, description, days ago).
+AUTO_MEMORY = (
+    ("feedback_make_test", "feedback", "Run the tests with `make test`; bare pytest misses the DB fixtures.", 6),
+    ("project_billing_freeze", "project", "Billing code is frozen until the Q2 audit closes; ask Dana first.", 2),
+)
+
+
+def _other_agents(bank: Bank, now: datetime) -> None:
+    """The demo's other agents: Claude Code's auto memory as Claude Code writes it (a file each and a
+    line in MEMORY.md, nothing of memtui's), and a memory captured from a Codex session."""
+    from memtui.core.memory import Source
+
+    folder = bank.store("md:project").path
+    folder.mkdir(parents=True, exist_ok=True)
+    index = []
+    for stem, type_, text, days in AUTO_MEMORY:
+        file = folder / f"{stem}.md"
+        file.write_text(f"---\nname: {stem}\ndescription: {text}\ntype: {type_}\n---\n\n{text}\n", encoding="utf-8")
+        at = now.timestamp() - days * 86400
+        os.utime(file, (at, at))
+        index.append(f"- [{stem}]({stem}.md) — {text}\n")
+    (folder / "MEMORY.md").write_text("".join(index), encoding="utf-8")
+    bank.add(
+        "gotcha",
+        "The worker image pins WeasyPrint 60; newer releases need pango 1.48, which Debian 11 lacks.",
+        tags=("weasyprint", "docker"),
+        source=Source("s-c0dex", "Stop", agent="codex"),
+    )
 
 
 def sample_engines(bank: Bank) -> dict[str, Any]:

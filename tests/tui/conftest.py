@@ -29,10 +29,13 @@ def demo_template(tmp_path_factory) -> Path:
 def demo(tmp_path: Path, home: Path, demo_template: Path):
     """The demo project (both store formats, every type, stale, superseded, unreviewed), pinned to NOW."""
     from memtui.store.bank import Bank
-    from memtui.store.locations import Project
+    from memtui.store.locations import Project, sanitize
 
     root = tmp_path / "ledgerline"
     shutil.copytree(demo_template, root, symlinks=True)  # copy2 keeps the mtimes Markdown memories date from
+    # Claude Code keeps a project's auto memory under the project's path: it moves with the copy.
+    projects = root / ".claude-home" / "projects"
+    (projects / sanitize(str(demo_template.resolve()))).rename(projects / sanitize(str(root.resolve())))
     return Bank(Project(root), env=demo_env(root), clock=Clock(NOW))
 
 

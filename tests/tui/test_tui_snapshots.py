@@ -71,3 +71,33 @@ def test_budget_agents_md_tab_with_codex_set_up_80x24(demo, snap_compare, theme)
         await settle(pilot)
 
     assert snap_compare(app_for(demo, theme=theme), terminal_size=(80, 24), run_before=opened)
+
+
+@pytest.mark.parametrize("theme", ["memtui-dark", "memtui-light"])
+def test_main_screen_by_agent_80x24(demo, snap_compare, theme):
+    """The sidebar's stores by agent, the writer column; the cursor on Claude Code's auto memory."""
+
+    async def on_auto_memory(pilot):
+        await settle(pilot)
+        await pilot.press("h", "G", *["k"] * 4, "enter")  # the sidebar, up from Trash to "auto memory"
+        await settle(pilot)
+
+    assert snap_compare(app_for(demo, theme=theme), terminal_size=(80, 24), run_before=on_auto_memory)
+
+
+@pytest.mark.parametrize("theme", ["memtui-dark", "memtui-light"])
+def test_review_holds_what_claude_wrote_itself_80x24(demo, snap_compare, theme):
+    import json
+
+    from memtui.store.reviewmarks import FILE, fingerprint
+
+    # The person last reviewed Claude Code's auto memory when it held one memory; it wrote another since.
+    seen = {m.id: fingerprint(m) for m in demo.memories() if m.store == "md:project" and "make test" in m.content}
+    demo.project.path(FILE).write_text(json.dumps({"stores": {"md:project": seen}}), encoding="utf-8")
+
+    async def opened(pilot):
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+
+    assert snap_compare(app_for(demo, theme=theme), terminal_size=(80, 24), run_before=opened)

@@ -18,6 +18,7 @@ from typing import Any
 from memtui.core import decay
 from memtui.core.bulk import without_gc
 from memtui.core.memory import Memory
+from memtui.core.owners import agent_of_store
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
 from memtui.tui.data.entries import ListEntry, entry, hay_of
@@ -51,6 +52,8 @@ class Query:
     text: str = ""
     type: str | None = None
     store: str | None = None
+    #: An agent's stores (`core.owners`): "claude" keeps its auto memory, repo memory and the rest.
+    agent: str | None = None
     #: "unreviewed" shows only memories waiting for review, "drifted" those the code moved away from.
     only: str | None = None
     sort: str = "rank"
@@ -227,7 +230,7 @@ class ListModel:
         pool = self._pools.get(base)
         if pool is None:
             ordered = self._ordered(base.sort, base.group, base.inactive)
-            unfiltered = base.type is None and base.store is None and base.only is None
+            unfiltered = base.type is None and base.store is None and base.agent is None and base.only is None
             pool = self._pools[base] = ordered if unfiltered else [e for e in ordered if _keep(e, base, self.drifted)]
         return pool
 
@@ -279,6 +282,8 @@ def _keep(e: ListEntry, q: Query, drifted: frozenset[str] = frozenset()) -> bool
     if q.type is not None and m.type != q.type:
         return False
     if q.store is not None and m.store != q.store:
+        return False
+    if q.agent is not None and agent_of_store(m.store) != q.agent:
         return False
     if q.only == "drifted":
         return m.id in drifted

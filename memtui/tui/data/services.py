@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from memtui.core import owners
+
 
 def search() -> Callable[..., Any]:
     """`search(bank, query, *, k, types, include_inactive) -> list[Hit]`."""
@@ -96,4 +98,4 @@ def agent_label(name: str) -> str:
     """The agent a memory's source names, as a person reads it ("Codex CLI")."""
     from memtui.agents import label
 
-    return label(name)
+    return owners.LABELS.get(name) or label(name)

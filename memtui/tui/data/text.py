@@ -12,6 +12,7 @@ from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory, Status
 from memtui.core.text import clip
 from memtui.core.types import TypeRegistry
+from memtui.store.locations import sanitize
 
 #: At or above: fresh. Under HIDE (0.3): faded (left out of CLAUDE.md).
 STALE_BELOW = 0.6
@@ -63,16 +64,19 @@ def badge(memory: Memory, confidence: float, registry: TypeRegistry, status: str
 
 
 def show_path(path: str | Path | None, root: Path, home: Path | None = None) -> str:
-    """A path as a person reads it: relative to the project, else to the home directory."""
+    """A path as a person reads it: relative to the project, else to the home directory. The folder
+    Claude Code names after the project's path (its auto memory's, `~/.claude/projects/-home-…/`) is
+    `…`: the whole path again, it would push the file's own name off an 80-column line."""
     if not path:
         return ""
     p = Path(path)
+    named = f"/{sanitize(str(root))}/"
     for base, prefix in ((root, "./"), (home or Path.home(), "~/")):
         try:
-            return prefix + p.relative_to(base).as_posix()
+            return (prefix + p.relative_to(base).as_posix()).replace(named, "/…/")
         except ValueError:
             continue
-    return str(p)
+    return str(p).replace(named, "/…/")
 
 
 def store_file(memory: Memory, stores: Mapping[str, Path]) -> Path | None:

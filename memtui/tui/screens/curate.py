@@ -16,9 +16,11 @@ from typing import Any
 
 from textual.screen import Screen
 
+from memtui.core import owners
 from memtui.core.memory import Memory
 from memtui.core.text import clip_path
 from memtui.tui.appref import app_of
+from memtui.tui.data import services
 from memtui.tui.data.text import show_path, shown, split_tags
 from memtui.tui.messages import Op
 
@@ -210,6 +212,7 @@ def review(screen: Screen, memories: Sequence[Memory], on_done: Callable[[object
             lambda bank: bank.review(*ids),
             done=f"Accepted {_titles(memories)}.",
             on_done=on_done,
+            kept=tuple(ids),
         )
     )
 
@@ -267,16 +270,20 @@ def retag(screen: Screen, memory: Memory | None) -> None:
     )
 
 
-def promote(screen: Screen, memory: Memory | None) -> None:
+def promote(screen: Screen, memory: Memory | None, *, jump: bool = True) -> None:
+    """Move the memory to a store the person picks; `jump`: then show it in the list (the review
+    queue stays where it is instead)."""
     if not _need(screen, memory):
         return
     assert memory is not None
     from memtui.tui.screens.pick import PickScreen
 
     bank = app_of(screen).bank
-    where = {"state": ("shared through git, memory-mcp format", ".memory/state.json")}
+    where = {"state": ("memtui, shared through git, memory-mcp format", ".memory/state.json")}
     for store in bank.markdown:
-        where[store.key] = (f"Claude Code {store.scope} memory", show_path(store.path, bank.project.root))
+        if store.key not in owners.READ_ONLY:  # Codex's own memories: read, never written by memtui
+            what = f"{services.agent_label(owners.agent_of_store(store.key))} {owners.store_label(store.key)}"
+            where[store.key] = (what, show_path(store.path, bank.project.root))
     # Two lines each: what the store is, then where (its path's end: the dialog leaves 41 columns for it).
     choices = [
         (key, f"{key:<12} {what}\n{'':<12} {clip_path(path, 40)}")
@@ -291,7 +298,7 @@ def promote(screen: Screen, memory: Memory | None) -> None:
                     "Promote",
                     lambda bank: bank.promote(memory.id, key),
                     done=f"Moved to {key}.",
-                    on_done=lambda m: app_of(screen).jump_to(m.id),
+                    on_done=(lambda m: app_of(screen).jump_to(m.id)) if jump else None,
                 )
             )
 

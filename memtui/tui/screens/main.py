@@ -15,8 +15,10 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static
 
+from memtui.core import owners
 from memtui.core.memory import Memory
 from memtui.core.text import plural
+from memtui.store.gitdriver import wants_driver
 from memtui.tui.appref import app_of
 from memtui.tui.data.rows import SORTS, Query
 from memtui.tui.messages import Snapshot
@@ -169,7 +171,8 @@ back) narrows to a type or a store.
     def _on_data(self, snap: Snapshot) -> None:
         model = app_of(self).model
         stores = sorted({*model.counts().by_store, "state"})
-        self.query_one(Sidebar).update_counts(model.counts(), model.types(), stores)
+        team = wants_driver(app_of(self).bank.project.root)  # git shares .memory/ with the team
+        self.query_one(Sidebar).update_counts(model.counts(), model.types(), stores, team=team)
         if self.memory_list.marked:  # marks on memories that are gone or in the trash now go
             marked = self.memory_list.marked
             marked.intersection_update({i for i in marked if (e := model.by_id.get(i)) is not None and e.active})
@@ -188,7 +191,8 @@ back) narrows to a type or a store.
         q = self.query_state
         scope = (
             q.type
-            or (q.store and f"store {q.store}")
+            or (q.store and f"{owners.label(owners.agent_of_store(q.store))} {owners.store_label(q.store)}")
+            or (q.agent and owners.label(q.agent))
             or (q.only and q.only.replace("unreviewed", "to review"))
             or "all"
         )
@@ -263,11 +267,13 @@ back) narrows to a type or a store.
             app_of(self).open_screen("trash" if option == "trash" else "review")
             return
         kind, _, value = option.partition(":")
-        q = replace(self.query_state, type=None, store=None, only=None)
+        q = replace(self.query_state, type=None, store=None, agent=None, only=None)
         if kind == "type":
             q = replace(q, type=value)
         elif kind == "store":
             q = replace(q, store=value)
+        elif kind == "agent":
+            q = replace(q, agent=value)
         elif kind == "review":
             q = replace(q, only="unreviewed")
         elif kind == "drifted":

@@ -10,9 +10,11 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from memtui.core import owners
 from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.similarity import jaccard, tokenize
+from memtui.store import reviewmarks
 from memtui.tui.appref import app_of
 from memtui.tui.data import services
 from memtui.tui.data.text import shown
@@ -53,9 +55,11 @@ class ReviewScreen(Screen[None]):
     HELP = """\
 ## Review
 
-Memories captured automatically from your sessions wait here until a person looks at them.
-For each: `a` accept it as it is, `e` edit it (saving accepts it), `m` merge it into a memory
-that already says something similar, `d` reject it (it goes to the trash; `u` undoes).
+Memories captured automatically from your sessions wait here until a person looks at them, and
+so do those an agent wrote into its own store since you last reviewed there (Claude Code's auto
+memory, Gemini CLI's private memory, Codex's memories). For each: `a` accept it as it is, `e` edit
+it (saving accepts it), `m` merge it into a memory that already says something similar, `P` move
+it to another store (into `.memory/`, to share it), `d` reject it (it goes to the trash; `u` undoes).
 `n`/`j` skip to the next, `p`/`k` go back.
 
 A memory two people edited differently before a git merge comes first, with both versions:
@@ -67,6 +71,7 @@ A memory two people edited differently before a git merge comes first, with both
         Binding("e", "edit", "Edit", id="review.edit"),
         Binding("m", "merge", "Merge into…", id="review.merge"),
         Binding("d", "reject", "Reject", id="review.reject"),
+        Binding("P", "promote", "Promote", id="review.promote"),
         Binding("1", "keep(0)", "Keep this", id="review.keep-this"),
         Binding("2", "keep(1)", "Keep the other", id="review.keep-other"),
         Binding("b", "keep_both", "Keep both", id="review.keep-both"),
@@ -132,6 +137,9 @@ A memory two people edited differently before a git merge comes first, with both
             came = memory.source
             who = f"{services.agent_label(came.agent)} " if came and came.agent else ""
             source = f" · from {who}session {came.session}" if came and came.session else ""
+            if reviewmarks.watched(memory.store):  # the agent wrote it into its own store
+                agent = owners.agent_of_store(memory.store)
+                source = f" · new in {services.agent_label(agent)} {owners.store_label(memory.store)}"
             status.update(
                 f"Review {self.index + 1} of {len(self.items)}{source}"  # the footer lists the keys
             )
@@ -146,7 +154,7 @@ A memory two people edited differently before a git merge comes first, with both
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("keep", "keep_both"):
             return self.other is not None
-        if action in ("accept", "edit", "reject"):
+        if action in ("accept", "edit", "reject", "promote"):
             return self.current is not None and self.other is None
         if action in ("merge", "step"):
             return self.current is not None
@@ -205,6 +213,9 @@ A memory two people edited differently before a git merge comes first, with both
                 )
             )
 
+    def action_promote(self) -> None:
+        curate.promote(self, self.current, jump=False)
+
     def action_edit(self) -> None:
         if self.current is not None:
             from memtui.tui.screens.edit import EditScreen
@@ -251,4 +262,5 @@ A memory two people edited differently before a git merge comes first, with both
             ("review: Edit", self.action_edit, "Edit, then accept (e)"),
             ("review: Merge into…", self.action_merge, "Merge into a similar memory (m)"),
             ("review: Reject", self.action_reject, "Move it to the trash (d)"),
+            ("review: Promote", self.action_promote, "Move it to another store (P)"),
         ]

@@ -13,12 +13,13 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from memtui.core import decay
+from memtui.core import decay, owners
 from memtui.core.defuse import for_terminal
 from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
+from memtui.store import reviewmarks
 from memtui.tui.appref import AppBase
 from memtui.tui.data import services
 from memtui.tui.data.text import level, lifetime, secret_kinds, show_path, shown, store_file, when
@@ -153,7 +154,8 @@ says it still holds, `d` drops it).
         conf = decay.confidence(memory, now, self.registry)
         parts: list[tuple[str, str] | str] = [
             (shown(memory.type), "$secondary bold"),
-            f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}\n",
+            f" · {lifetime(memory, self.registry)} · updated {when(memory.updated, now)}",
+            f" · by {services.agent_label(owners.writer(memory))}\n",
             (bar(conf, 10), _LEVEL_STYLE[level(conf)]),
             f" confidence {conf:.2f} · rank {decay.rank(memory, now, self.registry):.2f}",
         ]
@@ -166,7 +168,7 @@ says it still holds, `d` drops it).
             parts.append(
                 ("reviewed ✓", "$success")
                 if memory.reviewed
-                else (f"not reviewed — captured automatically; {self.review_hint}", "$warning bold")
+                else (f"not reviewed — {_how_new(memory)}; {self.review_hint}", "$warning bold")
             )
         else:
             parts.append((f"{memory.status.value} — in the trash (x); r restores", "$warning bold"))
@@ -214,7 +216,8 @@ says it still holds, `d` drops it).
             )
             lines.append(("captured", " · ".join(p for p in parts if p)))
         file = store_file(memory, self.stores)
-        lines.append(("store", f"{memory.store} ({memory.scope} scope)"))
+        owner = services.agent_label(owners.agent_of_store(memory.store))
+        lines.append(("store", f"{owner} {owners.store_label(memory.store)} ({memory.store}, {memory.scope} scope)"))
         if file is not None:
             lines.append(("file", show_path(file, self.root)))
         lines.append(("id", memory.id))
@@ -224,3 +227,9 @@ says it still holds, `d` drops it).
             line = shown(value)
             out += [(f"{label:<12}", "$text-muted bold"), line + ("\n" if i < len(lines) - 1 else "")]
         return Content.assemble(*out)
+
+
+def _how_new(memory: Memory) -> str:
+    if reviewmarks.watched(memory.store):
+        return f"{services.agent_label(owners.agent_of_store(memory.store))} wrote it since your last review"
+    return "captured automatically"

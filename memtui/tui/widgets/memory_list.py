@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from memtui.core import decay
+from memtui.core import decay, owners
 from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
@@ -40,13 +40,9 @@ class MemoryList(ScrollView, can_focus=True):
     HELP = """\
 ## Memory list
 
-Each row: a **confidence bar** (how much the memory can still be trusted; types like *progress*
-decay over days), the **age** since it was last updated or touched, a **badge** and the first line.
+Each row: a **confidence bar** (how much the memory can still be trusted; types like *progress* decay over days), the **age** since it was last updated or touched, **who wrote it** (`CC` Claude Code, `CX` Codex CLI, `GE` Gemini CLI, `OC` opencode, `mt` memtui: a person, an import, a capture naming no agent), a **badge** and the first line.
 
-Badges: **secret** — holds a key or password (`memtui scan --fix` redacts it); **drift** — names
-code that is gone (the detail pane says what; `r` puts in the likely new names, `t` says it still holds); **new** — captured automatically, not reviewed yet (`R` to review); **stale** — a decaying
-memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left out of CLAUDE.md;
-**archived** / **superseded** — in the trash.
+Badges: **secret** — holds a key or password (`memtui scan --fix` redacts it); **drift** — names code that is gone (the detail pane says what; `r` puts in the likely new names, `t` says it still holds); **new** — captured automatically, not reviewed yet (`R` to review); **stale** — a decaying memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left out of CLAUDE.md; **archived** / **superseded** — in the trash.
 
 `space` marks rows for merge, drop or touch; `enter` opens the memory in full.
 """
@@ -385,6 +381,7 @@ memory past 40 % of its life; **faded** — under 0.3 confidence, so it is left 
             text.append(f"{shown(memory.type, TYPE_WIDTH - 1):<{TYPE_WIDTH}}", self._style("type"))
         text.append(bar(entry.confidence, BAR_WIDTH), self._style(level(entry.confidence)))
         text.append(f" {decay.age_label(memory, now):>4} ", self._style("dim"))
+        text.append(f"{owners.mark(owners.writer(memory))} ", self._style("type"))
         word = badge(memory, entry.confidence, self.registry, self._status(memory.id))
         text.append(
             f"{word[: self.badge_width]:<{self.badge_width}} ",

@@ -1,4 +1,5 @@
-"""The sidebar: memory types and stores with their counts; choosing one filters the list."""
+"""The sidebar: memory types, and the stores grouped by the agent they belong to, with their counts;
+choosing one filters the list."""
 
 from __future__ import annotations
 
@@ -9,30 +10,39 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from memtui.core import owners
 from memtui.core.text import clip
 from memtui.tui.data.rows import Counts
 
-WIDTH = 20
+#: The characters of a line: its label, then its count in four.
+WIDTH = 21
 
 
-def _line(label: str, count: int, style: str = "") -> Content:
-    label = clip(label, WIDTH - 6)
-    return Content.assemble((f"{label:<{WIDTH - 6}}", style), (f"{count:>4}", "$text-muted"))
+def _line(label: str, count: int, style: str = "", *, indent: int = 0) -> Content:
+    label = " " * indent + clip(label, WIDTH - 5 - indent)
+    return Content.assemble((f"{label:<{WIDTH - 5}}", style), (f"{count:>4}", "$text-muted"))
 
 
 class Sidebar(OptionList):
     HELP = """\
 ## Sidebar
 
-Types and stores with how many active memories each holds. `enter` filters the list to one;
-**All** clears it. **Conflicts** (shown when a git merge kept two versions of a memory) and
-**To review** (automatically captured memories) open the review queue (`R`),
+Types, then each agent's stores, with how many active memories each holds. `enter` filters the list
+to one (an agent's name: all of its stores); **All** clears it. **Conflicts** (shown when a git merge kept two versions of a memory) and
+**To review** (memories captured automatically, or written by an agent into its own store since
+you last reviewed) open the review queue (`R`),
 **Drifted** (shown when the code no longer holds something a memory names; `memtui verify`)
 filters the list to those memories,
 **Trash** opens archived and superseded memories (`x`).
 
-Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:project`,
-`md:user` and `md:agent:…` are Claude Code's Markdown memory directories.
+Stores, by the agent they belong to:
+- **Claude Code**: *auto memory* (`md:project`, the memory it loads and writes itself), *repo memory*
+  (`md:local`, `.claude/memory/`), *user (global)* (`md:user`) and *subagent …* (`md:agent:…`);
+- **Gemini CLI**: its *private memory* (`md:gemini`, `~/.gemini/tmp/<project>/memory/`);
+- **Codex CLI**: its *memories* (`md:codex`), read-only: promote one to keep it in memtui;
+- **memtui**: `.memory/` (`state`, memory-mcp's format).
+
+*(team)* marks a store git shares with the team (`memtui setup --team`).
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -51,9 +61,10 @@ Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:p
         for memories in self.screen.query("#list"):
             memories.focus()
 
-    def update_counts(self, counts: Counts, types: list[str], stores: list[str]) -> None:
-        """Rebuild the options, keeping the highlighted one (by id) when it still exists."""
-        signature = (counts, tuple(types), tuple(stores))
+    def update_counts(self, counts: Counts, types: list[str], stores: list[str], *, team: bool = False) -> None:
+        """Rebuild the options, keeping the highlighted one (by id) when it still exists. `team`: git
+        shares the shared stores (they are labelled so)."""
+        signature = (counts, tuple(types), tuple(stores), team)
         if signature == self._signature:
             return
         self._signature = signature
@@ -61,7 +72,9 @@ Stores: `state` is `.memory/state.json` (memory-mcp's format); `md:local`, `md:p
         options: list[Option | None] = [Option(_line("All memories", counts.total, "bold"), id="all"), None]
         options += [Option(_line(t, counts.by_type.get(t, 0)), id=f"type:{t}") for t in types]
         options.append(None)
-        options += [Option(_line(s, counts.by_store.get(s, 0)), id=f"store:{s}") for s in stores]
+        for group in owners.groups({s: counts.by_store.get(s, 0) for s in stores}, team=team):
+            options.append(Option(_line(group.label, group.count, "bold"), id=f"agent:{group.agent}"))
+            options += [Option(_line(label, count, indent=1), id=f"store:{key}") for key, label, count in group.stores]
         options.append(None)
         if counts.conflicts:
             options.append(Option(_line("Conflicts", counts.conflicts, "$error bold"), id="conflicts"))
