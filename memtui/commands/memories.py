@@ -16,7 +16,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--type", help="only this type")
     p.add_argument("--status", choices=["active", "superseded", "archived", "all"], default="active")
     p.add_argument("--store", help="only this store (state, local, project, user, agent:<name>)")
-    p.add_argument("--unreviewed", action="store_true", help="only automatically captured memories not yet reviewed")
+    p.add_argument(
+        "--unreviewed",
+        action="store_true",
+        help="only memories not yet reviewed: captured automatically, or written by an agent into its own memory since your last review in the TUI",
+    )
     p.add_argument("--json", action="store_true", help="a JSON array of memory objects (see docs/commands.md)")
     p.set_defaults(func=cmd_list)
 
@@ -109,7 +113,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         key = bank.store(args.store).key
         memories = [m for m in memories if m.store == key]
     if args.unreviewed:
-        memories = [m for m in memories if not m.reviewed]
+        from memtui.store.reviewmarks import Marks
+
+        # Captures not yet reviewed, and what agents wrote into their own stores since the last review.
+        memories = [m for m in Marks.load(bank.project).apply(memories) if not m.reviewed]
     order = {t: i for i, t in enumerate(bank.registry.order({m.type for m in memories}))}
     memories.sort(key=lambda m: (order[m.type], -decay.rank(m, now, bank.registry), m.id))
     if args.json:

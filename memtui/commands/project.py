@@ -56,12 +56,14 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def _status(bank) -> dict:
     from memtui.core import decay
+    from memtui.store.reviewmarks import Marks
 
     now = bank.clock()
+    marks = Marks.load(bank.project)  # what agents wrote into their own stores since the person's review
     stores = {}
     for key, store in bank.stores().items():
         present = store.exists
-        memories = list(store.load().values()) if present or key == "state" else []
+        memories = marks.apply(store.load().values()) if present or key == "state" else []
         stores[key] = {
             "path": str(store.path),
             "exists": present,

@@ -28,7 +28,9 @@ def register(server: Any, ws: Any) -> None:
 
         bank = ws.bank()
         now = bank.clock()
-        memories = bank.memories()
+        from memtui.store.reviewmarks import Marks
+
+        memories = Marks.load(bank.project).apply(bank.memories())  # agents' own writes since the last review
         active = [m for m in memories if m.active]
         by_type = Counter(m.type for m in active)
         lines = [
@@ -41,7 +43,7 @@ def register(server: Any, ws: Any) -> None:
         unreviewed = sum(not m.reviewed for m in active)
         lines.append(
             f"{stale} older than a day (verify before relying on them); {unreviewed} captured "
-            "automatically and not yet reviewed by the user."
+            "automatically or written by an agent into its own memory, and not yet reviewed by the user."
         )
         lines.append(_verification(bank, [m.id for m in active]))
         lines.append(_capture_health(bank))
