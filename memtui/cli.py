@@ -15,13 +15,14 @@ from collections.abc import Sequence
 
 from memtui import __version__
 
-HOOK_USAGE = """usage: memtui hook [--agent claude|codex] EVENT [--plugin] < payload.json
+HOOK_USAGE = """usage: memtui hook [--agent NAME] EVENT [--plugin] < payload.json
 
 Handle one coding agent's hook event: the JSON payload on standard input, the answer (if any) as one
 JSON object on standard output; always exits 0. The agent runs it (`memtui setup` installs it).
 Claude Code's events (the default agent): SessionStart, UserPromptSubmit, PostToolUse, Stop,
 SubagentStop, PreCompact, SessionEnd, Notification. Codex CLI's (--agent codex): SessionStart,
-UserPromptSubmit, Stop, PreCompact, SessionEnd."""
+UserPromptSubmit, Stop, PreCompact, SessionEnd. Gemini CLI's (--agent gemini): SessionStart,
+BeforeAgent, AfterAgent, PreCompress, SessionEnd. opencode's plugin and Qwen Code: docs/agents.md."""
 
 #: Each module defines `register(subparsers)`; keep imports inside command functions lazy.
 COMMAND_MODULES = (

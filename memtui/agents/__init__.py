@@ -3,6 +3,9 @@
     claude   Claude Code: settings.json hooks, .mcp.json, CLAUDE.md, JSONL transcripts
     codex    Codex CLI: $CODEX_HOME hooks.json and config.toml, AGENTS.md, rollout JSONL
     gemini   Gemini CLI: .gemini/settings.json hooks and mcpServers, AGENTS.md, chat JSONL
+    opencode opencode: a plugin of memtui's, opencode.json, AGENTS.md, its SQLite sessions
+    crush, qwen, cursor, copilot, amp
+             MCP and the AGENTS.md block (`mcponly`), Qwen Code's recall through its hooks too
 
 Each module has the same names, so nothing else in memtui branches on an agent's name:
 

@@ -11,8 +11,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="handle a coding agent's hook event (JSON on standard input); always exits 0",
         description="Called by coding agents, not by people. Claude Code's events: SessionStart, "
         "UserPromptSubmit, PostToolUse, Stop, SubagentStop, PreCompact, SessionEnd, Notification; Codex "
-        "CLI's (--agent codex): SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd. Problems are "
-        "logged to .memory/logs/hooks.log.",
+        "CLI's (--agent codex): SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd; Gemini CLI's "
+        "(--agent gemini): SessionStart, BeforeAgent, AfterAgent, PreCompress, SessionEnd; opencode's plugin and "
+        "Qwen Code use their own (docs/agents.md). Problems are logged to .memory/logs/hooks.log.",
     )
     from memtui import agents
 

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--agent",
         metavar="NAME",
-        help="the coding agent that starts the server (claude, codex): memories memory_save saves record it",
+        help="the coding agent that starts the server (claude, codex, gemini, …): memories memory_save saves record it",
     )
     p.set_defaults(func=cmd_mcp)
 

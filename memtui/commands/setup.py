@@ -1,4 +1,5 @@
-"""setup: connect Claude Code to memtui (hooks, MCP server, tool approvals), or disconnect it.
+"""setup: connect a coding agent to memtui (hooks, MCP server, tool approvals, its memory file), or
+disconnect it. Claude Code's set-up is here; each other agent's is `commands/setup_<name>.py`.
 
 Project mode keeps what names this machine's paths out of the files a team commits: the hooks go
 to `.claude/settings.local.json` and the MCP server to the user's own configuration for this
@@ -9,8 +10,8 @@ teammate who clones gets memory by running `memtui setup` once (it registers the
 clone's git config). `--global` writes `~/.claude/settings.json` and the user-scope server list in
 `~/.claude.json`, so every project gets the hooks (they do nothing where there is no `.memory/`).
 Each file is merged, never rewritten from scratch, backed up before it changes, and left alone
-when nothing would change. `--agent codex` writes Codex CLI's instead (commands/setup_codex.py);
-`--agent all` sets up every agent found installed.
+when nothing would change. `--agent NAME` writes that agent's instead; `--agent all` sets up every
+agent found installed.
 """
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "setup",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=reach(),
-        help="install the hooks and MCP server for Claude Code, or Codex CLI with --agent codex (merges with existing settings)",
+        help="connect Claude Code, or another coding agent with --agent NAME: hooks, MCP server, memory file "
+        "(merges with existing settings)",
         description="Writes memtui's hooks into .claude/settings.local.json and its MCP server into your own "
         "configuration for this project (~/.claude.json); with --team: .claude/settings.json and .mcp.json, to "
         "commit; with --global: ~/.claude/settings.json and ~/.claude.json. Other entries are kept; "
         "changed files are backed up first, to .memory/backups/ (with --global: "
-        "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled. With --agent codex: Codex CLI's "
-        "$CODEX_HOME/hooks.json and config.toml, for every project.",
+        "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled. With --agent NAME: that "
+        "agent's own configuration files (docs/agents.md); what each agent gets is listed below.",
     )
     p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
     p.add_argument(
@@ -122,7 +124,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
     wanted = installed_agents() if agent == "all" else [agent or "claude"]
     if not wanted:
         raise UsageError(
-            "no coding agent is installed here (Claude Code: `claude`, Codex CLI: `codex`); install one first"
+            "no coding agent is installed here (Claude Code: `claude`, Codex CLI: `codex`, Gemini CLI: `gemini`, "
+            "opencode, …: `memtui setup --help` lists them); install one first"
         )
     for name in wanted:
         for flag, given, scope in (("--team", args.team, "team"), ("--global", args.global_, "global")):

@@ -366,7 +366,7 @@ def test_hook_without_an_event_prints_usage_at_once(cli, project):
     finally:
         started.kill()
     assert (
-        started.returncode == 0 and out == b"" and err.startswith(b"usage: memtui hook [--agent claude|codex] EVENT")
+        started.returncode == 0 and out == b"" and err.startswith(b"usage: memtui hook [--agent NAME] EVENT")
     )  # hooks exit 0
     helped = cli("hook", "--help")
     assert helped.returncode == 0 and b"SessionStart" in helped.stdout
