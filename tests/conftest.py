@@ -31,6 +31,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # Nor a `codex`: the codex backend too is chosen on purpose (codexkit.py), never found by `auto`.
     monkeypatch.setenv("MEMTUI_CODEX", str(home / ".no-codex-here"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)  # Gemini's private memory is looked up under HOME
     return home
 
 
