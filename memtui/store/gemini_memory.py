@@ -94,7 +94,7 @@ def pointed(content: str, folder: Path) -> str | None:
 
 def _same_dir(head: str, folder: Path) -> bool:
     try:
-        return os.path.realpath(head) == os.path.realpath(folder)
+        return os.path.realpath(os.path.expanduser(head)) == os.path.realpath(folder)
     except (OSError, ValueError):
         return False
 
