@@ -30,6 +30,13 @@ from memtui.store.safepath import confine
 from memtui.store.statefile import StateStore
 
 Store = StateStore | MarkdownStore
+#: Why another agent's store is not here, and what makes it appear.
+_ABSENT = {
+    "md:gemini": "Gemini CLI keeps no private memory for this project yet (it registers the project in "
+    "~/.gemini/projects.json on its first run here): run `gemini` in the project once",
+    "md:codex": "Codex CLI has no memories here ($CODEX_HOME/memories/MEMORY.md): turn them on with "
+    "`[features] memories = true` in Codex's config.toml",
+}
 #: Keys that change without a person's intent (recall, decay); ignored when checking undo conflicts.
 _VOLATILE = ("accessCount", "confidence", "mtime")
 
@@ -132,6 +139,8 @@ class Bank:
             store = MarkdownStore(MarkdownDir(f"agent:{name}", directory), self.registry)
             self.markdown.append(store)
             self._stores[key] = store
+        if key not in self._stores and key in _ABSENT:
+            raise UsageError(_ABSENT[key])
         if key not in self._stores:
             raise UsageError(f"no store {key!r}; stores here: {', '.join(self._stores)}, or agent:<name>")
         return self._stores[key]

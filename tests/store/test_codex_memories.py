@@ -90,3 +90,27 @@ def test_edit_drop_merge_are_refused_and_promote_copies(codex_file, project, hom
     bank.undo()
     assert copied.id not in {m.id for m in bank_of(project, home).memories()}
     assert codex_file.read_bytes() == before
+
+
+def test_scan_fix_leaves_codex_file_alone(codex_file, project, home):
+    from secretkit import SECRETS
+
+    from memtui.store import leaks
+
+    token = SECRETS["github-token"]
+    codex_file.write_text(
+        codex_file.read_text().replace("Version lives", f"The bot pushes with {token}; version lives")
+    )
+    before = codex_file.read_bytes()
+    bank = bank_of(project, home)
+    report, rewritten = leaks.fix(bank)
+    assert any(leak.memory.store == "md:codex" for leak in report.memories)  # shown …
+    assert codex_file.read_bytes() == before and codex_file not in rewritten  # … never rewritten
+
+
+def test_a_missing_agent_store_says_what_makes_it_appear(project, home):
+    bank = bank_of(project, home)
+    first = bank.add("pattern", "a fact of ours").memory.id
+    for key, words in (("md:gemini", "run `gemini` in the project once"), ("md:codex", "memories = true")):
+        with pytest.raises(UsageError, match=words.replace("`", ".").replace("(", ".")):
+            bank.promote(first, key)
