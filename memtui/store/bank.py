@@ -617,6 +617,9 @@ class Bank:
                 self._stores[key].load()
             self._writable({c.store for c in entry.changes})
             for change in entry.changes:
+                follow = getattr(self._stores[change.store], "follow", None)
+                if follow is not None:  # a Gemini line an edit renamed: found by the text it wrote
+                    follow(change.id, change.after)
                 current = self._stores[change.store].snapshot(change.id)
                 if _stable(current) != _stable(change.after):
                     raise Conflict(

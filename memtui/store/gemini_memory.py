@@ -11,7 +11,8 @@ Writes keep every other byte: an edit replaces its item's lines only, a new memo
 as an item, a dropped line leaves MEMORY.md for `.archived/` (marked `index_line`, so a restore
 puts it back as an item), a note gets or loses its pointer with it. A line has nowhere to keep a
 type, tags or questions: they are the note's to keep. The id of a line is its text's slug, so an
-edit gives it a new id; this process follows it (`cached`, `snapshot`), another sees the new id.
+edit gives it a new id; this process follows it (`cached`, `snapshot`), another sees the new id
+and an undo finds the line by the text the edit wrote (`follow`).
 Nothing is written through a link out of Gemini's project folder.
 """
 
@@ -357,6 +358,17 @@ class GeminiMemoryStore(MarkdownStore):
                 for earlier, later in list(self._renamed.items()):
                     if later == old:
                         self._renamed[earlier] = new
+
+    def follow(self, memory_id: str, snap: Mapping[str, Any] | None) -> None:
+        """Another process's edit gave a line a new id: `memory_id` follows the item whose text is
+        what that edit wrote (`snap`), so its undo finds it."""
+        if memory_id in self._lines or memory_id in self._renamed or not snap or not snap.get("line"):
+            return
+        text = self._index_text() or ""
+        for mid, item in self._lines.items():
+            if text[item.start : item.end] == snap["text"]:
+                self._renamed[memory_id] = mid
+                return
 
     def write_index(self, now: datetime, previous: Any = ()) -> Any:
         """MEMORY.md is Gemini's own and kept in step by `apply`: there is no index to render."""

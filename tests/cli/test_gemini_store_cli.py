@@ -67,3 +67,24 @@ def test_codex_memories_are_shown_read_only_and_promoted_as_copies(cli, project,
     assert [(m["type"], m["content"]) for m in copied] == [("pattern", listed[wheel]["content"])]
     assert (codex / "MEMORY.md").read_text() == text
     assert wheel in ids_in(cli, project.root, "--store", "md:codex")
+
+
+def test_an_edit_is_undone_by_another_process(cli, project, home):
+    memory = gemini_memory(home, project.root)
+    before = (memory / "MEMORY.md").read_bytes()
+    listed = ids_in(cli, project.root, "--store", "gemini")
+    port = next(i for i, m in listed.items() if m["content"] == FACT_PORT)
+    assert cli("edit", port, "--text", "port 6543 now", cwd=project.root).returncode == 0
+    assert (memory / "MEMORY.md").read_bytes() != before
+    done = cli("undo", cwd=project.root)
+    assert done.returncode == 0, done.stderr
+    assert (memory / "MEMORY.md").read_bytes() == before
+
+
+def test_search_sees_what_gemini_wrote_since(cli, project, home):
+    memory = gemini_memory(home, project.root)
+    assert cli("search", "database port", cwd=project.root).returncode == 0  # the index is built
+    index = memory / "MEMORY.md"
+    index.write_text(index.read_text() + "- Feature flags are read from flags.local.yaml on this laptop.\n")
+    found = cli("search", "where are feature flags read from", cwd=project.root).stdout.decode()
+    assert "flags.local.yaml" in found.split("\n")[0]
