@@ -177,16 +177,17 @@ class CodexMemoriesStore(MarkdownStore):
         self.problems = []
         index = self.path / INDEX
         memories: dict[str, Memory] = {}
+        self._memories, self._files = memories, {}
         try:
             st = index.stat()
             if st.st_size > MAX_FILE_BYTES:
                 self.problems.append(f"{index}: too large to read (limit 1 MiB)")
-                raise FileNotFoundError
+                return memories
             text = index.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            if isinstance(exc, UnicodeDecodeError):
-                self.problems.append(f"{index}: not UTF-8 text; Codex rewrites it on its next consolidation")
-            self._memories, self._files = memories, {}
+        except UnicodeDecodeError:
+            self.problems.append(f"{index}: not UTF-8 text; Codex rewrites it on its next consolidation")
+            return memories
+        except OSError:
             return memories
         mtime = from_epoch(st.st_mtime)
         taken: set[str] = set()

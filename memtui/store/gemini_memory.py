@@ -157,8 +157,11 @@ class GeminiMemoryStore(MarkdownStore):
         text = self._index_text() if self.exists else None
         if text is None:
             return memories
-        mtime = (self.path / INDEX).stat().st_mtime
         index = self.path / INDEX
+        try:
+            mtime = index.stat().st_mtime
+        except OSError:  # removed since it was read: its items go with it
+            return memories
         self._lines = self._assign(items(text), self._stems())
         for mid, item in self._lines.items():
             if mid in memories:
