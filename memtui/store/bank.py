@@ -422,8 +422,9 @@ class Bank:
                     memory = self.resolve(ref)
                 except (NotFound, Ambiguous):
                     continue  # dropped or merged since the batch was asked: nothing to enrich
-                if read_only(self._stores[memory.store]):
-                    continue  # another agent's own file: nothing of memtui's is written there
+                store = self._stores[memory.store]
+                if read_only(store) or not getattr(store, "keeps_fields", lambda _id: True)(memory.id):
+                    continue  # another agent's own file, or a line of one: nowhere to keep questions
                 asked = clean_questions(questions)
                 if asked and asked != memory.questions:
                     changed = memory.evolve(questions=asked)

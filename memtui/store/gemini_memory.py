@@ -43,6 +43,10 @@ HEADING = "# Project Memory"
 #: Who wrote what Gemini's folder holds, unless a note's frontmatter says otherwise.
 GEMINI = Source(agent="gemini")
 _MARKERS = ("- ", "* ", "+ ")
+LINE_ONLY = (
+    "an item of Gemini's MEMORY.md keeps its text only: edit the text, or promote it into .memory/ "
+    "(`memtui promote ID state`) to give it a type, tags, a name or a description"
+)
 _TRIM = "`'\"()[]<>,;:"
 
 
@@ -217,9 +221,16 @@ class GeminiMemoryStore(MarkdownStore):
             stem, n = f"{base}_{n}", n + 1
         return f"{stem}.md"
 
+    def keeps_fields(self, memory_id: str) -> bool:
+        """Whether the memory can keep a type, tags, a name or questions: a note can, a line cannot."""
+        return not self.is_line(memory_id)
+
     def encode(self, memory: Memory) -> dict[str, Any]:
         current = self.snapshot(memory.id)
         line = current is not None and bool(current.get("line"))
+        old = self.cached(memory.id)
+        if line and memory.active and old is not None and _fields(old) != _fields(memory):
+            raise UsageError(LINE_ONLY)
         if memory.active and (current is None or line or _was_line(current)):
             return {"path": INDEX, "text": self._item_text(memory, current if line else None), "line": True}
         if line:
@@ -376,6 +387,10 @@ class GeminiMemoryStore(MarkdownStore):
     def write_index(self, now: datetime, previous: Any = ()) -> Any:
         """MEMORY.md is Gemini's own and kept in step by `apply`: there is no index to render."""
         return None
+
+
+def _fields(memory: Memory) -> tuple[Any, ...]:
+    return (memory.type, memory.tags, memory.name, memory.description)
 
 
 def _was_line(snapshot: Mapping[str, Any]) -> bool:

@@ -182,3 +182,19 @@ def test_a_memory_folder_that_is_a_link_out_is_not_written(project, home, tmp_pa
     with pytest.raises(LinkEscape):
         open_bank(project, home).add("feedback", "a new fact", store="md:gemini")
     assert list(outside.iterdir()) == []
+
+
+def test_a_line_keeps_its_text_only_and_says_so(memory, project, home):
+    from memtui.errors import UsageError
+
+    index = memory / "MEMORY.md"
+    before = index.read_bytes()
+    bank = open_bank(project, home)
+    port = next(m for m in gemini_memories(bank).values() if m.content == FACT_PORT)
+    for change in (lambda: bank.update(port.id, tags=["db"]), lambda: bank.update(port.id, type_="gotcha")):
+        with pytest.raises(UsageError, match="keeps its text only"):
+            change()
+    assert bank.ask_about({port.id: ["which port does the database use?"]}) == []
+    assert index.read_bytes() == before
+    note = next(m for m in gemini_memories(bank).values() if m.content == NOTE_TEXT.strip())
+    assert bank.update(note.id, tags=["setup"]).tags == ("setup",)  # a note has frontmatter to keep them in
