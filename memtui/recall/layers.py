@@ -242,7 +242,7 @@ class Layer:
 
 def counted(name: str, count: int) -> str:
     """ "29 memories", "1 line", "last session 2 memories": the one wording for a layer's count."""
-    one, many = ("line", "lines") if name == "MEMORY.md index" else ("memory", "memories")
+    one, many = ("line", "lines") if name in ("MEMORY.md index", GEMINI_LAYER) else ("memory", "memories")
     words = f"{count} {one if count == 1 else many}"
     return f"last session {words}" if name == "recall" else words
 
@@ -293,7 +293,29 @@ def picture(project: Any, config: Any, settings: Any, env: Mapping[str, str] | N
         ),
     ]
     agents = _agents_layer(project, config, env)
-    return layers[:1] + ([agents] if agents else []) + layers[1:]
+    gemini = _gemini_layer(project, config, env)
+    return layers[:1] + ([agents] if agents else []) + layers[1:2] + ([gemini] if gemini else []) + layers[2:]
+
+
+#: The layer of Gemini CLI's private MEMORY.md (a name of at most 16 characters: the TUI's column).
+GEMINI_LAYER = "Gemini MEMORY.md"
+
+
+def _gemini_layer(project: Any, config: Any, env: Mapping[str, str] | None) -> Layer | None:
+    """Gemini's private MEMORY.md, when Gemini keeps one for the project (it loads it whole)."""
+    loads = Loads.read(project, config, env, loads=("gemini_memory",))
+    index = loads.index
+    if not index.lines:
+        return None
+    notes = len(index.files - {"MEMORY.md"})
+    return Layer(
+        GEMINI_LAYER,
+        "Gemini CLI",
+        len(index.lines),
+        index.size,
+        "",
+        f"its private project memory, loaded whole; {notes} {'note' if notes == 1 else 'notes'} pointed to, not loaded",
+    )
 
 
 def _agents_layer(project: Any, config: Any, env: Mapping[str, str] | None) -> Layer | None:

@@ -78,3 +78,18 @@ def test_load_index_folds_items_and_names_notes():
     assert load.cut == 0 and load.total_lines == 5
     assert load.files == {"MEMORY.md", "db-notes.md"}
     assert "first fact wrapped on" in load.texts
+
+
+def test_the_session_picture_shows_geminis_memory_md_only_when_there_is_one(project, env, home):
+    from memtui.recall.layers import picture
+    from memtui.runtime.settings import HookSettings
+
+    config = Config.load(project.path("config.toml"))
+    settings = HookSettings.from_table({})
+    assert "Gemini MEMORY.md" not in [layer.name for layer in picture(project, config, settings, env)]
+    memory = gemini_memory(home, project.root)
+    layers = {layer.name: layer for layer in picture(project, config, settings, env)}
+    gemini = layers["Gemini MEMORY.md"]
+    assert (gemini.by, gemini.count, gemini.counted, gemini.limit) == ("Gemini CLI", 5, "5 lines", "")
+    assert gemini.size == len((memory / "MEMORY.md").read_text().strip().encode())
+    assert "1 note pointed to, not loaded" in gemini.what
