@@ -197,9 +197,6 @@ class GeminiMemoryStore(MarkdownStore):
     def file_of(self, memory_id: str) -> Path | None:
         return self._files.get(self._renamed.get(memory_id, memory_id))
 
-    def is_line(self, memory_id: str) -> bool:
-        return self._renamed.get(memory_id, memory_id) in self._lines
-
     def snapshot(self, memory_id: str) -> dict[str, Any] | None:
         mid = self._renamed.get(memory_id, memory_id)
         if mid not in self._lines:
@@ -223,7 +220,7 @@ class GeminiMemoryStore(MarkdownStore):
 
     def keeps_fields(self, memory_id: str) -> bool:
         """Whether the memory can keep a type, tags, a name or questions: a note can, a line cannot."""
-        return not self.is_line(memory_id)
+        return self._renamed.get(memory_id, memory_id) not in self._lines
 
     def encode(self, memory: Memory) -> dict[str, Any]:
         current = self.snapshot(memory.id)
@@ -241,10 +238,6 @@ class GeminiMemoryStore(MarkdownStore):
             snap["text"] = doc.body  # a note Gemini wrote with no frontmatter gets none back on restore
         return snap
 
-    def _newline(self) -> str:
-        text = self._index_text() or ""
-        return "\r\n" if "\r\n" in text[:4096] else "\n"
-
     def _item_text(self, memory: Memory, current: Mapping[str, Any] | None) -> str:
         content = memory.content.strip().replace("\r\n", "\n")
         if current is not None:
@@ -254,7 +247,7 @@ class GeminiMemoryStore(MarkdownStore):
             marker = old[0].marker if old else "- "
             newline = "\r\n" if str(current["text"]).endswith("\r\n") else "\n"
         else:
-            marker, newline = "- ", self._newline()
+            marker, newline = "- ", _newline(self._index_text() or "")
         # MEMORY.md goes into Gemini's context as it stands: defused like every line memtui writes there.
         lines = [line.strip() for line in defuse.for_model(content).split("\n") if line.strip()] or ["…"]
         return marker + lines[0] + newline + "".join(f"  {line}{newline}" for line in lines[1:])
@@ -341,7 +334,7 @@ class GeminiMemoryStore(MarkdownStore):
             pointer = named.get(note)
             if pointer is not None and not (self.path / note).exists():
                 edits[pointer.start] = (pointer.end, "")
-        newline = "\r\n" if "\r\n" in text[:4096] else "\n"
+        newline = _newline(text)
         appends += [pointer_line(n) + newline for n in notes_in if n.name not in named]
         out, pos = [], 0
         for start in sorted(edits):
@@ -386,7 +379,10 @@ class GeminiMemoryStore(MarkdownStore):
 
     def write_index(self, now: datetime, previous: Any = ()) -> Any:
         """MEMORY.md is Gemini's own and kept in step by `apply`: there is no index to render."""
-        return None
+
+
+def _newline(text: str) -> str:
+    return "\r\n" if "\r\n" in text[:4096] else "\n"
 
 
 def _fields(memory: Memory) -> tuple[Any, ...]:
