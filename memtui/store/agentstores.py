@@ -23,3 +23,9 @@ def open_store(directory: MarkdownDir, registry: TypeRegistry = DEFAULT_REGISTRY
 def read_only(store: object) -> bool:
     """A store memtui shows and copies from but never writes (Codex's memories)."""
     return bool(getattr(store, "read_only", False))
+
+
+def agents_own(store: object) -> bool:
+    """Another agent's own memory (Gemini's private memory, Codex's memories), shown beside memtui's."""
+    directory = getattr(store, "dir", None)
+    return getattr(directory, "kind", "claude") in ("gemini", "codex")

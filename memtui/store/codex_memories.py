@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memtui.core import redact
 from memtui.core.clock import from_epoch, parse_ts
 from memtui.core.memory import Memory, Source
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
@@ -37,6 +38,7 @@ SECTIONS = {
     "failures and how to do differently": "gotcha",
 }
 MAX_TAGS = 8
+CODEX = Source(agent="codex")
 READ_ONLY = (
     "md:codex is Codex CLI's own memory, read only here: `memtui promote ID state` copies a memory "
     "into .memory/, where it can be edited"
@@ -211,12 +213,12 @@ class CodexMemoriesStore(MarkdownStore):
         return Memory(
             id=mid,
             type=found.type,
-            content=found.text,
+            content=redact.redact(found.text),  # Codex redacts its own; what it missed memtui does not show
             created=at,
             updated=at,
             name="",
             tags=tags,
-            source=Source(None, None, f"codex:{found.group}"[:200], "codex"),
+            source=CODEX,  # its own, not imported: no origin
             store=self.key,
             scope=self.scope,
             path=path,

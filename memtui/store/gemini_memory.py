@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memtui.core import defuse
+from memtui.core import defuse, redact
 from memtui.core.clock import from_epoch
 from memtui.core.memory import Memory, Source
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
@@ -174,7 +174,7 @@ class GeminiMemoryStore(MarkdownStore):
             memories[mid] = Memory(
                 id=mid,
                 type=DEFAULT_TYPE,
-                content=item.content,
+                content=redact.redact(item.content),  # another agent's file: memtui shows no secret of it
                 created=at,
                 updated=at,
                 source=GEMINI,
@@ -189,6 +189,8 @@ class GeminiMemoryStore(MarkdownStore):
         memory = super().decode(rel, doc, mtime)
         if doc.find("type") is None:
             memory = memory.evolve(type=DEFAULT_TYPE)
+        if redact.scan(memory.content).changed:
+            memory = memory.evolve(content=redact.redact(memory.content))
         return memory if memory.source is not None else memory.evolve(source=GEMINI)
 
     def cached(self, memory_id: str) -> Memory | None:
@@ -242,8 +244,8 @@ class GeminiMemoryStore(MarkdownStore):
         content = memory.content.strip().replace("\r\n", "\n")
         if current is not None:
             old = items(current["text"])
-            if old and old[0].content == content:
-                return str(current["text"])  # unchanged: its bytes as they are
+            if old and redact.redact(old[0].content) == content:
+                return str(current["text"])  # unchanged (as memtui shows it): its bytes as they are
             marker = old[0].marker if old else "- "
             newline = "\r\n" if str(current["text"]).endswith("\r\n") else "\n"
         else:
@@ -307,8 +309,8 @@ class GeminiMemoryStore(MarkdownStore):
                 if file is not None and file not in (index, target) and file.exists():
                     confine(file, self.root).unlink()
                     fsync_dir(file.parent)
-                if target.parent == self.path:
-                    notes_in.append(target)
+                if target.parent == self.path and (file is None or file.parent != self.path):
+                    notes_in.append(target)  # a note back from .archived/ (one already here keeps its index as is)
                 else:
                     notes_out.add(target.name)
         self._write_index(text, edits, appends, notes_in, notes_out)

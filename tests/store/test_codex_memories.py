@@ -92,7 +92,7 @@ def test_edit_drop_merge_are_refused_and_promote_copies(codex_file, project, hom
     assert codex_file.read_bytes() == before
 
 
-def test_scan_fix_leaves_codex_file_alone(codex_file, project, home):
+def test_a_secret_in_codex_file_is_shown_redacted_and_the_file_left_alone(codex_file, project, home):
     from secretkit import SECRETS
 
     from memtui.store import leaks
@@ -103,9 +103,10 @@ def test_scan_fix_leaves_codex_file_alone(codex_file, project, home):
     )
     before = codex_file.read_bytes()
     bank = bank_of(project, home)
-    report, rewritten = leaks.fix(bank)
-    assert any(leak.memory.store == "md:codex" for leak in report.memories)  # shown …
-    assert codex_file.read_bytes() == before and codex_file not in rewritten  # … never rewritten
+    shown = next(m for m in codex_memories(bank).values() if "version lives" in m.content)
+    assert token not in shown.content and "[REDACTED:github-token]" in shown.content  # shown redacted …
+    _report, rewritten = leaks.fix(bank)
+    assert codex_file.read_bytes() == before and codex_file not in rewritten  # … the file never rewritten
 
 
 def test_a_missing_agent_store_says_what_makes_it_appear(project, home):

@@ -198,3 +198,23 @@ def test_a_line_keeps_its_text_only_and_says_so(memory, project, home):
     assert index.read_bytes() == before
     note = next(m for m in gemini_memories(bank).values() if m.content == NOTE_TEXT.strip())
     assert bank.update(note.id, tags=["setup"]).tags == ("setup",)  # a note has frontmatter to keep them in
+
+
+def test_a_secret_gemini_kept_is_shown_redacted_and_left_until_its_line_is_edited(project, home):
+    from secretkit import SECRETS
+
+    token = SECRETS["github-token"]
+    text = f"# Project Memory\n\n- The bot pushes with {token} from this laptop.\n- {FACT_PORT}\n"
+    memory = gemini_memory(home, project.root, {"MEMORY.md": text, "deploy.md": f"Deploy with {token}.\n"})
+    bank = open_bank(project, home)
+    found = gemini_memories(bank)
+    assert not any(token in m.content for m in found.values())
+    bot = next(m for m in found.values() if "[REDACTED:github-token]" in m.content and "laptop" in m.content)
+    bank.touch(*found)
+    assert (memory / "MEMORY.md").read_text() == text and (
+        memory / "deploy.md"
+    ).read_text() == f"Deploy with {token}.\n"
+    bank.update(bot.id, content="The bot pushes with the token in the vault.")
+    assert (
+        memory / "MEMORY.md"
+    ).read_text() == f"# Project Memory\n\n- The bot pushes with the token in the vault.\n- {FACT_PORT}\n"
