@@ -35,6 +35,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("CRUSH", "QWEN", "CURSOR", "COPILOT", "AMP"):
         monkeypatch.setenv(f"MEMTUI_{name}", str(home / f".no-{name.lower()}-here"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)  # Gemini's private memory is looked up under HOME
     return home
 
 

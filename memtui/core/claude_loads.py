@@ -93,9 +93,10 @@ def cut_index(raw: str) -> IndexLoad:
     return IndexLoad(tuple(kept), len(lines), files, texts)
 
 
-def memory_file(memory: object) -> str | None:
-    """The file name of an auto-memory memory (its index line links to it), else None."""
-    if getattr(memory, "store", None) != AUTO_MEMORY_STORE:
+def memory_file(memory: object, store: str = AUTO_MEMORY_STORE) -> str | None:
+    """The file name of a memory of `store` (the index whose loaded lines may name it: Claude Code's
+    auto memory by default), else None."""
+    if getattr(memory, "store", None) != store:
         return None
     path = getattr(memory, "path", None) or f"{str(getattr(memory, 'id', '')).rsplit('/', 1)[-1]}.md"
     return str(path).replace("\\", "/").rsplit("/", 1)[-1]

@@ -16,6 +16,7 @@ from memtui.core.clock import format_ts
 from memtui.core.memory import Source
 from memtui.errors import MemtuiError, UsageError
 from memtui.importers.unit import Context, Reading, Unit
+from memtui.store.agentstores import agents_own
 from memtui.store.bank import Bank
 
 
@@ -83,7 +84,10 @@ def plan(bank: Bank, reading: Reading) -> Plan:
     out = Plan(reading.tool, str(reading.path), notes=list(reading.notes), agent=reading.agent)
     held: dict[str, str] = {}
     imported: dict[str, str] = {}
+    stores = bank.stores()
     for memory in bank.memories():
+        if agents_own(stores.get(memory.store)):
+            continue  # the agent's own copy, shown beside memtui's, is what an import moves in
         held.setdefault(normal(memory.content), memory.id)
         if memory.source is not None and memory.source.origin:
             imported.setdefault(memory.source.origin, memory.id)

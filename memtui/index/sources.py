@@ -55,7 +55,7 @@ class Sources:
         """`state` and `md:<scope>` → signature; compare with what the index recorded."""
         out = {"state": state_signature(self.state_path)}
         for directory in self.markdown:
-            out[directory.key] = markdown_signature(directory.path)
+            out[directory.key] = markdown_signature(directory.path, with_index=directory.kind != "claude")
         return out
 
 
@@ -67,13 +67,13 @@ def state_signature(path: Path) -> str:
     return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
 
 
-def _listing(directory: str) -> list[str]:
+def _listing(directory: str, with_index: bool = False) -> list[str]:
     out = []
     try:
         with os.scandir(directory) as entries:
             for entry in entries:
                 name = entry.name
-                if name.endswith(".md") and name != _INDEX_FILE:
+                if name.endswith(".md") and (with_index or name != _INDEX_FILE):
                     try:
                         st = entry.stat()
                     except FileNotFoundError:
@@ -84,10 +84,11 @@ def _listing(directory: str) -> list[str]:
     return out
 
 
-def markdown_signature(path: Path) -> str:
+def markdown_signature(path: Path, *, with_index: bool = False) -> str:
+    """`with_index`: MEMORY.md counts too (Gemini's and Codex's hold memories, not only links)."""
     if not os.path.isdir(path):
         return "-"
-    lines = sorted(_listing(str(path)))
+    lines = sorted(_listing(str(path), with_index))
     lines += sorted(f"{_ARCHIVE}/{line}" for line in _listing(os.path.join(path, _ARCHIVE)))
     payload = "\n".join(lines).encode("utf-8", "surrogateescape")
     return f"{len(lines)}:{zlib.crc32(payload):08x}:{len(payload)}"

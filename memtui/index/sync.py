@@ -334,7 +334,7 @@ def _diff_full(conn: sqlite3.Connection, data: bytes, report: SyncReport) -> Non
 
 
 def _sync_markdown(conn: sqlite3.Connection, directory: Any, report: SyncReport) -> None:
-    from memtui.store.markdown import MarkdownStore
+    from memtui.store.agentstores import open_store
 
-    store = MarkdownStore(directory)
+    store = open_store(directory)
     replace_all(conn, directory.key, store.load().values(), report)

@@ -4,6 +4,8 @@
                              MEMORY.md index as Claude Code cuts it (200 lines / 25,000 characters)
     Codex CLI's own loads    the project's AGENTS.md (with memtui's block, once Codex is set up);
                              not CLAUDE.md, nor Claude Code's MEMORY.md
+    Gemini CLI's own loads   its private MEMORY.md (`md:gemini`), whole (core/gemini_loads.py),
+                             and memtui's block where it reads one
     briefing (SessionStart)  the best memories neither of those carries, one line each
     recall (each prompt)     what the prompt needs and the session does not hold yet: a memory in
                              full, or, for an auto-memory file whose index line is loaded, its body
@@ -25,7 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memtui.core.claude_loads import INDEX_READ_BYTES, IndexLoad, cut_index, line_keys, memory_file, norm
+from memtui.core.claude_loads import (
+    AUTO_MEMORY_STORE,
+    INDEX_READ_BYTES,
+    IndexLoad,
+    cut_index,
+    line_keys,
+    memory_file,
+    norm,
+)
 
 #: The environment variable that turns Claude Code's auto memory off (its MEMORY.md is not loaded).
 AUTO_MEMORY_OFF = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
@@ -51,6 +61,8 @@ class Loads:
     index: IndexLoad = field(default_factory=IndexLoad)
     #: Where that index is (for `status` and the TUI).
     index_path: Path | None = None
+    #: The store whose memories that index may name: Claude Code's auto memory, or Gemini's.
+    index_store: str = AUTO_MEMORY_STORE
 
     @classmethod
     def read(
@@ -58,39 +70,56 @@ class Loads:
     ) -> Loads:
         """`loads`: what the agent of this session loads by itself (its module's `LOADS`): "claude_md"
         (memtui's block in CLAUDE.md), "auto_memory" (Claude Code's MEMORY.md index), "agents_md"
-        (memtui's block in AGENTS.md)."""
+        (memtui's block in AGENTS.md), "gemini_memory" (Gemini's private MEMORY.md, whole)."""
+        env = os.environ if env is None else env
         if "agents_md" in loads:
             from memtui.core.render_block import AGENTS_MD  # its block is read with render_block anyway
 
             text = _block_in(project.root / AGENTS_MD)
+            if "gemini_memory" in loads:
+                return cls._gemini(project, env, text)
             return cls(_lines(text), text)
+        if "gemini_memory" in loads:
+            return cls._gemini(project, env, _block(project, config) if "claude_md" in loads else "")
         if "claude_md" not in loads:
             return cls()
         block_text = _block(project, config)
         block = _lines(block_text)
-        env = os.environ if env is None else env
         path = _index_path(project, env)
         if path is None or "auto_memory" not in loads or _off(env.get(AUTO_MEMORY_OFF)):
             return cls(block, block_text, IndexLoad(), path)
         return cls(block, block_text, cut_index(_head(path)), path)
 
+    @classmethod
+    def _gemini(cls, project: Any, env: Mapping[str, str], block_text: str) -> Loads:
+        from memtui.core import gemini_loads
+        from memtui.store.locations import gemini_memory_dir
+
+        directory = gemini_memory_dir(project, env)
+        path = directory.path / gemini_loads.INDEX if directory is not None else None
+        index = gemini_loads.load_index(_head(path, gemini_loads.READ_BYTES)) if path is not None else IndexLoad()
+        return cls(_lines(block_text), block_text, index, path, gemini_loads.STORE)
+
     def carries(self, memory: Any) -> bool:
         """The memory's line reached the model already (the briefing skips it)."""
         if self.block and _block_line(memory) in self.block:
             return True
-        name = memory_file(memory)
+        name = memory_file(memory, self.index_store)
         if name is not None and name in self.index.files:
             return True
         return any(key in self.index.texts for key in line_keys(memory))
 
     def adds(self, memory: Any) -> bool:
         """Recall of the memory brings something the model has not got: it is not carried, or only
-        its line is (an auto-memory file's index line: Claude Code does not load the body)."""
+        its line is (an auto-memory file's index line: Claude Code does not load the body; a Gemini
+        note's pointer: Gemini does not load the note)."""
         if not self.carries(memory):
             return True
         body = norm(memory.content)
         if not body or body in self.index.texts:
             return False
+        if memory_file(memory, self.index_store) == "MEMORY.md" and self.index_store != AUTO_MEMORY_STORE:
+            return False  # an item of Gemini's MEMORY.md: loaded whole, however it was folded
         return not self._whole_in_block(memory)
 
     def _whole_in_block(self, memory: Any) -> bool:
@@ -104,8 +133,8 @@ class Loads:
         )
 
 
-def _head(path: Path) -> str:
-    """The first `INDEX_READ_BYTES` of a regular file, else "" (none yet, or a FIFO or device, which
+def _head(path: Path, limit: int = INDEX_READ_BYTES) -> str:
+    """The first `limit` bytes of a regular file, else "" (none yet, or a FIFO or device, which
     must not hold the hook: opened without blocking, then checked)."""
     import stat
 
@@ -116,7 +145,7 @@ def _head(path: Path) -> str:
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             return ""
-        return handle.read(INDEX_READ_BYTES).decode("utf-8", "replace")
+        return handle.read(limit).decode("utf-8", "replace")
 
 
 def _block(project: Any, config: Any) -> str:
@@ -213,7 +242,7 @@ class Layer:
 
 def counted(name: str, count: int) -> str:
     """ "29 memories", "1 line", "last session 2 memories": the one wording for a layer's count."""
-    one, many = ("line", "lines") if name == "MEMORY.md index" else ("memory", "memories")
+    one, many = ("line", "lines") if name in ("MEMORY.md index", GEMINI_LAYER) else ("memory", "memories")
     words = f"{count} {one if count == 1 else many}"
     return f"last session {words}" if name == "recall" else words
 
@@ -264,7 +293,29 @@ def picture(project: Any, config: Any, settings: Any, env: Mapping[str, str] | N
         ),
     ]
     agents = _agents_layer(project, config, env)
-    return layers[:1] + ([agents] if agents else []) + layers[1:]
+    gemini = _gemini_layer(project, config, env)
+    return layers[:1] + ([agents] if agents else []) + layers[1:2] + ([gemini] if gemini else []) + layers[2:]
+
+
+#: The layer of Gemini CLI's private MEMORY.md (a name of at most 16 characters: the TUI's column).
+GEMINI_LAYER = "Gemini MEMORY.md"
+
+
+def _gemini_layer(project: Any, config: Any, env: Mapping[str, str] | None) -> Layer | None:
+    """Gemini's private MEMORY.md, when Gemini keeps one for the project (it loads it whole)."""
+    loads = Loads.read(project, config, env, loads=("gemini_memory",))
+    index = loads.index
+    if not index.lines:
+        return None
+    notes = len(index.files - {"MEMORY.md"})
+    return Layer(
+        GEMINI_LAYER,
+        "Gemini CLI",
+        len(index.lines),
+        index.size,
+        "",
+        f"its private project memory, loaded whole; {notes} {'note' if notes == 1 else 'notes'} pointed to, not loaded",
+    )
 
 
 def _agents_layer(project: Any, config: Any, env: Mapping[str, str] | None) -> Layer | None:

@@ -20,6 +20,7 @@ from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
 from memtui.store import rendering
+from memtui.store.agentstores import open_store, read_only
 from memtui.store.journal import Change, Entry, Journal
 from memtui.store.locations import MarkdownDir, Project, find_project, markdown_dirs
 from memtui.store.lock import ProjectLock
@@ -29,6 +30,13 @@ from memtui.store.safepath import confine
 from memtui.store.statefile import StateStore
 
 Store = StateStore | MarkdownStore
+#: Why another agent's store is not here, and what makes it appear.
+_ABSENT = {
+    "md:gemini": "Gemini CLI keeps no private memory for this project yet (it registers the project in "
+    "~/.gemini/projects.json on its first run here): run `gemini` in the project once",
+    "md:codex": "Codex CLI has no memories here ($CODEX_HOME/memories/MEMORY.md): turn them on with "
+    "`[features] memories = true` in Codex's config.toml",
+}
 #: Keys that change without a person's intent (recall, decay); ignored when checking undo conflicts.
 _VOLATILE = ("accessCount", "confidence", "mtime")
 
@@ -98,7 +106,7 @@ class Bank:
         self.lock = ProjectLock(project.path("lock"))
         self.journal = Journal(project.path("journal.jsonl"))
         self.state = StateStore(project.path("state.json"), project.name)
-        self.markdown = [MarkdownStore(d, self.registry) for d in markdown_dirs(project, env)]
+        self.markdown = [open_store(d, self.registry) for d in markdown_dirs(project, env)]
         self._stores: dict[str, Store] = {self.state.key: self.state, **{s.key: s for s in self.markdown}}
         #: Why the CLAUDE.md block could not follow the last change (the change itself was saved).
         self.render_problem: str | None = None
@@ -119,6 +127,7 @@ class Bank:
         key). `create`: a subagent's memory folder that does not exist yet is made, as Claude Code
         makes it on the subagent's first write."""
         aliases = {"state.json": "state", "local": "md:local", "project": "md:project", "user": "md:user"}
+        aliases |= {"gemini": "md:gemini", "codex": "md:codex"}
         key = aliases.get(key, key)
         if key.startswith("agent:"):
             key = "md:" + key
@@ -130,6 +139,8 @@ class Bank:
             store = MarkdownStore(MarkdownDir(f"agent:{name}", directory), self.registry)
             self.markdown.append(store)
             self._stores[key] = store
+        if key not in self._stores and key in _ABSENT:
+            raise UsageError(_ABSENT[key])
         if key not in self._stores:
             raise UsageError(f"no store {key!r}; stores here: {', '.join(self._stores)}, or agent:<name>")
         return self._stores[key]
@@ -260,6 +271,8 @@ class Bank:
         change is carried out whole or not at all."""
         for key in keys:
             store = self._stores[key]
+            if read_only(store):
+                raise UsageError(getattr(store, "refusal", f"{key} is read only"))
             paths = [store.path] if isinstance(store, StateStore) else [store.path / "MEMORY.md"]
             if isinstance(store, MarkdownStore) and store.path.exists() and not store.path.is_dir():
                 raise UsageError(f"{store.path} is a file where a memory folder belongs; move it aside and run again")
@@ -409,6 +422,9 @@ class Bank:
                     memory = self.resolve(ref)
                 except (NotFound, Ambiguous):
                     continue  # dropped or merged since the batch was asked: nothing to enrich
+                store = self._stores[memory.store]
+                if read_only(store) or not getattr(store, "keeps_fields", lambda _id: True)(memory.id):
+                    continue  # another agent's own file, or a line of one: nowhere to keep questions
                 asked = clean_questions(questions)
                 if asked and asked != memory.questions:
                     changed = memory.evolve(questions=asked)
@@ -532,7 +548,8 @@ class Bank:
             return self._fresh(merged)
 
     def promote(self, ref: str, store: str) -> Memory:
-        """Move a memory to another store (state.json ⇄ a Markdown scope), keeping its fields."""
+        """Move a memory to another store (state.json ⇄ a Markdown scope), keeping its fields; from
+        a read-only store (Codex's memories) it is copied, the source left as it is."""
         with self.lock:
             memory = self.resolve(ref)
             target = self.store(store, create=True)
@@ -550,10 +567,13 @@ class Bank:
             )
             if isinstance(target, MarkdownStore):
                 moved = moved.evolve(id=target.id_for(target.new_relpath(moved)))
+            source: dict[str, dict[str, Memory | None]] = (
+                {} if read_only(self._stores[memory.store]) else {memory.store: {memory.id: None}}
+            )
             self.commit(
                 "promote",
                 f"promote {memory.id} to {target.key} as {moved.id}",
-                {memory.store: {memory.id: None}, target.key: {moved.id: moved}},
+                {**source, target.key: {moved.id: moved}},
             )
             return self._fresh(moved)
 
@@ -598,6 +618,9 @@ class Bank:
                 self._stores[key].load()
             self._writable({c.store for c in entry.changes})
             for change in entry.changes:
+                follow = getattr(self._stores[change.store], "follow", None)
+                if follow is not None:  # a Gemini line an edit renamed: found by the text it wrote
+                    follow(change.id, change.after)
                 current = self._stores[change.store].snapshot(change.id)
                 if _stable(current) != _stable(change.after):
                     raise Conflict(

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from memtui.core import redact
 from memtui.core.memory import Memory
+from memtui.store.agentstores import read_only
 from memtui.store.atomic import atomic_write
 from memtui.store.bank import Bank
 from memtui.store.markdown import INDEX
@@ -101,7 +102,7 @@ def files(bank: Bank) -> list[Path]:
         if base.is_dir():
             found += sorted(p for p in base.rglob("*") if p.is_file() and not p.name.endswith(".lock"))
     found += sorted(memory_dir.glob("*.before-repair"))
-    found += [store.path / INDEX for store in bank.markdown]
+    found += [store.path / INDEX for store in bank.markdown if not read_only(store)]  # Codex's file is Codex's
     found.append(bank.project.root / "CLAUDE.md")
     return [p for p in found if p.is_file()]
 
@@ -198,6 +199,8 @@ def fix(bank: Bank) -> tuple[Report, list[Path]]:
         report = scan(bank)
         changes: dict[str, dict[str, Memory | None]] = {}
         for leak in report.memories:
+            if read_only(bank.stores()[leak.memory.store]):
+                continue  # another agent's own file: shown by scan, never rewritten by memtui
             changes.setdefault(leak.memory.store, {})[leak.memory.id] = _redacted(leak.memory)
         if changes:
             bank.commit("scan-fix", f"redact secrets in {len(report.memories)} memories", changes)

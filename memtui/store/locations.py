@@ -1,4 +1,6 @@
-"""Where things live: the project, its `.memory/`, and Claude Code's Markdown memory directories.
+"""Where things live: the project, its `.memory/`, Claude Code's Markdown memory directories, and
+the other agents' own memories memtui shows beside them (Gemini CLI's private project memory,
+Codex CLI's memories).
 
 The project is `CLAUDE_PROJECT_DIR`, else the nearest ancestor of the working directory that has
 `.memory/`, else the git root, else the working directory. Only `memtui init` creates `.memory/`;
@@ -7,6 +9,7 @@ nothing is created outside an initialised project.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -112,9 +115,17 @@ def sanitize(path: str) -> str:
 
 @dataclass(frozen=True)
 class MarkdownDir:
-    #: "local", "project", "user" or "agent:<name>".
+    #: "local", "project", "user", "agent:<name>", "gemini" or "codex".
     scope: str
     path: Path
+    #: Whose layout the folder has: "claude" (one file per memory, MEMORY.md an index of links),
+    #: "gemini" (MEMORY.md holds the memories as list items, sibling notes beside it) or "codex"
+    #: (Codex's consolidated MEMORY.md, read only).
+    kind: str = "claude"
+    #: The folder writes are confined to (store/safepath): a link out of it is never written through.
+    root: Path | None = None
+    #: "codex": the project whose Task Groups it shows (Codex's file holds every project's).
+    cwd: Path | None = None
 
     @property
     def key(self) -> str:
@@ -132,4 +143,86 @@ def markdown_dirs(project: Project, env: Mapping[str, str] | None = None) -> lis
     agents = project.root / ".claude" / "agent-memory"
     if agents.is_dir():
         dirs += [MarkdownDir(f"agent:{d.name}", d) for d in sorted(agents.iterdir()) if d.is_dir()]
-    return dirs
+    gemini = gemini_memory_dir(project, env)
+    codex = codex_memories_dir(project, env)
+    return dirs + [d for d in (gemini, codex) if d is not None]
+
+
+#: Bigger than any projects.json Gemini writes; a larger file is not read (it may be anything).
+_REGISTRY_BYTES = 4 * 1024 * 1024
+
+
+def gemini_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Gemini CLI's user folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini` (its `homedir()`)."""
+    env = os.environ if env is None else env
+    home = env.get("GEMINI_CLI_HOME") or env.get("HOME")
+    return (Path(home).expanduser() if home else Path.home()) / ".gemini"
+
+
+def gemini_slug(project: Project, env: Mapping[str, str] | None = None) -> str | None:
+    """The name Gemini CLI gave the project's folder under `~/.gemini/tmp/`, from its
+    `projects.json` (`{"projects": {"<abs root>": "<slug>"}}`); None when Gemini has not run here,
+    the registry is unreadable, the slug is not one folder name, or the folder's `.project_root`
+    names another project (Gemini gives the slug up then, and so does memtui)."""
+    base = gemini_dir(env)
+    try:
+        with open(base / "projects.json", "rb") as handle:
+            data = handle.read(_REGISTRY_BYTES + 1)
+        registry = json.loads(data) if len(data) <= _REGISTRY_BYTES else None
+    except (OSError, ValueError):
+        return None
+    projects = registry.get("projects") if isinstance(registry, dict) else None
+    if not isinstance(projects, dict):
+        return None
+    root = str(project.root)
+    slug = projects.get(root)
+    if slug is None:  # registered under a path that leads here through a link
+        slug = next((v for k, v in projects.items() if isinstance(k, str) and _same(k, root)), None)
+    if not isinstance(slug, str) or not _one_name(slug):
+        return None
+    try:
+        owner = (base / "tmp" / slug / ".project_root").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return slug  # no marker (older Gemini): the registry's word stands
+    return slug if _same(owner, root) else None
+
+
+def _same(path: str, root: str) -> bool:
+    try:
+        return os.path.realpath(path) == os.path.realpath(root)
+    except (OSError, ValueError):
+        return False
+
+
+def _one_name(slug: str) -> bool:
+    """A single folder name: no separator, not `.` or `..`, nothing hidden, no NUL."""
+    return bool(slug) and slug not in (".", "..") and not slug.startswith(".") and not any(c in slug for c in "/\\\0")
+
+
+def gemini_memory_dir(project: Project, env: Mapping[str, str] | None = None) -> MarkdownDir | None:
+    """Gemini CLI's private memory of the project (`~/.gemini/tmp/<slug>/memory/`), whether or not
+    the folder exists yet; None when Gemini has no slug for the project."""
+    slug = gemini_slug(project, env)
+    if slug is None:
+        return None
+    folder = gemini_dir(env) / "tmp" / slug
+    return MarkdownDir("gemini", folder / "memory", "gemini", folder)
+
+
+def codex_home(env: Mapping[str, str] | None = None) -> Path:
+    """`$CODEX_HOME`, else `~/.codex`."""
+    env = os.environ if env is None else env
+    configured = env.get("CODEX_HOME")
+    if configured:
+        return Path(configured).expanduser()
+    home = env.get("HOME")
+    return (Path(home) if home else Path.home()) / ".codex"
+
+
+def codex_memories_dir(project: Project, env: Mapping[str, str] | None = None) -> MarkdownDir | None:
+    """Codex CLI's memories folder, when it holds a consolidated MEMORY.md (Codex writes one only
+    once the person turned its memories on); its memories are the project's Task Groups."""
+    folder = codex_home(env) / "memories"
+    if not (folder / "MEMORY.md").is_file():
+        return None
+    return MarkdownDir("codex", folder, "codex", folder, project.root)

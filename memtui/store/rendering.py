@@ -145,7 +145,7 @@ def plan(bank: BankView) -> RenderPlan:
     everything = bank.memories()
     indexes = {}
     for store in bank.markdown:
-        if store.exists:
+        if store.exists and store.dir.kind == "claude":  # Gemini's and Codex's MEMORY.md are theirs
             index = store.path / "MEMORY.md"
             text = read_text(index)
             indexes[store.key] = (

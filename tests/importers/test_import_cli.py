@@ -32,7 +32,7 @@ def _ours(project, home):
 
 
 def _listing(run) -> list[dict]:
-    code, out, err = run("list", "--json", "--status", "all")
+    code, out, err = run("list", "--json", "--status", "all", "--store", "state")  # not the agents' own stores
     assert code == 0, err
     return json.loads(out)
 
