@@ -14,7 +14,7 @@ import argparse
 import os
 from pathlib import Path
 
-from memtui.commands.setupfiles import backup_dir, hook_line, launcher, read_text, show_diff, write
+from memtui.commands.setupfiles import agents_md, backup_dir, hook_line, launcher, read_text, show_diff, write
 from memtui.errors import UsageError
 
 #: The scopes it takes besides its default (`setup.scopes`): none, as Codex reads one home.
@@ -51,14 +51,14 @@ def run(args: argparse.Namespace) -> None:
     _save(args, hooks, old_hooks, new_hooks, "removed memtui's hooks" if args.uninstall else "installed the hooks")
     if args.uninstall:
         _save(args, config, old_config, new_config, "removed memtui's MCP server and the trust of its hooks")
-        _agents_md(args, remove=True)
+        agents_md(args, "codex", remove=True)
         _empty_dir(codex.home(env))
         return
     if getattr(args, "trust_hooks", False):
         assert cli is not None
         new_config = _trust(args, cli, env, config, old_config, new_config)
     _save(args, config, old_config, new_config, "installed the MCP server" + _trusted(args))
-    _agents_md(args, remove=False)
+    agents_md(args, "codex", remove=False)
     _closing_words(args, codex.LABEL)
 
 
@@ -109,24 +109,6 @@ def _cwd(args: argparse.Namespace) -> Path:
     from memtui.commands.common import project_dir
 
     return project_dir(args) or Path.cwd()
-
-
-def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
-    """memtui's block in the project's AGENTS.md (Codex's memory file), written or taken out."""
-    from memtui.store.locations import find_project
-
-    project = find_project(_cwd(args))
-    if not project.initialised:
-        return
-    if remove:
-        from memtui.commands.setupfiles import remove_agents_md
-
-        remove_agents_md(project.root)
-        return
-    from memtui.store.bank import Bank
-    from memtui.store.rendering import enable_agents_md
-
-    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
 
 
 def _closing_words(args: argparse.Namespace, label: str) -> None:

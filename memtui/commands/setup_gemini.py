@@ -17,7 +17,17 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memtui.commands.setupfiles import backup_dir, hook_line, launcher, made, read_text, said_clean, show_diff, write
+from memtui.commands.setupfiles import (
+    agents_md,
+    backup_dir,
+    hook_line,
+    launcher,
+    made,
+    read_text,
+    said_clean,
+    show_diff,
+    write,
+)
 from memtui.errors import UsageError
 
 #: The scopes it takes besides its default (`setup.scopes`): the user's settings, for every project.
@@ -47,7 +57,7 @@ def run(args: argparse.Namespace) -> None:
         show_diff(path, old, new)
         return
     _save(args, path, old, new, root)
-    _agents_md(args, remove=args.uninstall)
+    agents_md(args, "gemini", remove=args.uninstall)
     if not args.uninstall:
         _closing_words(args, root)
 
@@ -85,29 +95,6 @@ def _save(args: argparse.Namespace, path: Path, old: str | None, new: str | None
     made(args, path, "removed (it held only memtui's entries)", backup)
     with contextlib.suppress(OSError):
         path.parent.rmdir()  # only when empty: anything of the person's keeps the folder
-
-
-def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
-    """memtui's block in the project's AGENTS.md, written; or taken out when no other agent that
-    reads AGENTS.md (Codex) is still set up."""
-    from memtui.commands.common import project_dir
-    from memtui.store.locations import find_project
-
-    project = find_project(project_dir(args) or Path.cwd())
-    if not project.initialised:
-        return
-    if remove:
-        from memtui import agents
-        from memtui.commands.setupfiles import remove_agents_md
-
-        others = [n for n in agents.NAMES if n != "gemini" and agents.get(n).MEMORY_FILE == "AGENTS.md"]
-        if not any(agents.get(n).set_up(project.root) for n in others):
-            remove_agents_md(project.root)
-        return
-    from memtui.store.bank import Bank
-    from memtui.store.rendering import enable_agents_md
-
-    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
 
 
 def _closing_words(args: argparse.Namespace, root: Path | None) -> None:

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memtui.commands.setupfiles import backup_dir, hook_line, launcher, made, said_clean, show_diff, write
+from memtui.commands.setupfiles import agents_md, backup_dir, hook_line, launcher, made, said_clean, show_diff, write
 from memtui.errors import UsageError
 
 #: How a person installs each one, for the line that says it is missing.
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, name: str) -> None:
         )
     root = None if args.global_ or not agent.PROJECT else _root(args)
     path = _config(args, agent, root)
-    _agents_md(args, name, remove=args.uninstall, dry_run=args.dry_run)
+    agents_md(args, name, remove=args.uninstall, dry_run=args.dry_run)
     if not args.uninstall and not args.dry_run:
         _closing_words(agent, path)
         if name == "qwen" and root is not None:
@@ -170,55 +170,6 @@ def _remove_empty(folder: Path, root: Path | None) -> None:
         folder.rmdir()
     except OSError:
         return
-
-
-def _agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: bool) -> None:
-    """memtui's block in the project's AGENTS.md, written; or taken out once no other agent that
-    reads it (Codex, opencode, another of these) is still set up."""
-    from memtui.commands.common import project_dir
-    from memtui.store.locations import find_project
-
-    project = find_project(project_dir(args) or Path.cwd())
-    if not project.initialised or (remove and not _has_block(project.root)):
-        return
-    readers = _other_readers(name, project.root)
-    if remove and readers:
-        verb = "reads" if len(readers) == 1 else "read"
-        print(f"{project.root / 'AGENTS.md'}: memtui's block stays ({', '.join(readers)} still {verb} it)")
-        return
-    if dry_run:
-        print(f"# {project.root / 'AGENTS.md'}: memtui's block would be {'taken out' if remove else 'kept current'}")
-        return
-    if remove:
-        from memtui.commands.setupfiles import remove_agents_md
-
-        remove_agents_md(project.root)
-        return
-    from memtui.store.bank import Bank
-    from memtui.store.rendering import enable_agents_md
-
-    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
-
-
-def _has_block(root: Path) -> bool:
-    """AGENTS.md carries memtui's block (`memtui uninstall` may have taken it out already)."""
-    from memtui.core.render_block import START
-
-    try:
-        return START in (root / "AGENTS.md").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-
-
-def _other_readers(name: str, root: Path) -> list[str]:
-    from memtui.agents import NAMES, get
-
-    out = []
-    for other in NAMES:
-        module = get(other)
-        if other != name and "agents_md" in getattr(module, "LOADS", ()) and module.set_up(root):
-            out.append(str(module.LABEL))
-    return out
 
 
 def _closing_words(agent: Any, path: Path) -> None:

@@ -205,3 +205,52 @@ def remove_agents_md(root: Path) -> None:
         print(f"{path}: removed the memory block (your text kept as it was)")
     else:
         print(f"{path}: removed (memtui made it for the memory block, and nothing else was in it)")
+
+
+def agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: bool = False) -> None:
+    """memtui's block in the project's AGENTS.md for the agent `name`: written (kept current); or
+    taken out once no other agent that reads AGENTS.md is still set up here. Every agent that loads
+    AGENTS.md shares this one block, so no agent's uninstall takes it from another."""
+    from memtui.commands.common import project_dir
+    from memtui.store.locations import find_project
+
+    project = find_project(project_dir(args) or Path.cwd())
+    if not project.initialised or (remove and not _has_agents_block(project.root)):
+        return
+    readers = _other_readers(name, project.root)
+    if remove and readers:
+        verb = "reads" if len(readers) == 1 else "read"
+        print(f"{project.root / 'AGENTS.md'}: memtui's block stays ({', '.join(readers)} still {verb} it)")
+        return
+    if dry_run:
+        print(f"# {project.root / 'AGENTS.md'}: memtui's block would be {'taken out' if remove else 'kept current'}")
+        return
+    if remove:
+        remove_agents_md(project.root)
+        return
+    from memtui.store.bank import Bank
+    from memtui.store.rendering import enable_agents_md
+
+    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
+
+
+def _has_agents_block(root: Path) -> bool:
+    """AGENTS.md carries memtui's block (`memtui uninstall` may have taken it out already)."""
+    from memtui.core.render_block import START
+
+    try:
+        return START in (root / "AGENTS.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _other_readers(name: str, root: Path) -> list[str]:
+    """The labels of the other agents set up here that load AGENTS.md by themselves."""
+    from memtui.agents import NAMES, get
+
+    out = []
+    for other in NAMES:
+        module = get(other)
+        if other != name and "agents_md" in getattr(module, "LOADS", ()) and module.set_up(root):
+            out.append(str(module.LABEL))
+    return out
