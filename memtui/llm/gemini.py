@@ -308,7 +308,7 @@ def _error(done: subprocess.CompletedProcess[str], output: dict[str, Any] | None
         detail = lines[-1] if lines else f"exit {done.returncode}, no answer"
     # Redacted whole, then cut: an API error may quote what it was sent.
     text = redact(" ".join(detail.split()))[:200]
-    status = code if isinstance(code, int) else 0
+    status = code if isinstance(code, int) and 400 <= code < 600 else _http_status(done.stderr or "")
     if done.returncode == EXIT_AUTH:
         return NoApiKey(f"Gemini is not signed in ({text})", fix=SIGN_IN_FIX)
     if status in (401, 403):
@@ -321,3 +321,13 @@ def _error(done: subprocess.CompletedProcess[str], output: dict[str, Any] | None
     if status == 400:
         return RequestRejected(f"Gemini's request was rejected ({text})", fix="report this with `memtui status --json`")
     return Unavailable(f"Gemini could not answer: {text}", fix="nothing was lost; it is retried on the next run")
+
+
+def _http_status(stderr: str) -> int:
+    """The HTTP status of the API error Gemini printed before its JSON (`  code: 404` or
+    `  status: 404` closing the error object), or 0."""
+    for line in reversed(stderr.splitlines()):
+        name, _, value = line.strip().partition(": ")
+        if name in ("code", "status") and value.isdigit() and 400 <= int(value) < 600:
+            return int(value)
+    return 0
