@@ -22,7 +22,8 @@ The flags: `-p ""` with the prompt on stdin (not argv, which other users can rea
 `--skip-trust` (trust for this run only, nothing recorded), `-e none` and
 `--allowed-mcp-server-names` naming no server (MCP servers and extensions an administrator's system
 settings might still add stay off). `GEMINI_SYSTEM_MD` replaces Gemini's coding-agent prompt with
-ours; the run works in an empty folder; `MEMTUI_HEADLESS=1` makes memtui's hooks stand down anyway.
+ours; `GEMINI_CLI_NO_RELAUNCH` keeps it to one Node process; the run works in an empty folder;
+`MEMTUI_HEADLESS=1` makes memtui's hooks stand down anyway.
 
 Gemini CLI has no structured-output flag: the schema goes into the instructions, and the answer is
 validated against it here before anything is written.
@@ -190,6 +191,9 @@ class GeminiClient:
                     "GEMINI_SYSTEM_MD": str(scratch / "system.md"),
                     "TMPDIR": str(scratch / "tmp"),
                     "NO_COLOR": "1",
+                    # Gemini starts itself a second time for a larger heap; one short call does
+                    # not need it, and the second Node start is a third of each call.
+                    "GEMINI_CLI_NO_RELAUNCH": "true",
                 }
             )
             try:
