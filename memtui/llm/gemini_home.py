@@ -60,6 +60,11 @@ def _dotenv(env: Mapping[str, str]) -> dict[str, str]:
     return found
 
 
+def _seen(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables a run sees: the environment's over the `.env` file's, as Gemini loads them."""
+    return {**_dotenv(env), **{k: v for k, v in env.items() if v}}
+
+
 def auth_type(env: Mapping[str, str]) -> str | None:
     """The sign-in method a run would use, as Gemini decides it: the person's
     `security.auth.selectedType`, else the one the environment implies (Gemini's getAuthTypeFromEnv)."""
@@ -67,7 +72,7 @@ def auth_type(env: Mapping[str, str]) -> str | None:
     chosen = auth.get("selectedType") if isinstance(auth, dict) else None
     if isinstance(chosen, str) and chosen:
         return chosen
-    seen = {**_dotenv(env), **{k: v for k, v in env.items() if v}}
+    seen = _seen(env)
     if seen.get("GOOGLE_GENAI_USE_GCA") == "true":
         return "oauth-personal"
     if seen.get("GOOGLE_GENAI_USE_VERTEXAI") == "true":
@@ -87,7 +92,7 @@ def signed_in(cli: Path | None = None, env: Mapping[str, str] | None = None) -> 
     be told (a key or token kept in the OS keychain): the first call finds out."""
     env = os.environ if env is None else env
     kind = auth_type(env)
-    seen = {**_dotenv(env), **{k: v for k, v in env.items() if v}}
+    seen = _seen(env)
     stored = gemini_dir(env) / "gemini-credentials.json"
     if kind is None:
         return False
@@ -119,7 +124,7 @@ def run_settings(settings: LLMSettings, env: Mapping[str, str]) -> dict[str, Any
     return {
         "security": {"auth": carried, "folderTrust": {"enabled": False}},
         "general": {
-            "maxAttempts": settings.max_retries + 1,
+            "maxAttempts": min(10, settings.max_retries + 1),  # Gemini refuses more than 10
             "enableAutoUpdate": False,
             "enableAutoUpdateNotification": False,
             "checkpointing": {"enabled": False},
