@@ -41,7 +41,7 @@ from typing import Any
 
 from memtui.core.headless import HEADLESS_ENV
 from memtui.core.redact import redact
-from memtui.llm import agentcli, usage
+from memtui.llm import agentcli, gemini_home, usage
 from memtui.llm.errors import AuthFailed, BadOutput, LLMError, ModelNotFound, NoApiKey, RequestRejected, Unavailable
 from memtui.llm.gemini_home import own_model, prepare_home, signed_in
 from memtui.llm.schema import validate
@@ -177,7 +177,8 @@ class GeminiClient:
             raise NoApiKey(f"Gemini is not signed in ({self.cli})", fix=SIGN_IN_FIX)
         timeout = self.settings.timeout * (self.settings.max_retries + 1)
         work = agentcli.workdir(self.env)
-        with tempfile.TemporaryDirectory(prefix="memtui-gemini-", dir=work) as name:
+        gemini_home.sweep(work)
+        with tempfile.TemporaryDirectory(prefix=gemini_home.PREFIX, dir=work) as name:
             scratch = Path(name)
             home = prepare_home(scratch, self.settings, self.env)
             (scratch / "system.md").write_text(system, encoding="utf-8")

@@ -6,7 +6,9 @@ GEMINI.md and saves nothing in the person's ~/.gemini."""
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from datetime import date
 from pathlib import Path
 
@@ -194,3 +196,20 @@ def test_no_sign_in_method_at_all_is_not_signed_in(tmp_path):
     assert signed_in(None, {"HOME": str(home)}) is False
     assert signed_in(None, {"HOME": str(home), "GEMINI_API_KEY": "k"}) is True
     assert signed_in(None, {"HOME": str(home), "GOOGLE_GENAI_USE_VERTEXAI": "true"}) is False
+
+
+def test_a_run_folder_left_by_a_killed_process_is_removed_by_the_next_call(tmp_path, api, person):
+    """It holds copies of the person's login files; a worker killed mid-call cannot remove it."""
+    runs = Path(person["HOME"]) / ".cache" / "memtui" / "model-runs"
+    left = runs / "memtui-gemini-killed" / "home" / ".gemini"
+    left.mkdir(parents=True)
+    (left / "oauth_creds.json").write_text("{}")
+    fresh = runs / "memtui-gemini-running"
+    fresh.mkdir()
+    then = time.time() - 2 * 3600
+    os.utime(runs / "memtui-gemini-killed", (then, then))
+    api.script(text("fine"))
+
+    client(person, tmp_path).stream_text(system="s", prompt="p", purpose="ask")
+
+    assert sorted(p.name for p in runs.iterdir()) == ["memtui-gemini-running"]  # another call's, still in use
