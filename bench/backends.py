@@ -47,13 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     import fakegemini
     import fakeresponses
     from claudekit import bundled_claude, sign_in
-    from codexkit import find_codex
-    from codexkit import sign_in as codex_sign_in
 
     from memtui.llm import prompts, schema
     from memtui.llm.claudecode import ClaudeCodeClient
     from memtui.llm.client import Client
-    from memtui.llm.codex import CodexClient
     from memtui.llm.keys import ApiKey
     from memtui.llm.settings import LLMSettings
 
@@ -82,12 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         "claude-code (CLI per call)": ClaudeCodeClient(settings, bundled_claude(), env=env),
     }
     responses = fakeresponses.start_fake_responses()
-    codex = find_codex()
-    if codex is not None:
-        codex_env = codex_sign_in(codex, scratch / "codex", responses.url)
-        clients["codex (CLI per call)"] = CodexClient(settings, codex, env=codex_env)
-    else:
-        print("codex: not installed (.ci/agents.sh installs it); its row is left out")
+    _codex(clients, settings, scratch, responses.url)
     google = _gemini(clients, settings, scratch)
     times: dict[str, list[float]] = {name: [] for name in clients}
     for _ in range(args.runs):
@@ -102,22 +94,38 @@ def main(argv: list[str] | None = None) -> int:
             got = client.structured(**request)  # type: ignore[attr-defined]
             times[name].append((time.perf_counter() - started) * 1000)
             assert got == answer, got
-    api.close()
-    responses.close()
-    if google is not None:
-        google.close()
+    for fake in (api, responses, google):
+        if fake is not None:
+            fake.close()
+    _report(times, args.runs)
+    return 0
+
+
+def _report(times: dict[str, list[float]], runs: int) -> None:
     medians = {name: statistics.median(values) for name, values in times.items()}
     load = os.getloadavg()[0]
-    print(
-        f"one extraction of a 6,000-character chunk, {args.runs} runs, median ms (load {load:.2f}; {os.cpu_count()} CPUs)"
-    )
+    print(f"one extraction of a 6,000-character chunk, {runs} runs, median ms (load {load:.2f}; {os.cpu_count()} CPUs)")
     for name, value in medians.items():
         print(f"  {name:<28} {value:>8.0f} ms")
     first = medians["api (SDK in process)"]
     for name, value in list(medians.items())[1:]:
         print(f"  {name.split()[0]} / api: {value / first:.1f}× ({value - first:.0f} ms more per call)")
     print(json.dumps({"medians_ms": medians}))
-    return 0
+
+
+def _codex(clients: dict, settings, scratch: Path, url: str) -> None:
+    """Add the codex row (the real CLI signed in with `codex login`, against the fake Responses API
+    at `url`); a note when the CLI is not installed."""
+    from codexkit import find_codex
+    from codexkit import sign_in as codex_sign_in
+
+    from memtui.llm.codex import CodexClient
+
+    codex = find_codex()
+    if codex is None:
+        print("codex: not installed (.ci/agents.sh installs it); its row is left out")
+        return
+    clients["codex (CLI per call)"] = CodexClient(settings, codex, env=codex_sign_in(codex, scratch / "codex", url))
 
 
 def _gemini(clients: dict, settings, scratch: Path):
