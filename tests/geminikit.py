@@ -104,3 +104,46 @@ def run_prompt(
         stdin=subprocess.DEVNULL,
         timeout=timeout,
     )
+
+
+#: A hook that leaves a file named after its event in argv[1] each time it runs.
+MARKER_HOOK = """\
+import json, os, sys
+event = json.load(sys.stdin)["hook_event_name"]
+open(os.path.join(sys.argv[1], event), "w").close()
+print("{}")
+"""
+#: The events a plain `gemini -p` turn fires (agents-contracts.md §2.2), and the model ones.
+HOOK_EVENTS = ("SessionStart", "BeforeAgent", "BeforeModel", "AfterModel", "AfterAgent", "SessionEnd", "PreCompress")
+#: Text of the person's global GEMINI.md, which every plain run sends.
+GLOBAL_MARK = "GLOBAL-GEMINI-MD-MARK"
+
+
+def add_side_effects(home: Path, marks: Path, python: str) -> None:
+    """Give the person's Gemini (`home` from `gemini_home`) everything a run could set off: a hook on
+    every event and an MCP server, each leaving a file in `marks` (the server: `mcp`), and a global
+    GEMINI.md. The settings keep what was there."""
+    marks.mkdir(parents=True, exist_ok=True)
+    hook, server = home / "marker_hook.py", home / "echo_mcp.py"
+    hook.write_text(MARKER_HOOK, encoding="utf-8")
+    server.write_text(codexkit.ECHO_SERVER, encoding="utf-8")
+    entry = {"hooks": [{"type": "command", "command": f"{python} {hook} {marks}", "timeout": 10000}]}
+    path = home / ".gemini" / "settings.json"
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    settings["hooks"] = {event: [entry] for event in HOOK_EVENTS}
+    settings["mcpServers"] = {
+        "echo": {"command": python, "args": [str(server)], "env": {"ECHO_STARTED": str(marks / "mcp")}, "trust": True}
+    }
+    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    (home / ".gemini" / "GEMINI.md").write_text(f"{GLOBAL_MARK}: the person's own instructions.\n", encoding="utf-8")
+
+
+def chats(home: Path) -> list[Path]:
+    """The chat transcripts Gemini saved under the person's `~/.gemini/tmp/<project>/chats/`."""
+    return sorted((home / ".gemini" / "tmp").glob("*/chats/*.json*"))
+
+
+def tree(home: Path) -> dict[str, bytes]:
+    """Every file under the person's `~/.gemini`, with its bytes: what a run must leave as it was."""
+    root = home / ".gemini"
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

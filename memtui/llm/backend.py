@@ -7,8 +7,10 @@
   for a Claude subscription without an API key;
 * `codex`: the person's installed Codex CLI and its login (`codex.CodexClient`), for a ChatGPT plan
   or an OpenAI key kept by Codex;
+* `gemini`: the person's installed Gemini CLI and its login (`gemini.GeminiClient`), for a Google
+  login or a Gemini API key kept by Gemini CLI;
 * `auto` (the default): a key → `api`; else a signed-in `claude` → `claude-code`; else a signed-in
-  `codex` → `codex`; else off;
+  `codex` → `codex`; else a signed-in `gemini` → `gemini`; else off;
 * `off`: no model. Capture waits (the cursor does not move, the job stays in the spool), ask lists
   the closest memories, consolidation says so.
 
@@ -18,6 +20,7 @@ The clients have the same two calls, one usage ledger (`.memory/usage.jsonl`) an
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,7 +34,7 @@ from memtui.llm.settings import LLMSettings
 #: How to get a model, said wherever one is missing.
 GET_ONE = (
     "set ANTHROPIC_API_KEY (or put the key in ~/.config/anthropic/api_key), sign in to Claude Code with "
-    "`claude`, or sign in to Codex CLI with `codex login`"
+    "`claude`, sign in to Codex CLI with `codex login`, or sign in to Gemini CLI by running `gemini`"
 )
 #: Capture's own note, after how to get a model: only capture saves anything without one.
 EXPLICIT_NOTE = 'explicit "remember …" prompts are saved without a model'
@@ -47,9 +50,9 @@ SWITCH_OFF = 'set [llm] backend = "off" in .memory/config.toml (or MEMTUI_LLM_BA
 
 @dataclass(frozen=True)
 class Choice:
-    #: "api", "claude-code", "codex" or "off".
+    #: "api", "claude-code", "codex", "gemini" or "off".
     name: str
-    #: One line on why: where the key comes from, which `claude` or `codex`, or why there is no model.
+    #: One line on why: where the key comes from, which agent CLI, or why there is no model.
     why: str
     #: What to do: how to get a model when there is none, else how to switch it off.
     fix: str
@@ -64,7 +67,8 @@ class Choice:
 def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login: bool = False) -> Choice:
     """The backend `settings` ask for and this machine offers. With `login`, a CLI that is installed
     but not signed in is no backend (`claude auth status`, `codex login status` asked: a process
-    start, no model call), so setup and status never promise capture it cannot do."""
+    start, no model call; Gemini's login files read), so setup and status never promise capture it
+    cannot do."""
     env = os.environ if env is None else env
     wanted = settings.backend
     if wanted == "off":
@@ -76,31 +80,27 @@ def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login
         return Choice(
             "off", f"no Anthropic API key found ({settings.backend_source} asks for the API)", keys.NO_KEY_FIX
         )
-    if wanted == "claude-code":
-        return _claude_code(settings, env, login)
-    if wanted == "codex":
-        return _codex(settings, env, login)
+    if wanted in AGENT_CLIS:
+        return _agent_cli(wanted, settings, env, login)
     return _auto(settings, env, login)
 
 
-def _claude_code(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
-    from memtui.llm import claudecode
-
-    return _agent_cli(claudecode, "claude-code", ("Claude Code", "Claude Code"), settings, env, login)
-
-
-def _codex(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
-    from memtui.llm import codex
-
-    return _agent_cli(codex, "codex", ("Codex CLI", "Codex"), settings, env, login)
+#: The backends that run an agent's CLI, in `auto`'s order: the module (with `find_cli`,
+#: `signed_in`, `INSTALL_FIX`, `SIGN_IN_FIX`), the CLI as it is installed, and whose login it is.
+AGENT_CLIS = {
+    "claude-code": ("claudecode", "Claude Code", "Claude Code"),
+    "codex": ("codex", "Codex CLI", "Codex"),
+    "gemini": ("gemini", "Gemini CLI", "Gemini"),
+}
 
 
-def _agent_cli(
-    module: Any, name: str, names: tuple[str, str], settings: LLMSettings, env: Mapping[str, str], login: bool
-) -> Choice:
-    """An agent CLI's backend (`module`: its client, with `find_cli`, `signed_in` and the fixes), or
-    off with why. `names`: the CLI as it is installed, and whose login it is."""
-    installed, who = names
+def _module(name: str) -> Any:
+    return importlib.import_module(f"memtui.llm.{AGENT_CLIS[name][0]}")
+
+
+def _agent_cli(name: str, settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
+    """An agent CLI's backend, asked for by name, or off with why."""
+    module, (_, installed, who) = _module(name), AGENT_CLIS[name]
     cli = module.find_cli(settings, env)
     if cli is None:
         return Choice("off", f"{installed} was not found ({settings.backend_source} asks for it)", module.INSTALL_FIX)
@@ -110,39 +110,31 @@ def _agent_cli(
 
 
 def _auto(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
-    """No key: a signed-in Claude Code, else a signed-in Codex. Claude Code's login is asked about
-    whenever a Codex is there too, `login` or not: its answer decides between the two, and a
-    worker that took an unsigned Claude Code would leave the jobs waiting beside a working Codex.
-    A login that cannot be told (None) counts as there: the first call finds out."""
-    from memtui.llm import claudecode, codex
-
-    claude_cli = claudecode.find_cli(settings, env)
-    codex_cli = codex.find_cli(settings, env)
-    claude_in = None
-    if claude_cli is not None and (login or codex_cli is not None):
-        claude_in = claudecode.signed_in(claude_cli, env)
-    if claude_cli is not None and claude_in is not False:
-        return Choice("claude-code", f"your Claude Code login ({claude_cli})", SWITCH_OFF, cli=claude_cli)
-    codex_in = codex.signed_in(codex_cli, env) if codex_cli is not None and login else None
-    if codex_cli is not None and codex_in is not False:
-        return Choice("codex", f"your Codex login ({codex_cli})", SWITCH_OFF, cli=codex_cli)
-    if claude_cli is not None and codex_cli is not None:
-        return Choice("off", f"neither Claude Code ({claude_cli}) nor Codex ({codex_cli}) is signed in", GET_ONE)
-    if claude_cli is not None:
-        return Choice("off", f"Claude Code is not signed in ({claude_cli})", claudecode.SIGN_IN_FIX, cli=claude_cli)
-    if codex_cli is not None:
-        return Choice("off", f"Codex is not signed in ({codex_cli})", codex.SIGN_IN_FIX, cli=codex_cli)
-    return Choice("off", "no Anthropic API key, no Claude Code and no Codex found", GET_ONE)
+    """No key: the first signed-in agent CLI of `AGENT_CLIS`. An installed one's login is asked
+    about whenever another is installed after it, `login` or not: its answer decides between them,
+    and a worker that took an unsigned Claude Code would leave the jobs waiting beside a working
+    Codex or Gemini. A login that cannot be told (None) counts as there: the first call finds out."""
+    found = [(name, cli) for name in AGENT_CLIS if (cli := _module(name).find_cli(settings, env)) is not None]
+    for i, (name, cli) in enumerate(found):
+        asked = _module(name).signed_in(cli, env) if login or i + 1 < len(found) else None
+        if asked is not False:
+            return Choice(name, f"your {AGENT_CLIS[name][2]} login ({cli})", SWITCH_OFF, cli=cli)
+    if not found:
+        return Choice("off", "no Anthropic API key, no Claude Code, no Codex and no Gemini CLI found", GET_ONE)
+    if len(found) == 1:
+        name, cli = found[0]
+        return Choice("off", f"{AGENT_CLIS[name][2]} is not signed in ({cli})", _module(name).SIGN_IN_FIX, cli=cli)
+    said = [f"{AGENT_CLIS[name][2]} ({cli})" for name, cli in found]
+    return Choice("off", f"neither {' nor '.join(said)} is signed in", GET_ONE)
 
 
 def model_name(choice: Choice, settings: LLMSettings, env: Mapping[str, str] | None = None) -> str:
     """The model the chosen backend's calls use, as status shows it: `[llm] model`, except through
-    Codex, which serves no Claude model (its own, unless `[llm] model` names another)."""
-    if choice.name != "codex":
+    Codex and Gemini, which serve no Claude model (their own, unless `[llm] model` names another)."""
+    if choice.name not in ("codex", "gemini"):
         return settings.model
-    from memtui.llm.codex import model_label
-
-    return model_label(settings, os.environ if env is None else env)
+    label: Any = _module(choice.name).model_label
+    return str(label(settings, os.environ if env is None else env))
 
 
 def open_client(memory_dir: Path, section: Mapping[str, Any] | None = None, *, env: Any = None) -> Any:
@@ -163,4 +155,8 @@ def open_client(memory_dir: Path, section: Mapping[str, Any] | None = None, *, e
         from memtui.llm.codex import CodexClient
 
         return CodexClient(settings, choice.cli, usage_path=usage_path, env=env)
+    if choice.name == "gemini" and choice.cli is not None:
+        from memtui.llm.gemini import GeminiClient
+
+        return GeminiClient(settings, choice.cli, usage_path=usage_path, env=env)
     raise NoApiKey(f"no model: {choice.why}", fix=choice.fix)

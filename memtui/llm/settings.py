@@ -1,7 +1,7 @@
 """The `[llm]` table of `.memory/config.toml`, with environment overrides (env wins: it is per run).
 
 [llm]
-backend = "auto"             # auto | api | claude-code | codex | off; MEMTUI_LLM_BACKEND (see llm/backend.py)
+backend = "auto"             # auto | api | claude-code | codex | gemini | off; MEMTUI_LLM_BACKEND (see llm/backend.py)
 model = "claude-haiku-4-5"   # MEMTUI_MODEL
 daily_budget_usd = 1.0       # MEMTUI_DAILY_BUDGET; 0 turns capture by the model off
 timeout = 60                 # seconds per request; MEMTUI_LLM_TIMEOUT
@@ -11,10 +11,11 @@ max_tokens = 4096            # output cap per call
 strict = false               # strict tool schemas (models and gateways that support them)
 price_input = 1.0            # USD per million input tokens, when the built-in table does not know the model
 price_output = 5.0
-daily_calls = 200            # the claude-code and codex backends' daily cap (a subscription pays in plan
+daily_calls = 200            # the claude-code, codex and gemini backends' daily cap (a subscription pays in plan
 daily_tokens = 2000000       # limits, not dollars): calls and tokens per day; 0 turns it off
 claude = "/path/to/claude"   # the Claude Code CLI, when it is not on PATH; MEMTUI_CLAUDE
 codex = "/path/to/codex"     # the Codex CLI, when it is not on PATH; MEMTUI_CODEX
+gemini = "/path/to/gemini"   # the Gemini CLI, when it is not on PATH; MEMTUI_GEMINI
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ _ENV = {
     "backend": "MEMTUI_LLM_BACKEND",
     "claude": "MEMTUI_CLAUDE",
     "codex": "MEMTUI_CODEX",
+    "gemini": "MEMTUI_GEMINI",
 }
-BACKENDS = ("auto", "api", "claude-code", "codex", "off")
+BACKENDS = ("auto", "api", "claude-code", "codex", "gemini", "off")
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class LLMSettings:
     price_input: float | None = None
     price_output: float | None = None
     #: Which model backend: "auto" (a key → api; else a signed-in `claude` → claude-code; else a
-    #: signed-in `codex` → codex; else off).
+    #: signed-in `codex` → codex; else a signed-in `gemini` → gemini; else off).
     backend: str = "auto"
     #: Where the backend setting came from, for status and error lines.
     backend_source: str = "the default"
@@ -69,6 +71,8 @@ class LLMSettings:
     claude: str | None = None
     #: The Codex CLI to run, when it is not found on PATH or in its usual places.
     codex: str | None = None
+    #: The Gemini CLI to run, when it is not found on PATH or in its usual places.
+    gemini: str | None = None
 
     @classmethod
     def load(cls, section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> LLMSettings:
@@ -127,7 +131,7 @@ class LLMSettings:
                 if env.get("MEMTUI_LLM_BACKEND")
                 else "[llm] backend in .memory/config.toml"
             )
-        for cli in ("claude", "codex"):
+        for cli in ("claude", "codex", "gemini"):
             if section.get(cli):
                 values[cli] = str(section[cli])
         return cls(model_source=source, **values)

@@ -4,7 +4,8 @@ A line: `{"ts", "day", "model", "purpose", "input", "output", "cacheWrite", "cac
 (`backend` is absent for the API backend's lines, as before it existed; "claude-code" for calls through
 the Claude Code CLI, whose `costUsd` is what the CLI reports: list prices, not what a subscription pays;
 "codex" for calls through the Codex CLI, which reports no cost: `costUsd` is 0 unless `[llm]
-price_input` and `price_output` are set).
+price_input` and `price_output` are set; "gemini" for calls through the Gemini CLI, which reports
+no cost either).
 `day` is the local calendar day, so "resumes tomorrow" means what the person at the keyboard
 expects. Lines are appended with one write each (concurrent workers never interleave) and the
 file is read from its end, so a year of history does not slow the budget check down.
@@ -36,7 +37,7 @@ _FAMILIES = (
     ("opus", (5.0, 25.0)),
 )
 #: The backends that run an agent's CLI on the person's plan: capped in calls and tokens, not dollars.
-PLAN_BACKENDS = ("claude-code", "codex")
+PLAN_BACKENDS = ("claude-code", "codex", "gemini")
 #: Unknown models are priced like Sonnet: over-estimating keeps the budget a real cap.
 _UNKNOWN = (3.0, 15.0)
 
@@ -174,7 +175,7 @@ def check_budget(path: Path, settings: LLMSettings, backend: str = "api") -> Tot
     """Raise BudgetExceeded when today's use has reached the cap; else today's totals.
 
     The API backend's cap is dollars (`daily_budget_usd`); the backends that run an agent's CLI
-    (claude-code, codex) cap calls and tokens (`daily_calls`, `daily_tokens`), since a subscription
+    (claude-code, codex, gemini) cap calls and tokens (`daily_calls`, `daily_tokens`), since a subscription
     pays in plan limits, not dollars."""
     if backend in PLAN_BACKENDS:
         totals = today(path, backend=backend)

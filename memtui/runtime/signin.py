@@ -1,11 +1,12 @@
-"""A Claude Code or Codex sign-in noticed by any hook: capture jobs that wait for the login start at once.
+"""A Claude Code, Codex or Gemini CLI sign-in noticed by any hook: capture jobs that wait for the login start at once.
 
 `memtui status` asks the CLI itself (`claude auth status`, a Node start of a third of a second or
 more; `codex login status`); a hook cannot pay that on every prompt. `notice()` pays a directory
 listing in the common case (no job waits for a login), and when one does, the mtimes of the files a
 sign-in writes: Claude Code's stored credentials (`.credentials.json`), its user settings (an
 `apiKeyHelper`) and `.claude.json` (the account of an OAuth login, whose token may sit in the macOS
-keychain where no file shows it); Codex's `auth.json` (`codex login`, in `CODEX_HOME`). When one of
+keychain where no file shows it); Codex's `auth.json` (`codex login`, in `CODEX_HOME`); Gemini CLI's
+settings.json (the sign-in method chosen), stored token or key and `.env` files. When one of
 them changed after the worker last tried the jobs, or that try is `RETRY_SECONDS` old (a login no
 file shows: a token in the environment, a keyring), it starts the detached worker, which makes the
 real check: its model call captures the jobs, or leaves them waiting with a new mtime, so the hooks
@@ -27,25 +28,34 @@ from typing import Any
 RETRY_SECONDS = 600.0
 #: What the worker's waiting reason names when the missing model is an agent's login (not signed
 #: in, not installed): `capture.pipeline`'s `NoApiKey` messages ("Claude Code is not signed in",
-#: "Codex is not signed in", "no Anthropic API key, no Claude Code and no Codex found"). Jobs that
+#: "Codex is not signed in", "Gemini is not signed in", "no Anthropic API key, no Claude Code, no Codex
+#: and no Gemini CLI found"). Jobs that
 #: wait for anything else (the backend turned off, an API-only config without a key) are no business
 #: of a sign-in.
-LOGIN_REASONS = ("Claude Code", "Codex")
+LOGIN_REASONS = ("Claude Code", "Codex", "Gemini")
 
 
 def login_files(env: Mapping[str, str]) -> list[Path]:
     """The files a sign-in writes, where each CLI looks: Claude Code's (`CLAUDE_CONFIG_DIR`, else
-    `~/.claude`) and Codex's (`CODEX_HOME`, else `~/.codex`)."""
+    `~/.claude`), Codex's (`CODEX_HOME`, else `~/.codex`) and Gemini CLI's (under `GEMINI_CLI_HOME`,
+    else HOME: `llm/gemini_home.py`)."""
     home = Path(env.get("HOME") or Path.home())
     configured = env.get("CLAUDE_CONFIG_DIR")
     config = Path(configured).expanduser() if configured else home / ".claude"
     codex = Path(env["CODEX_HOME"]).expanduser() if env.get("CODEX_HOME") else home / ".codex"
+    gemini_home = Path(env["GEMINI_CLI_HOME"]).expanduser() if env.get("GEMINI_CLI_HOME") else home
+    gemini = gemini_home / ".gemini"
     return [
         config / ".credentials.json",
         config / "settings.json",
         config / ".claude.json",
         home / ".claude.json",
         codex / "auth.json",
+        gemini / "settings.json",
+        gemini / "oauth_creds.json",
+        gemini / "gemini-credentials.json",
+        gemini / ".env",
+        gemini_home / ".env",
     ]
 
 
@@ -102,8 +112,8 @@ def notice(project: Any, env: Mapping[str, str], log: Callable[[str], None] | No
 
 
 def awaited(memory_dir: Path) -> str:
-    """Whose login the waiting jobs wait for, as a log line names it ("Claude Code", "Codex", or
-    "Claude Code or Codex" when nothing was found at all)."""
+    """Whose login the waiting jobs wait for, as a log line names it ("Claude Code", "Codex",
+    "Gemini", or all three joined by "or" when nothing was found at all)."""
     from memtui.runtime import spool
 
     reasons = " ".join(str(job.data.get("reason") or "") for job in spool.waiting(memory_dir))

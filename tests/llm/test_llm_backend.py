@@ -40,6 +40,7 @@ def machine(tmp_path: Path, api, *, claude: str | None, codex: str | None) -> di
         env = {k: v for k, v in codex_env(codex_home(home, api.url)).items() if not k.startswith("FAKE_")}
         env["MEMTUI_CODEX"] = str(require_codex()) if codex == "out" else str(tmp_path / "no-codex")
     env["MEMTUI_CLAUDE"] = str(tmp_path / "no-claude")
+    env["MEMTUI_GEMINI"] = str(tmp_path / "no-gemini")  # Gemini's place in `auto`: test_llm_gemini_backend.py
     if claude is not None:
         user = Path(env["HOME"])
         env.update(claude_sign_in(user, api.url) if claude == "in" else {"MEMTUI_CLAUDE": str(bundled_claude())})
@@ -110,7 +111,8 @@ def test_with_neither_signed_in_auto_is_off_and_names_both_ways_in(tmp_path, api
 def test_with_nothing_installed_the_fix_names_every_way_to_a_model(tmp_path, api):
     choice = picked(machine(tmp_path, api, claude=None, codex=None), login=True)
 
-    assert choice.name == "off" and choice.why == "no Anthropic API key, no Claude Code and no Codex found"
+    assert choice.name == "off"
+    assert choice.why == "no Anthropic API key, no Claude Code, no Codex and no Gemini CLI found"
     assert choice.fix == GET_ONE
     with pytest.raises(NoApiKey) as caught:
         open_client(tmp_path / ".memory", {}, env=machine(tmp_path, api, claude=None, codex=None))
@@ -149,7 +151,7 @@ def test_an_unknown_backend_names_codex_among_the_choices():
     with pytest.raises(ConfigError) as caught:
         LLMSettings.load({"backend": "gpt"}, {})
 
-    assert "auto, api, claude-code, codex, off" in str(caught.value)
+    assert "auto, api, claude-code, codex, gemini, off" in str(caught.value)
 
 
 def test_the_codex_model_is_the_persons_unless_llm_model_names_one(tmp_path, api):
