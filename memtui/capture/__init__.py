@@ -9,5 +9,5 @@ pipeline     extract(): the run Stop / PreCompact / SessionEnd hand to the worke
 consolidate  plan() / apply(): keep, merge, drop per type, as one undoable change
 ask          ask(): a question answered from the memories, citing ids
 health       .memory/status.json and read(): is capture working, what does it cost
-signin       notice(): jobs waiting for a Claude Code or Codex login start once a sign-in may have happened
+signin       notice(): jobs waiting for a Claude Code, Codex or Gemini CLI login start once a sign-in may have happened
 """

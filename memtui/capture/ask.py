@@ -86,7 +86,7 @@ def ask(
         )
     except LLMError as exc:
         lead = (
-            "No model (no API key, no Claude Code or Codex login), so no answer"
+            "No model (no API key, no Claude Code, Codex or Gemini CLI login), so no answer"
             if exc.kind == "no-key"
             else f"The model could not answer: {exc.message}"
         )

@@ -139,7 +139,7 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
     fix, paused, paused_reason, pending_bytes, pending_sessions, pending (per session: session,
     transcript, bytes), today (calls, tokens, cost_usd), budget_usd, model, api_key (where it comes
     from, or None), consolidation.
-    (With `login`, an installed Claude Code or Codex is asked whether it is signed in: `llm.backend.choose`.)
+    (With `login`, an installed Claude Code, Codex or Gemini CLI is asked whether it is signed in: `llm.backend.choose`.)
     """
     from memtui.config import Config
     from memtui.errors import ConfigError

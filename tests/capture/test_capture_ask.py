@@ -42,7 +42,9 @@ def test_the_answer_streams_and_cites_memory_ids(llm, bank):
 def test_without_a_key_the_matches_come_back_with_a_clear_message(home, bank):
     ids = _seed(bank)
     answer = ask(bank, "what database?")
-    assert answer.error == "no-key" and "No model (no API key, no Claude Code or Codex login)" in answer.text
+    assert (
+        answer.error == "no-key" and "No model (no API key, no Claude Code, Codex or Gemini CLI login)" in answer.text
+    )
     assert "ANTHROPIC_API_KEY" in answer.fix and "Claude Code" in answer.fix
     assert answer.matches[0].memory.id == ids["db"] and answer.cited_ids == ()
 
@@ -64,4 +66,7 @@ def test_ask_command_without_a_key_lists_the_matches(home, project, cli):
     cli("add", "--type", "decision", "The main database is PostgreSQL 16.", cwd=project.root)
     out = cli("ask", "which", "database?", cwd=project.root, env={"ANTHROPIC_API_KEY": ""})
     assert out.returncode == 0
-    assert b"No model (no API key, no Claude Code or Codex login)" in out.stderr and b"PostgreSQL 16" in out.stdout
+    assert (
+        b"No model (no API key, no Claude Code, Codex or Gemini CLI login)" in out.stderr
+        and b"PostgreSQL 16" in out.stdout
+    )

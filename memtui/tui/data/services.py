@@ -59,7 +59,7 @@ def health_rows(health: dict[str, Any]) -> tuple[list[Any], float]:
 
 
 def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
-    """True when a model can be called: an API key, or the person's Claude Code or Codex login (llm/backend.py)."""
+    """True when a model can be called: an API key, or the person's Claude Code, Codex or Gemini CLI login (llm/backend.py)."""
     from memtui.llm.backend import choose
     from memtui.llm.settings import LLMSettings
 
@@ -70,7 +70,7 @@ def has_model(section: Mapping[str, Any] | None = None, env: Mapping[str, str] |
 
 
 def open_client(memory_dir: Any, section: Mapping[str, Any] | None) -> Any:
-    """The model client (an API key, or the Claude Code or Codex login) for merge drafts."""
+    """The model client (an API key, or the Claude Code, Codex or Gemini CLI login) for merge drafts."""
     from memtui.llm.backend import open_client as opened
 
     return opened(memory_dir, section)

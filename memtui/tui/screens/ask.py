@@ -26,7 +26,7 @@ class AskScreen(Screen[None]):
 
 Ask a question about the project; the model answers from the memories and cites the ones it
 used (listed under the answer — `tab` to them, `enter` jumps to one). Needs a model: an Anthropic
-API key (`ANTHROPIC_API_KEY`), or your Claude Code or Codex login.
+API key (`ANTHROPIC_API_KEY`), or your Claude Code, Codex or Gemini CLI login.
 """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back", id="ask.back")]
 

@@ -72,7 +72,7 @@ replaces them all (they stay in the trash, and `u` undoes the merge).
         status = self.query_one("#merge-status", Static)
         if drafter is None:
             status.update(
-                "Draft: the sources joined (no model: no API key, no Claude Code or Codex login). Edit it, then ctrl+s."
+                "Draft: the sources joined (no model: no API key, no Claude Code, Codex or Gemini CLI login). Edit it, then ctrl+s."
             )
         else:
             status.update("Asking the model for a merged draft… (you can edit meanwhile)")
