@@ -30,6 +30,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEMTUI_CLAUDE", str(home / ".no-claude-here"))
     # Nor a `codex`: the codex backend too is chosen on purpose (codexkit.py), never found by `auto`.
     monkeypatch.setenv("MEMTUI_CODEX", str(home / ".no-codex-here"))
+    monkeypatch.setenv("MEMTUI_OPENCODE", str(home / ".no-opencode-here"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     return home
 

@@ -2,6 +2,7 @@
 
     claude   Claude Code: settings.json hooks, .mcp.json, CLAUDE.md, JSONL transcripts
     codex    Codex CLI: $CODEX_HOME hooks.json and config.toml, AGENTS.md, rollout JSONL
+    opencode opencode: a plugin of memtui's, opencode.json, AGENTS.md, its SQLite sessions
 
 Each module has the same names, so nothing else in memtui branches on an agent's name:
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 import importlib
 
 #: Every agent memtui knows, by the name its hooks are called with (`memtui hook --agent NAME …`).
-NAMES = ("claude", "codex")
+NAMES = ("claude", "codex", "opencode")
 #: The agent of a hook command that names none: what `memtui setup` installed before there were others.
 DEFAULT = "claude"
 
