@@ -80,15 +80,17 @@ def opencode_home(path: Path, api_url: str, *, extra: dict | None = None) -> Pat
     config_dir = path / "config" / "opencode"
     config_dir.mkdir(exist_ok=True)
     (config_dir / "opencode.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
-    _plugin_sdk_installed(config_dir)
+    plugin_sdk_installed(config_dir)
     return path
 
 
-def _plugin_sdk_installed(config_dir: Path) -> None:
-    """Make opencode believe its plugin SDK is installed in `config_dir`. On every start it runs an
-    npm install of `@opencode-ai/plugin` in each config directory, against registry.npmjs.org, unless
-    the directory has a `node_modules` and a lockfile that lists every dependency (its
-    `Npm.install`, 1.18.33); no switch turns that off. Plugins are not run here, so none is needed."""
+def plugin_sdk_installed(config_dir: Path) -> None:
+    """Make opencode believe its plugin SDK is installed in `config_dir` (the global one, or a
+    project's `.opencode/`). On every start it runs an npm install of `@opencode-ai/plugin` in each
+    config directory, against registry.npmjs.org, unless the directory has a `node_modules` and a
+    lockfile that lists every dependency (its `Npm.install`, 1.18.33); no switch turns that off.
+    memtui's plugin imports only node's own modules, so it needs none."""
+    config_dir.mkdir(parents=True, exist_ok=True)
     (config_dir / "node_modules").mkdir(exist_ok=True)
     lock = {"lockfileVersion": 3, "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}
     (config_dir / "package-lock.json").write_text(json.dumps(lock), encoding="utf-8")
@@ -109,13 +111,20 @@ def opencode_env(home: Path, **more: str) -> dict[str, str]:
 
 
 def run(
-    opencode: Path, home: Path, prompt: str, *, cwd: Path, args: tuple[str, ...] = (), timeout: float = 90
+    opencode: Path,
+    home: Path,
+    prompt: str,
+    *,
+    cwd: Path,
+    args: tuple[str, ...] = (),
+    timeout: float = 90,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`opencode run [args] prompt` in `cwd`, offline."""
+    """`opencode run [args] prompt` in `cwd`, offline; `env` adds variables (memtui's, a fake's)."""
     return subprocess.run(
         [str(opencode), "run", *args, prompt],
         cwd=cwd,
-        env=opencode_env(home),
+        env={**opencode_env(home), **(env or {})},
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,

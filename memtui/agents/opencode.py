@@ -11,6 +11,7 @@ service's fast path as every other agent's does:
     `chat.message`                       → UserPromptSubmit
     event `session.idle`                 → Stop (detached)
     `experimental.session.compacting`    → PreCompact (detached), and a briefing for the summary
+    opencode's process exits             → SessionEnd, for each session that ran a turn (≤ 2 s)
 
 opencode keeps every session in one SQLite file (`opencode.db`), not a transcript per session, and
 memtui's capture reads a transcript by path. So the payload names the database (`db`) and the
@@ -28,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memtui.core.payload import COMPACTION, PROMPT, SESSION_START, TURN_END, HookEvent, hook_event
+from memtui.core.payload import COMPACTION, PROMPT, SESSION_END, SESSION_START, TURN_END, HookEvent, hook_event
 from memtui.errors import UsageError
 
 NAME = "opencode"
@@ -40,13 +41,15 @@ MEMORY_FILE = "AGENTS.md"
 #: What memtui gives it, for `memtui setup --help`.
 REACH = "recall, capture, MCP and the AGENTS.md block: a plugin of memtui's calls its hooks"
 
-#: The events the plugin calls (Claude Code's names) → memtui's. opencode has no session end a
-#: plugin sees: a session that stops without one is captured at the next SessionStart (`spool.leftovers`).
+#: The events the plugin calls (Claude Code's names) → memtui's. opencode tells a plugin of no
+#: session's end: the plugin calls SessionEnd as opencode exits, for each session that ran a turn (a
+#: session whose opencode was killed is captured at the next SessionStart: `spool.leftovers`).
 EVENT_NAMES = {
     "SessionStart": SESSION_START,
     "UserPromptSubmit": PROMPT,
     "Stop": TURN_END,
     "PreCompact": COMPACTION,
+    "SessionEnd": SESSION_END,
 }
 #: The plugin's file name, in a `plugins/` folder opencode loads every `*.ts` of.
 PLUGIN = "memtui.ts"
@@ -133,7 +136,16 @@ def event(native: str, data: Any) -> HookEvent | None:
     payload = data if isinstance(data, dict) else parse_object(data) if data is not None else None
     if payload is None:
         return None
-    return hook_event(NAME, native, EVENT_NAMES, _point(payload))
+    return hook_event(NAME, native, EVENT_NAMES, _point(_unquoted(payload)))
+
+
+def _unquoted(payload: dict[str, Any]) -> dict[str, Any]:
+    """`opencode run "remember that …"` hands its plugins the prompt in one pair of double quotes
+    (1.18.33): the person's words are inside them."""
+    prompt = payload.get("prompt")
+    if isinstance(prompt, str) and len(prompt) >= 2 and prompt[0] == prompt[-1] == '"' and '"' not in prompt[1:-1]:
+        return {**payload, "prompt": prompt[1:-1]}
+    return payload
 
 
 def answer(hook: HookEvent, text: str) -> dict[str, Any]:
@@ -176,6 +188,7 @@ def _load(text: str | None, where: str) -> dict[str, Any]:
 
 
 def _dump(doc: dict[str, Any], old: str | None) -> str:
+    """A file memtui makes (there was none, or nothing in it)."""
     from memtui.agents.codex import _dump_json
 
     return _dump_json(doc, old)
@@ -197,28 +210,45 @@ def server_entry(command: list[str]) -> dict[str, Any]:
 
 
 def install_server(text: str | None, command: list[str], where: str = "opencode.json") -> str:
-    """opencode.json with `mcp.memtui` (other servers and keys kept, in their order)."""
+    """opencode.json with `mcp.memtui`, spliced into the text (`agents.jsontext`): every other byte
+    stays where it was, so `uninstall_server` gives the file back to the byte."""
+    from memtui.agents import jsontext
+
     doc = _load(text, where)
-    servers = dict(doc.get("mcp") or {})
-    current = servers.get(SERVER)
+    if not doc:
+        return _dump({"mcp": {SERVER: server_entry(command)}}, text)
+    current = (doc.get("mcp") or {}).get(SERVER)
     if current is not None and not _is_ours(current):
         raise UsageError(f'{where}: "mcp.{SERVER}" runs something else; rename or remove it and run again')
     entry = {**current, **server_entry(command)} if isinstance(current, dict) else server_entry(command)
     if current == entry:
         return text or ""
-    servers[SERVER] = entry
-    return _dump({**doc, "mcp": servers}, text)
+    body = text or ""
+    if current is not None:
+        start, end = jsontext.value_at(body, ("mcp", SERVER)) or (0, 0)
+        return jsontext.replace_value(body, start, end, entry)
+    place = jsontext.value_at(body, ("mcp",))
+    if place is None:
+        return jsontext.add_first(body, jsontext.top(body), "mcp", {SERVER: entry})
+    return jsontext.add_first(body, place[0], SERVER, entry)
 
 
 def uninstall_server(text: str | None, where: str = "opencode.json") -> str:
-    """opencode.json without memtui's server; "" when nothing else was in it (the file goes)."""
+    """opencode.json without memtui's server (and without `mcp` when that was all it held); ""
+    when nothing else was in the file (it goes)."""
+    from memtui.agents import jsontext
+
     doc = _load(text, where)
     servers = doc.get("mcp")
     if not isinstance(servers, dict) or not _is_ours(servers.get(SERVER)):
         return text or ""
-    rest = {k: v for k, v in servers.items() if k != SERVER}
-    new = {k: (rest if k == "mcp" else v) for k, v in doc.items() if k != "mcp" or rest}
-    return "" if not new else _dump(new, text)
+    body = text or ""
+    place = jsontext.value_at(body, ("mcp",))
+    assert place is not None  # the document has it
+    body = jsontext.remove(body, place[0], SERVER)
+    if json.loads(body).get("mcp") == {}:
+        body = jsontext.remove(body, jsontext.top(body), "mcp")
+    return "" if json.loads(body) == {} else body
 
 
 def has_server(text: str | None) -> bool:

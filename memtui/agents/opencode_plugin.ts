@@ -2,7 +2,7 @@
 // Written by `memtui setup --agent opencode` (removed by `--uninstall`); memtui's hook does the work.
 // It only shells out, and never throws at opencode or holds it: each call has a time limit and any
 // failure means no memories this time, nothing more.
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { homedir } from "node:os"
 import { isAbsolute, join } from "node:path"
 
@@ -45,11 +45,24 @@ const partID = () =>
   "prt_" + (BigInt(Date.now()) * 4096n + BigInt(++made % 4096)).toString(16).slice(-12) + "memtui" +
   Math.random().toString(36).slice(2, 10).padEnd(8, "0")
 
+// opencode tells a plugin of no session's end: when it exits, the sessions it ran take the rest.
+function ended(sessions: Set<string>, directory: string): void {
+  for (const session of sessions) {
+    try {
+      const payload = JSON.stringify({ session_id: session, cwd: directory, reason: "exit", db: database() })
+      spawnSync(HOOK[0], [...HOOK.slice(1), "--agent", "opencode", "SessionEnd"], { input: payload, stdio: ["pipe", "ignore", "ignore"], timeout: 2000 })
+    } catch {}
+  }
+}
+
 export const Memtui = async ({ directory }: { directory: string }) => {
   const briefings = new Map<string, Promise<string>>()
+  const sessions = new Set<string>()
+  process.once("exit", () => ended(sessions, directory))
   return {
     event: async ({ event }: any) => {
       const session = event?.properties?.sessionID
+      if (event?.type === "session.idle" && session) sessions.add(session)
       if (event?.type === "session.created" && session)
         briefings.set(session, hook("SessionStart", { session_id: session, cwd: directory, source: "startup" }))
       if (event?.type === "session.idle" && session) hook("Stop", { session_id: session, cwd: directory }, false)

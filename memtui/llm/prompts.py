@@ -31,7 +31,7 @@ TYPE_GUIDE = {
 
 EXTRACT_SYSTEM = """\
 You keep the long-term memory of a software project for a coding agent. You read one slice of a \
-conversation between a developer (USER) and a coding agent (CLAUDE or CODEX, named after the agent; \
+conversation between a developer (USER) and a coding agent (CLAUDE, CODEX or OPENCODE, named after the agent; \
 TOOL lines are the agent's actions) and record, by calling {tool}, only the facts worth knowing in a \
 future session.
 
