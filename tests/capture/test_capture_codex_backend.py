@@ -112,7 +112,7 @@ def test_extraction_through_codex_saves_what_the_model_returns_and_counts_the_ca
     assert cursor(project) == 3
     [turn] = api.turns()
     assert turn.headers["authorization"] == "Bearer sk-fake-login"  # the person's own Codex login
-    assert "CLAUDE or CODEX" in turn.developer_text  # the extraction prompt, as Codex's instructions
+    assert "CODEX or OPENCODE" in turn.developer_text  # the extraction prompt, as Codex's instructions
     assert "USER: We chose Redis for the job queue." in turn.last_user_text
     assert turn.output_schema is not None and turn.output_schema["required"] == ["memories"]
     [line] = [json.loads(x) for x in project.path("usage.jsonl").read_text().splitlines()]
