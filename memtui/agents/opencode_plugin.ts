@@ -2,8 +2,9 @@
 // Written by `memtui setup --agent opencode` (removed by `--uninstall`); memtui's hook does the work.
 // It only shells out, and never throws at opencode or holds it: each call has a time limit and any
 // failure means no memories this time, nothing more.
-import { spawn, spawnSync } from "node:child_process"
-import { homedir } from "node:os"
+import { spawn } from "node:child_process"
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs"
+import { homedir, tmpdir } from "node:os"
 import { isAbsolute, join } from "node:path"
 
 const HOOK: string[] = ["memtui", "hook"]
@@ -17,13 +18,10 @@ function database(): string {
 }
 
 // Runs the hook for `event`; resolves to the text it adds to the model's context ("" for none).
-function hook(event: string, payload: Record<string, unknown>, wait = true): Promise<string> {
+function hook(event: string, payload: Record<string, unknown>): Promise<string> {
   return new Promise((resolve) => {
     try {
-      const child = spawn(HOOK[0], [...HOOK.slice(1), "--agent", "opencode", event], {
-        stdio: ["pipe", wait ? "pipe" : "ignore", "ignore"],
-        detached: !wait,
-      })
+      const child = spawn(HOOK[0], [...HOOK.slice(1), "--agent", "opencode", event], { stdio: ["pipe", "pipe", "ignore"] })
       let out = ""
       const timer = setTimeout(() => (child.kill(), resolve("")), LIMIT_MS)
       child.on("error", () => (clearTimeout(timer), resolve("")))
@@ -34,9 +32,22 @@ function hook(event: string, payload: Record<string, unknown>, wait = true): Pro
       })
       child.stdin?.on("error", () => {})
       child.stdin?.end(JSON.stringify({ ...payload, db: database() }))
-      if (!wait) (clearTimeout(timer), child.unref(), resolve(""))
     } catch { resolve("") }
   })
+}
+
+// Starts the hook for `event` and returns at once, the hook left running on its own. All of it is
+// synchronous (the payload reaches it as a file, not a pipe), so opencode's exit can call it too.
+function detach(event: string, payload: Record<string, unknown>): void {
+  let dir = ""
+  try {
+    dir = mkdtempSync(join(tmpdir(), "memtui-opencode-"))
+    writeFileSync(join(dir, "payload.json"), JSON.stringify({ ...payload, db: database() }), { mode: 0o600 })
+    const input = openSync(join(dir, "payload.json"), "r")
+    try {
+      spawn(HOOK[0], [...HOOK.slice(1), "--agent", "opencode", event], { stdio: [input, "ignore", "ignore"], detached: true }).unref()
+    } finally { closeSync(input) }
+  } catch {} finally { if (dir) try { rmSync(dir, { recursive: true, force: true }) } catch {} }
 }
 
 let made = 0
@@ -45,27 +56,18 @@ const partID = () =>
   "prt_" + (BigInt(Date.now()) * 4096n + BigInt(++made % 4096)).toString(16).slice(-12) + "memtui" +
   Math.random().toString(36).slice(2, 10).padEnd(8, "0")
 
-// opencode tells a plugin of no session's end: when it exits, the sessions it ran take the rest.
-function ended(sessions: Set<string>, directory: string): void {
-  for (const session of sessions) {
-    try {
-      const payload = JSON.stringify({ session_id: session, cwd: directory, reason: "exit", db: database() })
-      spawnSync(HOOK[0], [...HOOK.slice(1), "--agent", "opencode", "SessionEnd"], { input: payload, stdio: ["pipe", "ignore", "ignore"], timeout: 2000 })
-    } catch {}
-  }
-}
-
 export const Memtui = async ({ directory }: { directory: string }) => {
   const briefings = new Map<string, Promise<string>>()
   const sessions = new Set<string>()
-  process.once("exit", () => ended(sessions, directory))
+  // opencode tells a plugin of no session's end: when it exits, the sessions it ran take the rest.
+  process.once("exit", () => sessions.forEach((id) => detach("SessionEnd", { session_id: id, cwd: directory, reason: "exit" })))
   return {
     event: async ({ event }: any) => {
       const session = event?.properties?.sessionID
-      if (event?.type === "session.idle" && session) sessions.add(session)
-      if (event?.type === "session.created" && session)
+      if (typeof session !== "string") return
+      if (event.type === "session.created")
         briefings.set(session, hook("SessionStart", { session_id: session, cwd: directory, source: "startup" }))
-      if (event?.type === "session.idle" && session) hook("Stop", { session_id: session, cwd: directory }, false)
+      if (event.type === "session.idle") (sessions.add(session), detach("Stop", { session_id: session, cwd: directory }))
     },
     "chat.message": async (_input: any, output: any) => {
       try {
@@ -80,7 +82,7 @@ export const Memtui = async ({ directory }: { directory: string }) => {
     },
     "experimental.session.compacting": async (input: any, output: any) => {
       try {
-        hook("PreCompact", { session_id: input.sessionID, cwd: directory, trigger: "auto" }, false)
+        detach("PreCompact", { session_id: input.sessionID, cwd: directory, trigger: "auto" })
         const text = await hook("SessionStart", { session_id: input.sessionID, cwd: directory, source: "compact" })
         if (text) output.context.push(text)
       } catch {}

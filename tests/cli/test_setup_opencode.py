@@ -95,3 +95,18 @@ def test_setup_says_in_one_line_that_opencode_is_not_installed(run, project, hom
     code, _out, err = run("setup", "--agent", "opencode", env={"MEMTUI_OPENCODE": str(home / "no-opencode")})
     assert code != 0 and "opencode is not installed here" in err and len(err.strip().splitlines()) == 1
     assert not (project.root / "opencode.json").exists()
+
+
+def test_memtui_uninstall_takes_opencodes_entries_out_of_the_project_and_the_user(run, project, env, tmp_path: Path):
+    root, config_home = project.root, tmp_path / "xdg-config"
+    both = {**env, "XDG_CONFIG_HOME": str(config_home)}
+    (root / "opencode.json").write_text(THEIRS)
+    assert run("setup", "--agent", "opencode", env=both)[0] == 0
+    assert run("setup", "--agent", "opencode", "--global", env=both)[0] == 0
+
+    code, _out, err = run("uninstall", env=both)
+
+    assert code == 0, err
+    assert (root / "opencode.json").read_text() == THEIRS and not (root / ".opencode").exists()
+    assert not (config_home / "opencode" / "opencode.json").exists()
+    assert not (config_home / "opencode" / "plugins").exists()
