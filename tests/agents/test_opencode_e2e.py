@@ -193,3 +193,25 @@ def test_agents_md_keeps_the_persons_text_and_uninstall_restores_every_file_byte
     assert (root / "AGENTS.md").read_bytes() == mine.encode()
     assert (root / "opencode.json").read_bytes() == config.encode()
     assert not (root / ".opencode" / "plugins").exists()
+
+
+def test_a_hook_that_hangs_or_answers_garbage_costs_opencode_nothing_but_the_time_limit(opencode: Opencode, model):
+    """The plugin's promise: a recall hook that never answers is cut off at its limit (this one
+    would outlast the run's own timeout), one that prints something else is ignored, and the turn
+    goes on without memories."""
+    from memtui.agents import opencode as agent
+
+    home = opencode_home(opencode.scratch / "broken-hook", opencode.api.url)
+    script = 'if [ "$3" = UserPromptSubmit ]; then exec sleep 150; fi; echo "not json"'
+    plugins = home / "config" / "opencode" / "plugins"
+    plugins.mkdir()
+    (plugins / "memtui.ts").write_text(agent.plugin_source(["/bin/sh", "-c", script, "hook"]))
+    root = opencode.project("broken")
+    model.script(text("answered anyway"))
+
+    done = run(opencode.binary, home, "How do we deploy the billing service?", cwd=root, timeout=120)
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("answered anyway")
+    [turn] = model.turns()
+    assert "How do we deploy the billing service?" in turn.last_user_text and FENCE not in turn.last_user_text
