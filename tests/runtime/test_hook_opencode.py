@@ -115,3 +115,18 @@ def test_opencodes_global_plugin_stays_quiet_where_there_is_no_memory(tmp_path, 
         data = {"session_id": SESSION, "cwd": str(plain / "src"), "db": str(db), "prompt": "remember that x is y"}
         assert run_hook(event, data, root=None, home=home, cwd=plain / "src", agent="opencode") is None
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if "memtui-sessions" not in str(p)) == before
+
+
+def test_a_compaction_queues_the_rest_of_the_session_and_gets_a_briefing_for_the_summary(project, home, bank, db):
+    bank.add("decision", "Use uv for every Python dependency, never pip")
+    from memtui.runtime import spool
+
+    lock = spool.try_lock(project.memory_dir)  # the job stays where the test can read it
+    try:
+        assert opencode_hook("PreCompact", project, home, db, trigger="auto") is None
+        (job,) = [json.loads(p.read_text()) for p in (project.memory_dir / "spool").glob("*.json")]
+        briefing = opencode_hook("SessionStart", project, home, db, source="compact")
+    finally:
+        os.close(lock)
+    assert job["event"] == "PreCompact" and job["agent"] == "opencode"
+    assert briefing is not None and "Use uv" in briefing["hookSpecificOutput"]["additionalContext"]
