@@ -110,7 +110,10 @@ def pointer(db: str, session: str) -> Path:
 def _point(payload: dict[str, Any]) -> dict[str, Any]:
     """`payload` with `transcript_path` at the session's pointer file, written (or touched) now."""
     db, session = payload.get("db"), _safe_session(payload.get("session_id"))
-    if not isinstance(db, str) or not os.path.isabs(db) or session is None:
+    # Only beside a database that is there: a payload naming any other path writes nothing anywhere.
+    if not isinstance(db, str) or not db.endswith(".db") or not os.path.isabs(db) or session is None:
+        return payload
+    if not os.path.isfile(db) or os.path.islink(db):
         return payload
     path = pointer(db, session)
     body = json.dumps({"db": db, "session": session})

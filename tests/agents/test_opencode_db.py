@@ -105,11 +105,16 @@ def test_reading_never_writes_the_database_nor_waits_for_opencodes_open_write(tm
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
 
 
-def test_the_pointer_names_only_a_session_id_and_sits_beside_the_database(tmp_path: Path):
-    db = str(tmp_path / "opencode.db")
+def test_the_pointer_names_only_a_session_id_and_sits_beside_a_real_database(tmp_path: Path):
+    db = str(session_db(tmp_path / "opencode.db", SESSION, TURN))
+    for elsewhere in (str(tmp_path / "missing.db"), str(tmp_path / "notes.txt"), "relative/opencode.db"):
+        (tmp_path / "notes.txt").write_text("x")
+        hook = opencode.event("Stop", {"session_id": SESSION, "db": elsewhere})
+        assert hook is not None and hook.transcript_path is None
     for hostile in ("../../etc/passwd", "ses/../x", "", "a" * 200):
         hook = opencode.event("Stop", {"session_id": hostile, "db": db})
         assert hook is not None and hook.transcript_path is None
     hook = opencode.event("Stop", {"session_id": SESSION, "db": db})
     assert hook is not None and hook.transcript_path == str(tmp_path / "memtui-sessions" / f"{SESSION}.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memtui-sessions", "notes.txt", "opencode.db"]
     assert opencode.event("UserPromptSubmit", {"prompt": '"remember that x"'}).prompt == "remember that x"
