@@ -34,6 +34,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # Nor any agent reached only through MCP (agents/mcponly.py): setup finds the fake one a test puts there.
     for name in ("CRUSH", "QWEN", "CURSOR", "COPILOT", "AMP"):
         monkeypatch.setenv(f"MEMTUI_{name}", str(home / f".no-{name.lower()}-here"))
+    monkeypatch.setenv("MEMTUI_OPENCODE", str(home / ".no-opencode-here"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)  # Gemini's private memory is looked up under HOME
     return home

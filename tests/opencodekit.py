@@ -80,15 +80,17 @@ def opencode_home(path: Path, api_url: str, *, extra: dict | None = None) -> Pat
     config_dir = path / "config" / "opencode"
     config_dir.mkdir(exist_ok=True)
     (config_dir / "opencode.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
-    _plugin_sdk_installed(config_dir)
+    plugin_sdk_installed(config_dir)
     return path
 
 
-def _plugin_sdk_installed(config_dir: Path) -> None:
-    """Make opencode believe its plugin SDK is installed in `config_dir`. On every start it runs an
-    npm install of `@opencode-ai/plugin` in each config directory, against registry.npmjs.org, unless
-    the directory has a `node_modules` and a lockfile that lists every dependency (its
-    `Npm.install`, 1.18.33); no switch turns that off. Plugins are not run here, so none is needed."""
+def plugin_sdk_installed(config_dir: Path) -> None:
+    """Make opencode believe its plugin SDK is installed in `config_dir` (the global one, or a
+    project's `.opencode/`). On every start it runs an npm install of `@opencode-ai/plugin` in each
+    config directory, against registry.npmjs.org, unless the directory has a `node_modules` and a
+    lockfile that lists every dependency (its `Npm.install`, 1.18.33); no switch turns that off.
+    memtui's plugin imports only node's own modules, so it needs none."""
+    config_dir.mkdir(parents=True, exist_ok=True)
     (config_dir / "node_modules").mkdir(exist_ok=True)
     lock = {"lockfileVersion": 3, "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}
     (config_dir / "package-lock.json").write_text(json.dumps(lock), encoding="utf-8")
@@ -109,13 +111,20 @@ def opencode_env(home: Path, **more: str) -> dict[str, str]:
 
 
 def run(
-    opencode: Path, home: Path, prompt: str, *, cwd: Path, args: tuple[str, ...] = (), timeout: float = 90
+    opencode: Path,
+    home: Path,
+    prompt: str,
+    *,
+    cwd: Path,
+    args: tuple[str, ...] = (),
+    timeout: float = 90,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`opencode run [args] prompt` in `cwd`, offline."""
+    """`opencode run [args] prompt` in `cwd`, offline; `env` adds variables (memtui's, a fake's)."""
     return subprocess.run(
         [str(opencode), "run", *args, prompt],
         cwd=cwd,
-        env=opencode_env(home),
+        env={**opencode_env(home), **(env or {})},
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -126,3 +135,42 @@ def run(
 def database(home: Path) -> Path:
     """Where opencode keeps its sessions, messages and parts (SQLite)."""
     return home / "data" / "opencode" / "opencode.db"
+
+
+#: opencode 1.18.33's `message` and `part` tables, as `sqlite3 opencode.db .schema` prints them (the
+#: columns the reader uses; `session` and the rest are left out).
+SCHEMA = """
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL,
+    time_updated integer NOT NULL, data text NOT NULL);
+CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
+    time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE INDEX part_message_id_id_idx ON part (message_id, id);
+CREATE INDEX part_session_idx ON part (session_id);
+"""
+
+
+def session_db(path: Path, session: str, turns: list[tuple[str, list[dict]]], *, start: int = 0) -> Path:
+    """An opencode database (WAL, as opencode keeps it) holding `session`'s `turns`: (role, parts),
+    each message and part with ids in opencode's order. Appends when the file exists."""
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    if not db.execute("SELECT name FROM sqlite_master WHERE name = 'part'").fetchone():
+        db.executescript(SCHEMA)
+    at = 1795726800000 + start * 1000
+    for n, (role, parts) in enumerate(turns):
+        message = f"msg_{at + n:012x}{session[-6:]}"
+        db.execute(
+            "INSERT INTO message VALUES (?, ?, ?, ?, ?)", (message, session, at + n, at + n, json.dumps({"role": role}))
+        )
+        for i, part in enumerate(parts):
+            db.execute(
+                "INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
+                (f"prt_{at + n:012x}{i:04d}", message, session, at + n, at + n, json.dumps(part)),
+            )
+    db.commit()
+    db.close()
+    return path

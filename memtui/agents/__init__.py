@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 
 #: Every agent memtui knows, by the name its hooks are called with (`memtui hook --agent NAME …`).
-NAMES = ("claude", "codex", "gemini", "crush", "qwen", "cursor", "copilot", "amp")
+NAMES = ("claude", "codex", "gemini", "opencode", "crush", "qwen", "cursor", "copilot", "amp")
 #: The agent of a hook command that names none: what `memtui setup` installed before there were others.
 DEFAULT = "claude"
 
