@@ -15,7 +15,7 @@ import argparse
 import os
 from pathlib import Path
 
-from memtui.commands.setupfiles import backup_dir, hook_prefix, launcher, read_text, show_diff, write
+from memtui.commands.setupfiles import agents_md, backup_dir, hook_prefix, launcher, read_text, show_diff, write
 from memtui.errors import UsageError
 
 #: The scopes it takes besides its default, the project (`setup.scopes`).
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> None:
     )
     if args.uninstall:
         _prune(plugin.parent, stop=plugin.parent.parent.parent)
-    _agents_md(args, remove=args.uninstall)
+    agents_md(args, "opencode", remove=args.uninstall)
     if not args.uninstall:
         _closing_words(args, root, plugin)
 
@@ -117,25 +117,6 @@ def _prune(folder: Path, stop: Path) -> None:
         except OSError:
             return
         folder = folder.parent
-
-
-def _agents_md(args: argparse.Namespace, *, remove: bool) -> None:
-    """memtui's block in the project's AGENTS.md (shared with Codex), written or taken out."""
-    from memtui.commands.common import project_dir
-    from memtui.store.locations import find_project
-
-    project = find_project(project_dir(args) or Path.cwd())
-    if not project.initialised:
-        return
-    if remove:
-        from memtui.commands.setupfiles import remove_agents_md
-
-        remove_agents_md(project.root)
-        return
-    from memtui.store.bank import Bank
-    from memtui.store.rendering import enable_agents_md
-
-    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
 
 
 def _closing_words(args: argparse.Namespace, root: Path | None, plugin: Path) -> None:
