@@ -129,3 +129,54 @@ def finish(process: subprocess.Popen[str], timeout: float = 120) -> str:
 def thread_id(stdout: str) -> str:
     events = [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
     return next(e["thread_id"] for e in events if e.get("type") == "thread.started")
+
+
+class FourAgents(TwoAgents):
+    """TwoAgents plus the real Gemini CLI and opencode, each in a HOME of its own and set up for every
+    project (`memtui setup --agent gemini|opencode --global`), on the same project. Gemini talks to the
+    fake Gemini API (tests/fakegemini.py), opencode to the fake Chat Completions API
+    (tests/fakechat.py); memtui's extractions from every agent's captures go to the one fake Messages
+    API, as memtui's own model calls would on a person's machine."""
+
+    def __init__(
+        self, root: Path, claude_reply: Callable, codex_reply: Callable, gemini_reply: Callable, chat_reply: Callable
+    ) -> None:
+        from fakechat import start_fake_chat
+        from fakegemini import start_fake_gemini
+        from geminikit import gemini_home, require_gemini
+        from opencodekit import opencode_home, require_opencode
+
+        super().__init__(root, claude_reply, codex_reply)
+        self.gemini_bin, self.opencode_bin = require_gemini(), require_opencode()
+        self.gemini_api = start_fake_gemini(default=gemini_reply)
+        self.chat = start_fake_chat(default=chat_reply)
+        self.gemini_home = gemini_home(root / "gemini-home")
+        self.opencode_home = opencode_home(root / "opencode", self.chat.url)
+        self.gemini_env = self._gemini_env()
+        self.opencode_env = self._opencode_env()
+        self.memtui(
+            "setup", "--agent", "gemini", "--global", env={**self.gemini_env, "MEMTUI_GEMINI": str(self.gemini_bin)}
+        )
+        found = {**self.opencode_env, "MEMTUI_OPENCODE": str(self.opencode_bin)}
+        self.memtui("setup", "--agent", "opencode", "--global", env=found)
+
+    def _gemini_env(self) -> dict[str, str]:
+        from geminikit import gemini_env
+
+        return {**gemini_env(self.gemini_home, self.gemini_api.url), **self.messages.env()}
+
+    def _opencode_env(self) -> dict[str, str]:
+        from opencodekit import opencode_env
+
+        return {**opencode_env(self.opencode_home), **self.messages.env()}
+
+    def start_gemini(self, prompt: str) -> subprocess.Popen[str]:
+        return _start([str(self.gemini_bin), "-p", prompt, "-o", "json"], self.repo, self.gemini_env)
+
+    def start_opencode(self, prompt: str) -> subprocess.Popen[str]:
+        return _start([str(self.opencode_bin), "run", prompt], self.repo, self.opencode_env)
+
+    def close(self) -> None:
+        self.gemini_api.close()
+        self.chat.close()
+        super().close()
