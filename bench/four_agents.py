@@ -98,7 +98,7 @@ def tally(agents, turns: int, prefix: str) -> dict[str, int]:
             fact = f"{prefix}{n}-{name}"
             saved = [m for m in memories if fact in m.content and m.source and m.source.agent == name]
             lost += len(saved) != 1
-            twice += sum(x.count(f"USER: remember that the {fact}") for x in extracted) > 1
+            twice += sum(x.count(f"remember that the {fact}") for x in extracted) > 1
     return {"lost": lost, "captured twice": twice}
 
 

@@ -87,7 +87,8 @@ def test_four_agents_at_once_lose_nothing_capture_nothing_twice_and_share_one_se
     extractions = [r for r in world.messages.messages() if r.tool_name]
     turns = [json.dumps(r.body["messages"]) for r in extractions]
     for agent in AGENTS:  # every agent's turns were read, and none of them twice
-        counts = [sum(x.count(f"USER: remember that the {tag}-{agent}") for x in turns) for tag in ("R1", "R2", "R3")]
+        # The turn's own words (the memory it saved reads "the … ", without "remember that").
+        counts = [sum(x.count(f"remember that the {tag}-{agent}") for x in turns) for tag in ("R1", "R2", "R3")]
         assert max(counts) == 1, (agent, counts)
     envs = (world.claude_env, world.codex_env, world.gemini_env, world.opencode_env)
     pids = {service_pid(world, env) for env in envs}
