@@ -24,6 +24,8 @@ LABEL = "Amp"
 REACH = "MCP and the AGENTS.md block: it has no hooks, and keeps its threads on its own servers"
 SERVERS = ("amp.mcpServers",)
 PROJECT = True
+#: What it reads where a folder has no AGENTS.md (`setupfiles.agents_md` warns before hiding it).
+FALLBACK = "CLAUDE.md"
 
 
 def find_cli(env: Mapping[str, str] | None = None) -> Path | None:

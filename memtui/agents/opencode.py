@@ -38,6 +38,8 @@ SERVER = "memtui"
 #: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("agents_md",)
 MEMORY_FILE = "AGENTS.md"
+#: What it reads where a folder has no AGENTS.md (`setupfiles.agents_md` warns before hiding it).
+FALLBACK = "CLAUDE.md"
 #: What memtui gives it, for `memtui setup --help`.
 REACH = "recall, capture, MCP and the AGENTS.md block: a plugin of memtui's calls its hooks"
 

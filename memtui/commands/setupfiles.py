@@ -231,7 +231,25 @@ def agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: boo
     from memtui.store.bank import Bank
     from memtui.store.rendering import enable_agents_md
 
+    hidden = _hidden_fallback(name, project.root)
     print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
+    if hidden:
+        print(hidden)
+
+
+def _hidden_fallback(name: str, root: Path) -> str | None:
+    """What to say when the AGENTS.md memtui is about to create hides the CLAUDE.md an agent reads
+    only where a folder has no AGENTS.md (opencode, Amp): the person's instructions would go unread."""
+    from memtui.agents import get
+
+    fallback = getattr(get(name), "FALLBACK", None)
+    if not fallback or (root / "AGENTS.md").exists() or not (root / fallback).is_file():
+        return None
+    label = get(name).LABEL
+    return (
+        f"{root / 'AGENTS.md'}: {label} reads {fallback} only where there is no AGENTS.md, and now there is "
+        f"one: add a line to AGENTS.md that points to {fallback} (or move your instructions there)"
+    )
 
 
 def _has_agents_block(root: Path) -> bool:

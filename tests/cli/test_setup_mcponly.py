@@ -286,3 +286,16 @@ def test_memtui_uninstall_takes_every_agents_server_out_and_gives_their_files_ba
     for name in AGENTS:
         assert config(name, project, home).read_text() == PERSONS[name]
     assert not (home / ".cursor" / "mcp.json").exists() and not (project.root / "AGENTS.md").exists()
+
+
+def test_setup_says_when_the_agents_md_it_creates_hides_the_claude_md_amp_reads(run, project, home, fake_bin):
+    env = installed(fake_bin, "amp", "cursor")
+    (project.root / "CLAUDE.md").write_text("# House rules\n\nRun the tests before pushing.\n")
+
+    code, out, err = run("setup", "--agent", "amp", env=env)
+
+    assert code == 0, err
+    assert "Amp reads CLAUDE.md only where there is no AGENTS.md" in out
+    assert (project.root / "AGENTS.md").exists()
+    code, out, err = run("setup", "--agent", "cursor", env=env)  # Cursor reads both: nothing to say
+    assert code == 0 and "only where there is no AGENTS.md" not in out
