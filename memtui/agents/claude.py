@@ -20,7 +20,7 @@ from typing import Any
 
 from memtui.agents import jsonconfig
 from memtui.agents.jsonconfig import SERVER, is_our_hook, is_our_server
-from memtui.core.payload import HookEvent, hook_event
+from memtui.core.payload import HookEvent, context_answer, hook_event
 
 NAME = "claude"
 LABEL = "Claude Code"
@@ -283,7 +283,7 @@ def event(native: str, data: Any) -> HookEvent | None:
 
 def answer(hook: HookEvent, text: str) -> dict[str, Any]:
     """The stdout object that adds `text` to the model's context."""
-    return {"hookSpecificOutput": {"hookEventName": hook.native, "additionalContext": text}}
+    return context_answer(hook, text)
 
 
 def transcripts() -> Any:

@@ -22,7 +22,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from memtui.core.payload import COMPACTION, PROMPT, SESSION_END, SESSION_START, TURN_END, HookEvent, hook_event
+from memtui.core.payload import (
+    COMPACTION,
+    PROMPT,
+    SESSION_END,
+    SESSION_START,
+    TURN_END,
+    HookEvent,
+    context_answer,
+    hook_event,
+)
 from memtui.errors import UsageError
 
 NAME = "codex"
@@ -101,7 +110,7 @@ def event(native: str, data: Any) -> HookEvent | None:
 def answer(hook: HookEvent, text: str) -> dict[str, Any]:
     """The stdout object that adds `text` to the model's context (Claude Code's shape; it reaches the
     model as a developer message)."""
-    return {"hookSpecificOutput": {"hookEventName": hook.native, "additionalContext": text}}
+    return context_answer(hook, text)
 
 
 def transcripts() -> Any:
@@ -114,24 +123,19 @@ def transcripts() -> Any:
 def last_turn(path: Any) -> Any:
     """The previous prompt and the last answer at the end of its rollout."""
     from memtui.capture.codex_rollout import last_exchange
-    from memtui.recall.conversation import Turn, clip
+    from memtui.recall.conversation import exchange_turn
 
-    previous, assistant = last_exchange(path)
-    return Turn(clip(previous), clip(assistant))
+    return exchange_turn(*last_exchange(path))
 
 
 # hooks.json
 
 
 def _load_json(text: str | None, where: str) -> dict[str, Any]:
-    if not text or not text.strip():
-        return {}
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{where} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
-    if not isinstance(doc, dict) or not isinstance(doc.get("hooks", {}), dict):
-        raise UsageError(f'{where} does not hold a JSON object with a "hooks" object; fix it and run again')
+    from memtui.agents.jsonconfig import json_object, parse_object
+
+    doc = parse_object(text, where)
+    json_object(doc, "hooks", where)  # the one key memtui writes must be an object
     return doc
 
 

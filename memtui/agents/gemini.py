@@ -28,7 +28,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memtui.core.payload import COMPACTION, PROMPT, SESSION_END, SESSION_START, TURN_END, HookEvent, hook_event
+from memtui.core.payload import (
+    COMPACTION,
+    PROMPT,
+    SESSION_END,
+    SESSION_START,
+    TURN_END,
+    HookEvent,
+    context_answer,
+    hook_event,
+)
 
 NAME = "gemini"
 LABEL = "Gemini CLI"
@@ -99,7 +108,7 @@ def event(native: str, data: Any) -> HookEvent | None:
 
 def answer(hook: HookEvent, text: str) -> dict[str, Any]:
     """The stdout object that adds `text` to the model's context (in the user turn, as `<hook_context>`)."""
-    return {"hookSpecificOutput": {"hookEventName": hook.native, "additionalContext": text}}
+    return context_answer(hook, text)
 
 
 def transcripts() -> Any:
@@ -112,10 +121,9 @@ def transcripts() -> Any:
 def last_turn(path: Any) -> Any:
     """The previous prompt and the last answer at the end of its chat."""
     from memtui.capture.gemini_chats import last_exchange
-    from memtui.recall.conversation import Turn, clip
+    from memtui.recall.conversation import exchange_turn
 
-    previous, assistant = last_exchange(path)
-    return Turn(clip(previous), clip(assistant))
+    return exchange_turn(*last_exchange(path))
 
 
 # where it is and where its settings are

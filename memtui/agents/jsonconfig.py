@@ -13,6 +13,7 @@ mcp`), so a re-run after moving the virtual environment updates them in place in
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -62,6 +63,20 @@ def all_handlers(settings: Mapping[str, Any]) -> Iterator[Any]:
         for group in groups if isinstance(groups, list) else ():
             handlers = group.get("hooks") if isinstance(group, dict) else None
             yield from handlers if isinstance(handlers, list) else ()
+
+
+def parse_object(text: str | None, where: str) -> dict[str, Any]:
+    """A config file's text as its JSON object ({} for an empty or missing file); one line naming
+    `where` and what to do for anything else. Every agent's JSON config is read through this."""
+    if text is None or not text.strip():
+        return {}
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{where} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
+    if not isinstance(doc, dict):
+        raise UsageError(f"{where} does not hold a JSON object; fix it and run again")
+    return doc
 
 
 def json_object(doc: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:

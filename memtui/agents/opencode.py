@@ -29,7 +29,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memtui.core.payload import COMPACTION, PROMPT, SESSION_END, SESSION_START, TURN_END, HookEvent, hook_event
+from memtui.core.payload import (
+    COMPACTION,
+    PROMPT,
+    SESSION_END,
+    SESSION_START,
+    TURN_END,
+    HookEvent,
+    context_answer,
+    hook_event,
+)
 from memtui.errors import UsageError
 
 NAME = "opencode"
@@ -156,7 +165,7 @@ def _unquoted(payload: dict[str, Any]) -> dict[str, Any]:
 def answer(hook: HookEvent, text: str) -> dict[str, Any]:
     """The stdout object the plugin reads: its `additionalContext` becomes a synthetic part of the
     prompt (or, at a compaction, context for the summary)."""
-    return {"hookSpecificOutput": {"hookEventName": hook.native, "additionalContext": text}}
+    return context_answer(hook, text)
 
 
 def transcripts() -> Any:
@@ -169,26 +178,19 @@ def transcripts() -> Any:
 def last_turn(path: Any) -> Any:
     """The previous prompt and the last answer of the session the pointer at `path` names."""
     from memtui.capture.opencode_db import last_exchange
-    from memtui.recall.conversation import Turn, clip
+    from memtui.recall.conversation import exchange_turn
 
-    previous, assistant = last_exchange(path)
-    return Turn(clip(previous), clip(assistant))
+    return exchange_turn(*last_exchange(path))
 
 
 # opencode.json
 
 
 def _load(text: str | None, where: str) -> dict[str, Any]:
-    if not text or not text.strip():
-        return {}
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{where} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
-    if not isinstance(doc, dict):
-        raise UsageError(f"{where} does not hold a JSON object; fix it and run again")
-    if not isinstance(doc.get("mcp", {}), dict):
-        raise UsageError(f'{where}: "mcp" is not a JSON object; fix it by hand and run again')
+    from memtui.agents.jsonconfig import json_object, parse_object
+
+    doc = parse_object(text, where)
+    json_object(doc, "mcp", where)  # the one key memtui writes must be an object
     return doc
 
 

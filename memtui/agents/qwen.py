@@ -27,7 +27,7 @@ from typing import Any
 
 from memtui.agents import mcponly
 from memtui.agents.mcponly import LOADS, MEMORY_FILE, last_turn, transcripts
-from memtui.core.payload import PROMPT, SESSION_START, HookEvent, hook_event
+from memtui.core.payload import PROMPT, SESSION_START, HookEvent, context_answer, hook_event
 
 __all__ = ["LOADS", "MEMORY_FILE", "last_turn", "transcripts"]
 
@@ -117,7 +117,7 @@ def event(native: str, data: Any) -> HookEvent | None:
 
 def answer(hook: HookEvent, text: str) -> dict[str, Any]:
     """Claude Code's shape: the text becomes its own part of the user turn."""
-    return {"hookSpecificOutput": {"hookEventName": hook.native, "additionalContext": text}}
+    return context_answer(hook, text)
 
 
 def hook_command(prefix: str, event: str) -> str:

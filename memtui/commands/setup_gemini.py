@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 from pathlib import Path
-from typing import Any
 
+from memtui.agents.jsonconfig import parse_object
 from memtui.commands.setupfiles import (
     agents_md,
     backup_dir,
@@ -47,7 +46,7 @@ def run(args: argparse.Namespace) -> None:
     root = None if args.global_ else _project_root(args)
     path = gemini.settings_file(root, env)
     old = read_text(path)
-    doc = _parse(old, path)
+    doc = parse_object(old, str(path))
     if args.uninstall:
         changed = gemini.uninstall(doc, str(path))
     else:
@@ -67,18 +66,6 @@ def _project_root(args: argparse.Namespace) -> Path:
     from memtui.store.locations import find_project
 
     return find_project(project_dir(args) or Path.cwd()).root
-
-
-def _parse(text: str | None, path: Path) -> dict[str, Any]:
-    if text is None or not text.strip():
-        return {}
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
-    if not isinstance(doc, dict):
-        raise UsageError(f"{path} does not hold a JSON object; fix it and run again")
-    return doc
 
 
 def _save(args: argparse.Namespace, path: Path, old: str | None, new: str | None, root: Path | None) -> None:

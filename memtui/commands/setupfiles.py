@@ -33,15 +33,9 @@ def read_json(path: Path) -> tuple[str | None, dict[str, Any]]:
     text = read_text(path)
     if text is None:
         return None, {}
-    if not text.strip():
-        return text, {}
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
-    if not isinstance(doc, dict):
-        raise UsageError(f"{path} does not hold a JSON object; fix it and run again")
-    return text, doc
+    from memtui.agents.jsonconfig import parse_object
+
+    return text, parse_object(text, str(path))
 
 
 def _indent(text: str | None) -> int:

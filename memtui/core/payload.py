@@ -129,3 +129,9 @@ def hook_event(agent: str, native: str, events: dict, data: bytes | dict | None)
     if payload is None:
         return None
     return HookEvent(agent, event, native, payload)
+
+
+def context_answer(hook: HookEvent, text: str) -> dict:
+    """Claude Code's stdout shape for text added to the model's context, which Codex CLI, Gemini CLI,
+    Qwen Code and memtui's opencode plugin read too."""
+    return {"hookSpecificOutput": {"hookEventName": hook.native, "additionalContext": text}}

@@ -81,3 +81,8 @@ def last_turn(path: Any, limit: int = TAIL_BYTES) -> Turn:
 def clip(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= PART_CHARS else text[:PART_CHARS]
+
+
+def exchange_turn(previous: str, assistant: str) -> Turn:
+    """The previous prompt and answer an agent's transcript reader found, clipped as recall reads them."""
+    return Turn(clip(previous), clip(assistant))

@@ -8,7 +8,7 @@ import os
 import pytest
 from geminimemkit import FACT_PORT, FACT_TESTS, NOTE, NOTE_TEXT, gemini_memory
 from textual.widgets import TextArea
-from tuikit import Clock, make_app, memory_by_text, settle
+from tuikit import Clock, make_app, memory_by_text, settle, wait_for
 
 from memtui.tui.screens.edit import EditScreen
 from memtui.tui.screens.main import MainScreen
@@ -68,3 +68,15 @@ async def test_shown_edited_and_promoted_byte_for_byte(gemini_bank):
         assert moved.store == "state"
         assert index.read_text() == before.replace(FACT_PORT, EDITED).replace(f"- {FACT_TESTS}\n", "")
         assert (memory / NOTE).read_text() == NOTE_TEXT
+
+
+async def test_an_item_gemini_writes_into_its_memory_appears_while_the_tui_is_open(gemini_bank):
+    bank, memory = gemini_bank
+    app = make_app(bank, watch=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.3)  # let the watcher start
+        index = memory / "MEMORY.md"
+        index.write_text(index.read_text() + "- The frontend build needs Node 20 or newer.\n")  # Gemini's own write
+
+        await wait_for(pilot, lambda: any("Node 20" in m.content for m in app.snapshot.memories), timeout=3)

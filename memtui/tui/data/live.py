@@ -24,10 +24,12 @@ def watch_paths(memory_dir: Path, markdown_dirs: list[Path]) -> list[Path]:
 
 
 def relevant(_change: object, path: str) -> bool:
-    """watchfiles `watch_filter`: state.json, config and health files, and Markdown memories."""
+    """watchfiles `watch_filter`: state.json, config and health files, and Markdown memories. MEMORY.md
+    too: Gemini CLI's and Codex's memories are its items (for Claude Code it is an index, changed with
+    a memory file, and the burst is one reload)."""
     p = Path(path)
     if is_temp(p):
         return False
     if p.name in MEMORY_FILES:
         return True
-    return p.suffix == ".md" and p.name != "MEMORY.md"
+    return p.suffix == ".md"
