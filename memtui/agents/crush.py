@@ -54,3 +54,9 @@ def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
     import sys
 
     return mcponly.set_up(sys.modules[__name__], root, env)
+
+
+def where(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    import sys
+
+    return mcponly.where(sys.modules[__name__], root, env)

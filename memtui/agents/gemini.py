@@ -279,11 +279,16 @@ def render(doc: Mapping[str, Any], old: str | None) -> str:
 
 def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
     """memtui's hooks and MCP server are in a settings file Gemini CLI reads for `root`."""
+    return where(root, env) is not None
+
+
+def where(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The settings file with memtui's entries for `root`: the project's, else the user's; or None."""
     for path in (settings_file(root, env), settings_file(None, env)):
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if isinstance(doc, dict) and has_entries(doc):
-            return True
-    return False
+            return path
+    return None

@@ -136,7 +136,12 @@ def has_server(path: Path, servers: Sequence[str]) -> bool:
 
 def set_up(agent: Any, root: Path, env: Mapping[str, str] | None = None) -> bool:
     """memtui's server is in the agent's config for this project: its project file, or its user file."""
+    return where(agent, root, env) is not None
+
+
+def where(agent: Any, root: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The agent's config file with memtui's server for this project (project first), or None."""
     files = [agent.config_file(None, env)]
     if agent.PROJECT:
         files.insert(0, agent.config_file(root, env))
-    return any(has_server(path, agent.SERVERS) for path in files)
+    return next((path for path in files if has_server(path, agent.SERVERS)), None)

@@ -268,6 +268,11 @@ def has_server(text: str | None) -> bool:
 
 def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
     """memtui's plugin and MCP server are in the project's configuration, or in the user's."""
+    return where(root, env) is not None
+
+
+def where(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The `opencode.json` with memtui's server (its plugin beside it): the project's, else the user's."""
 
     def read(path: Path) -> str | None:
         try:
@@ -275,6 +280,7 @@ def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
         except (OSError, UnicodeDecodeError):
             return None
 
-    return any(
-        has_server(read(config_file(where, env))) and plugin_file(where, env).is_file() for where in (root, None)
-    )
+    for scope in (root, None):
+        if has_server(read(config_file(scope, env))) and plugin_file(scope, env).is_file():
+            return config_file(scope, env)
+    return None

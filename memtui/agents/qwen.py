@@ -67,6 +67,12 @@ def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
     return mcponly.set_up(sys.modules[__name__], root, env)
 
 
+def where(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    import sys
+
+    return mcponly.where(sys.modules[__name__], root, env)
+
+
 def _names(value: Any) -> list[str] | None:
     if isinstance(value, str):
         return [value]

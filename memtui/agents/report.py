@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import NAMES, get
+from memtui.core.payload import TURN_END
 
 
 def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
@@ -50,6 +51,8 @@ def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str,
                 # Absent for an agent that runs its hooks without asking: nothing to say.
                 **({"hooks_trusted": trusted(env)} if trusted else {}),
                 "backend": backend if backend in BACKENDS else None,
+                # False for an agent memtui reaches through MCP and its memory file only.
+                "captures": TURN_END in module.EVENT_NAMES.values(),
                 "last_capture": None
                 if last is None
                 else {

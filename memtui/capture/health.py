@@ -245,8 +245,10 @@ def _agent_rows(health: dict[str, Any]) -> list[Row]:
         if last:
             what = f"saved {last['saved']}" if last["ok"] else ("skipped" if last.get("skipped") else "FAILED")
             parts.append(f"last capture {last['at']} ({last.get('event') or '-'}): {what}")
-        else:
+        elif entry.get("captures", True):
             parts.append("no capture yet")
+        else:
+            parts.append("no capture (it has no turn-end hook memtui can use: MCP and its memory file)")
         backend = health.get("backend")
         if backend and backend != "off":
             parts.append(f"model {backend}" + (" (its own login)" if backend == entry.get("backend") else ""))
@@ -376,8 +378,11 @@ def lines(health: dict[str, Any]) -> list[str]:
     """The summary `memtui status` (and memory_status) prints: `capture` heads the first row, the
     rest are indented under it; a row without a label continues the one above."""
     out = []
-    for i, row in enumerate(rows(health)):
+    shown = rows(health)
+    # Agents' names ("Claude Code") can be longer than the other labels: the column fits the longest.
+    width = max([12] + [len(row.label) + 3 for row in shown[1:] if row.section == "Agents"])
+    for i, row in enumerate(shown):
         label = "capture" if i == 0 else f"  {row.label}" if row.label else ""
         text = f"{row.label}: {row.text}" if i == 0 else row.text
-        out.append(f"{label:<12} {text}")
+        out.append(f"{label:<{width}} {text}")
     return out

@@ -77,3 +77,25 @@ def test_the_agent_whose_login_is_captures_model_says_so(project, home, cli, tmp
     entry = _agents(cli, project, env)[0]
     assert (entry["agent"], entry["backend"]) == ("codex", "codex")
     assert "model codex (its own login)" in _line(cli, project, "Codex CLI", env)
+
+
+def _fake_cli(home, name: str) -> str:
+    """A stand-in for an installed agent CLI (setup only checks that it is there)."""
+    path = home / "bin" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_each_agent_says_where_it_is_set_up_and_one_without_capture_says_so(project, home, cli):
+    env = {"MEMTUI_GEMINI": _fake_cli(home, "gemini"), "MEMTUI_CRUSH": _fake_cli(home, "crush")}
+    cli("setup", "--agent", "gemini", cwd=project.root, env=env)
+    cli("setup", "--agent", "crush", cwd=project.root, env=env)
+
+    rows = {row["agent"]: row for row in _agents(cli, project, env)}
+
+    assert rows["gemini"]["where"] == "./.gemini/settings.json" and rows["gemini"]["captures"] is True
+    assert rows["crush"]["where"] == "./crush.json" and rows["crush"]["captures"] is False
+    assert "no capture yet" in _line(cli, project, "Gemini CLI", env)
+    assert "no capture (it has no turn-end hook" in _line(cli, project, "Crush", env)

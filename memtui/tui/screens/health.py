@@ -94,6 +94,8 @@ SHOWN = {
     "waiting",
     "waiting_jobs",
     "recall_today",
+    "agents",  # one row per agent, in the Agents section
+    "agents_error",
 }
 
 
