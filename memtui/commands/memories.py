@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="list memories")
     p.add_argument("--type", help="only this type")
     p.add_argument("--status", choices=["active", "superseded", "archived", "all"], default="active")
-    p.add_argument("--store", help="only this store (state, local, project, user, agent:<name>)")
+    p.add_argument("--store", help="only this store (state, local, project, user, agent:<name>, gemini, codex)")
     p.add_argument(
         "--unreviewed",
         action="store_true",
@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("promote", help="move a memory to another store")
     p.add_argument("id")
-    p.add_argument("store", help="state, local, project, user or agent:<name>")
+    p.add_argument("store", help="state, local, project, user, agent:<name> or gemini (Gemini CLI's private memory)")
     p.set_defaults(func=cmd_promote)
 
     p = sub.add_parser("undo", help="undo the last change made through memtui")

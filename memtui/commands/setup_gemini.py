@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> None:
         changed = gemini.install(doc, hook_line(args, launcher()), launcher(), str(path))
     new = None if changed == doc else ("" if not changed else gemini.render(changed, old))
     if args.dry_run:
-        show_diff(path, old, new)
+        show_diff(path, old, new, after="uninstall" if args.uninstall else "setup")
+        agents_md(args, "gemini", remove=args.uninstall, dry_run=True)
         return
     _save(args, path, old, new, root)
     agents_md(args, "gemini", remove=args.uninstall)

@@ -46,8 +46,10 @@ def run(args: argparse.Namespace) -> None:
         prefix = hook_prefix(command) if not args.plain_hooks else [*command, "hook"]
         new_plugin = opencode.plugin_source(prefix)
     if args.dry_run:
-        show_diff(config, old_config, _changed(old_config, new_config))
-        show_diff(plugin, old_plugin, _changed(old_plugin, new_plugin))
+        after = "uninstall" if args.uninstall else "setup"
+        show_diff(config, old_config, _changed(old_config, new_config), after=after)
+        show_diff(plugin, old_plugin, _changed(old_plugin, new_plugin), after=after)
+        agents_md(args, "opencode", remove=args.uninstall, dry_run=True)
         return
     _save(
         args,

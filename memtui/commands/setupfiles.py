@@ -120,15 +120,15 @@ def read_text(path: Path) -> str | None:
         raise UsageError(f"{path} is not UTF-8 text; fix it and run again") from exc
 
 
-def show_diff(path: Path, old: str | None, new: str | None) -> None:
-    """What a write would change, as a unified diff (`--dry-run`)."""
+def show_diff(path: Path, old: str | None, new: str | None, *, after: str = "setup") -> None:
+    """What a write would change, as a unified diff (`--dry-run`; `after`: "setup" or "uninstall")."""
     import difflib
 
     if new is None:
         print(f"# {path}: no change")
         return
     diff = difflib.unified_diff(
-        (old or "").splitlines(keepends=True), new.splitlines(keepends=True), str(path), f"{path} (after setup)"
+        (old or "").splitlines(keepends=True), new.splitlines(keepends=True), str(path), f"{path} (after {after})"
     )
     print("".join(diff), end="")
 

@@ -108,6 +108,11 @@ def test_dry_run_shows_the_diff_and_writes_nothing(run, project, home, gemini_en
     assert f"+++ {settings(project.root)} (after setup)" in out and "--agent gemini BeforeAgent" in out
     assert settings(project.root).read_bytes() == before
     assert not (project.memory_dir / "backups").exists()
+    assert "AGENTS.md: memtui's block would be kept current" in out and not (project.root / "AGENTS.md").exists()
+    assert run("setup", "--agent", "gemini", env=gemini_env)[0] == 0
+    code, out, err = run("setup", "--agent", "gemini", "--uninstall", "--dry-run", env=gemini_env)
+    assert code == 0 and f"+++ {settings(project.root)} (after uninstall)" in out
+    assert "memtui's block would be taken out" in out
 
 
 def test_a_changed_file_is_backed_up_first(run, project, gemini_env):
