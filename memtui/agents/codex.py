@@ -395,10 +395,3 @@ def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
 
 def where(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
     return hooks_file(env) if set_up(root, env) else None
-
-
-def hooks_trusted(env: Mapping[str, str] | None = None) -> bool | None:
-    """Codex holds a trust record for each of memtui's hooks (`codex_trust.recorded`); None: none there."""
-    from memtui.agents.codex_trust import recorded  # tomllib and the app-server's helpers: off the hook path
-
-    return recorded(env)

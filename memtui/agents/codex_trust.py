@@ -82,7 +82,7 @@ def _ask(cli: Path, env: Mapping[str, str], cwd: Path, requests: list[dict[str, 
         server.wait()
 
 
-def recorded(env: Mapping[str, str] | None = None) -> bool | None:
+def hooks_trusted(env: Mapping[str, str] | None = None) -> bool | None:
     """True when config.toml holds a trust record (`[hooks.state."<key>"] trusted_hash`) for each of
     memtui's hooks in hooks.json, False when one has none, None when memtui has no hook there (or a
     file cannot be read). The hash itself is Codex's to compute (`hook_hashes`); a record is the

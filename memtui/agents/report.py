@@ -7,14 +7,16 @@ Beside the names every agent module has (`agents/__init__.py`), three optional o
 getattr so an agent without them needs nothing:
 
     where(root, env)     the file memtui's entries for it are in, once set up
-    hooks_trusted(env)   True / False when it runs hooks only once a person trusts them (Codex),
-                         None when it cannot tell; an agent without trust has no such function
+    hooks_trusted(env)   in its `<name>_trust` module (`codex_trust`): True / False when it runs
+                         hooks only once a person trusts them, None when it cannot tell; an agent
+                         without trust has no such module
     BACKEND              the model backend its login gives memtui (`[llm] backend`), when that is
                          not its NAME ("claude-code" for claude)
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -41,7 +43,7 @@ def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str,
             continue
         where = getattr(module, "where", None) if on else None
         backend = getattr(module, "BACKEND", name)
-        trusted = getattr(module, "hooks_trusted", None) if on else None
+        trusted = _trust_check(name) if on else None
         out.append(
             {
                 "agent": name,
@@ -85,3 +87,13 @@ def with_agents(health: dict[str, Any], project: Any, env: Mapping[str, str] | N
     except Exception as exc:  # a status must answer even when an agent's config cannot be read
         health["agents_error"] = f"{type(exc).__name__}: {exc}"
     return health
+
+
+def _trust_check(name: str) -> Any:
+    """The agent's `hooks_trusted(env)`, kept in its `<name>_trust` module (Codex's) with the rest of
+    its trust: only an agent that runs hooks once a person trusts them has one."""
+    try:
+        module = importlib.import_module(f"memtui.agents.{name}_trust")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "hooks_trusted", None)
