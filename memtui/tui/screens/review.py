@@ -126,7 +126,7 @@ A memory two people edited differently before a git merge comes first, with both
         memory = self.current
         if memory is None:
             status.update(
-                "Nothing to review. Memories the hooks capture on their own wait here until you look at them."
+                "Nothing to review: what agents save on their own waits here until you look."
             )
         elif self.other is not None:
             status.update(
