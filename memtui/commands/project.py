@@ -49,7 +49,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     if not already:
         say(
             "Next: `memtui setup` connects Claude Code (not needed with the memtui plugin), `memtui setup "
-            '--agent codex` Codex CLI; `memtui add --type decision "…"` saves a memory.'
+            "--agent NAME` another agent (codex, gemini, opencode, …; `--agent all`: every one installed); "
+            '`memtui add --type decision "…"` saves a memory.'
         )
     return 0
 

@@ -125,9 +125,7 @@ A memory two people edited differently before a git merge comes first, with both
         status = self.query_one("#list-status", Static)
         memory = self.current
         if memory is None:
-            status.update(
-                "Nothing to review: what agents save on their own waits here until you look."
-            )
+            status.update("Nothing to review: what agents save on their own waits here until you look.")
         elif self.other is not None:
             status.update(
                 # One line at 80 columns; the footer lists the keys (1, 2, m, b).
