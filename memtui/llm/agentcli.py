@@ -1,6 +1,6 @@
-"""What the model backends that run a coding agent's own CLI share (`claudecode`, `codex`): finding
-the binary, the empty folder a nested run works in, and a short status run (`claude auth status`,
-`codex login status`) that never reaches a model."""
+"""What the model backends that run a coding agent's own CLI share (`claudecode`, `codex`, `gemini`):
+finding the binary, the empty folder a nested run works in, a short status run (`claude auth status`,
+`codex login status`) that never reaches a model, and the client's state and daily cap (`CLIClient`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from memtui.core.headless import HEADLESS_ENV
+from memtui.llm import usage
+from memtui.llm.settings import LLMSettings
 
 #: Seconds a status run may take (a Node start, no network) before its answer counts as unknown.
 STATUS_TIMEOUT = 15.0
@@ -59,3 +61,31 @@ def status(
         )
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+class CLIClient:
+    """What every agent-CLI client holds: its settings, the binary, where usage goes, the environment
+    of its runs, and this process's count of calls and dollars. A login pays in plan limits (or its
+    own key's dollars): calls and tokens per day (`usage.check_budget`)."""
+
+    backend = ""
+
+    def __init__(
+        self,
+        settings: LLMSettings,
+        cli: Path,
+        *,
+        usage_path: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.cli = cli
+        self.usage_path = usage_path
+        self.env = dict(os.environ if env is None else env)
+        self.calls = 0
+        self.cost_usd = 0.0
+        self._signed_in: bool | None = None
+
+    def check_budget(self) -> None:
+        if self.usage_path is not None:
+            usage.check_budget(self.usage_path, self.settings, backend=self.backend)

@@ -67,29 +67,10 @@ def signed_in(cli: Path, env: Mapping[str, str] | None = None) -> bool | None:
     return found if isinstance(found, bool) else None
 
 
-class ClaudeCodeClient:
+class ClaudeCodeClient(agentcli.CLIClient):
     """The same two calls as the API client (`structured`, `stream_text`), through `claude -p`."""
 
     backend = "claude-code"
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        cli: Path,
-        *,
-        usage_path: Path | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        self.settings = settings
-        self.cli = cli
-        self.usage_path = usage_path
-        self.env = dict(os.environ if env is None else env)
-        self.calls = 0
-        self.cost_usd = 0.0
-
-    def check_budget(self) -> None:
-        if self.usage_path is not None:
-            usage.check_budget(self.usage_path, self.settings, backend=self.backend)
 
     def command(self, system: str, schema: dict[str, Any] | None = None, *, stream: bool = False) -> list[str]:
         output = ["stream-json", "--verbose", "--include-partial-messages"] if stream else ["json"]

@@ -172,32 +172,10 @@ def _dotted(prefix: str, table: dict[str, Any]) -> list[tuple[str, Any]]:
     return found
 
 
-class CodexClient:
+class CodexClient(agentcli.CLIClient):
     """The same two calls as the API client (`structured`, `stream_text`), through `codex exec`."""
 
     backend = "codex"
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        cli: Path,
-        *,
-        usage_path: Path | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        self.settings = settings
-        self.cli = cli
-        self.usage_path = usage_path
-        self.env = dict(os.environ if env is None else env)
-        self.calls = 0
-        self.cost_usd = 0.0
-        self._signed_in: bool | None = None
-
-    def check_budget(self) -> None:
-        """A Codex login pays in plan limits (or its own key's dollars): calls and tokens per day,
-        as for Claude Code (`usage.check_budget`)."""
-        if self.usage_path is not None:
-            usage.check_budget(self.usage_path, self.settings, backend=self.backend)
 
     def model(self) -> str | None:
         """The model to ask for: `[llm] model` when it names one Codex can serve; else the person's

@@ -90,32 +90,10 @@ def model_label(settings: LLMSettings, env: Mapping[str, str]) -> str:
     return asked_model(settings) or own_model(env) or DEFAULT_LABEL
 
 
-class GeminiClient:
+class GeminiClient(agentcli.CLIClient):
     """The same two calls as the API client (`structured`, `stream_text`), through `gemini -p`."""
 
     backend = "gemini"
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        cli: Path,
-        *,
-        usage_path: Path | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        self.settings = settings
-        self.cli = cli
-        self.usage_path = usage_path
-        self.env = dict(os.environ if env is None else env)
-        self.calls = 0
-        self.cost_usd = 0.0
-        self._signed_in: bool | None = None
-
-    def check_budget(self) -> None:
-        """A Gemini login pays in plan quota (or its key's dollars): calls and tokens per day, as for
-        Claude Code and Codex (`usage.check_budget`)."""
-        if self.usage_path is not None:
-            usage.check_budget(self.usage_path, self.settings, backend=self.backend)
 
     def model(self) -> str | None:
         """`[llm] model` when it names a model Gemini can serve, else the person's Gemini model,

@@ -13,7 +13,7 @@ from geminikit import require_gemini
 THEIRS = {
     "general": {"vimMode": True},
     "security": {"auth": {"selectedType": "gemini-api-key"}},
-    "context": {"fileName": "CONTEXT.md", "includeDirectories": ["../shared"]},
+    "context": {"fileName": "CONTEXT.md", "includeDirectories": ["../docs"]},
     "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "audit.sh"}]}]},
     "mcpServers": {"docs": {"command": "docs-mcp", "args": ["--stdio"], "trust": False}},
 }
@@ -42,7 +42,7 @@ def test_setup_adds_memtuis_entries_beside_theirs_and_uninstall_gives_every_byte
     assert code == 0, err
     doc = json.loads(settings(project.root).read_text())
     assert {k: doc[k] for k in ("general", "security")} == {k: THEIRS[k] for k in ("general", "security")}
-    assert doc["context"] == {"fileName": ["CONTEXT.md", "AGENTS.md"], "includeDirectories": ["../shared"]}
+    assert doc["context"] == {"fileName": ["CONTEXT.md", "AGENTS.md"], "includeDirectories": ["../docs"]}
     assert doc["hooks"]["BeforeTool"] == THEIRS["hooks"]["BeforeTool"]
     assert "PreCompress" not in doc["hooks"]  # awaited before every model request, and nothing to rescue
     for event in ("SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"):
