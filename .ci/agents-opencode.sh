@@ -6,7 +6,7 @@
 # Usage: .ci/agents-opencode.sh   (prints the binary's path; nothing is fetched when it is already there)
 set -euo pipefail
 opencode_version="${MEMTUI_OPENCODE_VERSION:-1.18.33}"  # keep in step with tests/opencodekit.py
-cache="${MEMTUI_AGENT_CACHE:-$HOME/.cache/memtui-test-agents}"
+cache="${MEMTUI_AGENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memtui-test-agents}"
 dest="$cache/opencode-$opencode_version"
 bin="$dest/node_modules/.bin/opencode"
 if [ ! -x "$bin" ]; then

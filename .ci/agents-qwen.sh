@@ -6,7 +6,7 @@
 # Usage: .ci/agents-qwen.sh   (prints the binary's path; nothing is fetched when it is already there)
 set -euo pipefail
 qwen_version="${MEMTUI_QWEN_VERSION:-0.24.4}"  # keep in step with tests/qwenkit.py
-cache="${MEMTUI_AGENT_CACHE:-$HOME/.cache/memtui-test-agents}"
+cache="${MEMTUI_AGENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memtui-test-agents}"
 dest="$cache/qwen-$qwen_version"
 bin="$dest/node_modules/.bin/qwen"
 if [ ! -x "$bin" ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the coding-agent CLIs the tests drive offline (Codex CLI, Gemini CLI) into a cache, once.
 # The tests find them through tests/codexkit.py and tests/geminikit.py, which read the same directory:
-# $MEMTUI_AGENT_CACHE, else ~/.cache/memtui-test-agents. Each CLI lives in <cache>/<name>-<version>; an
+# $MEMTUI_AGENT_CACHE, else $XDG_CACHE_HOME (or ~/.cache)/memtui-test-agents. Each CLI lives in <cache>/<name>-<version>; an
 # install that was cut short leaves no such folder (it is built beside it and renamed), so a rerun
 # starts it again.
 # Usage: .ci/agents.sh [codex|gemini]   (default codex; prints the binary's path; nothing is fetched
@@ -14,7 +14,7 @@ case "$agent" in
     gemini) version="${MEMTUI_GEMINI_VERSION:-0.61.0}"; package="@google/gemini-cli" ;;
     *) echo "usage: $0 [codex|gemini]" >&2; exit 2 ;;
 esac
-cache="${MEMTUI_AGENT_CACHE:-$HOME/.cache/memtui-test-agents}"
+cache="${MEMTUI_AGENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memtui-test-agents}"
 dest="$cache/$agent-$version"
 bin="$dest/node_modules/.bin/$agent"
 if [ ! -x "$bin" ]; then

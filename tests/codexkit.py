@@ -30,13 +30,24 @@ VERSION = "0.171.0"  # keep in step with .ci/agents.sh
 INSTALL = ".ci/agents.sh"
 MODEL = "gpt-5.1-codex"
 KEY_ENV = "FAKE_CODEX_KEY"
-# The real home, read once: the `home` fixture moves HOME to a temp dir before a test body runs.
-_REAL_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def _cache_home() -> Path:
+    """`$XDG_CACHE_HOME`, else `$HOME/.cache`, as the run was started (the account's home only when
+    there is no HOME): a throwaway HOME keeps the agent CLIs too."""
+    found = os.environ.get("XDG_CACHE_HOME")
+    if found:
+        return Path(found).expanduser()
+    return Path(os.environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir) / ".cache"
+
+
+# Read once, at import: the `home` fixture moves HOME to a temp dir before a test body runs.
+_CACHE_HOME = _cache_home()
 
 
 def cache_dir() -> Path:
     found = os.environ.get("MEMTUI_AGENT_CACHE")
-    return Path(found).expanduser() if found else _REAL_HOME / ".cache" / "memtui-test-agents"
+    return Path(found).expanduser() if found else _CACHE_HOME / "memtui-test-agents"
 
 
 def find_codex() -> Path | None:
@@ -76,7 +87,8 @@ def install_agent(name: str, find: Callable[[], Path | None], *, script: str = I
             return found
         done = subprocess.run(
             ["bash", str(Path(__file__).resolve().parents[1] / script), name],
-            env={**os.environ, "MEMTUI_AGENT_CACHE": str(cache)},
+            # npm's own download cache beside the CLIs, not in the test's temporary HOME
+            env={**os.environ, "MEMTUI_AGENT_CACHE": str(cache), "npm_config_cache": str(cache / ".npm")},
             capture_output=True,
             text=True,
             timeout=600,

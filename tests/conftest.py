@@ -14,6 +14,17 @@ REPO = Path(__file__).resolve().parents[1]
 #: Every fixture, transcript and development set the tests read (tests/data/README.md): nothing outside the checkout.
 DATA = REPO / "tests" / "data"
 
+# Every git the tests run (theirs and memtui's) has an identity: a fresh machine has no global one, and
+# a merge commit or a `git commit` without one stops with "Please tell me who you are". A caller's own
+# identity in the environment still wins.
+for _var, _value in (
+    ("GIT_AUTHOR_NAME", "memtui tests"),
+    ("GIT_AUTHOR_EMAIL", "tests@memtui.invalid"),
+    ("GIT_COMMITTER_NAME", "memtui tests"),
+    ("GIT_COMMITTER_EMAIL", "tests@memtui.invalid"),
+):
+    os.environ.setdefault(_var, _value)
+
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -94,3 +94,16 @@ def test_the_command_reference_lists_real_commands_and_options(cli):
         assert done.returncode == 0, (name, done.stderr)
         missing += [(name, o) for o in re.findall(r"--[a-z][a-z-]*", rest) if o not in done.stdout.decode()]
     assert not missing, missing
+
+
+def test_ci_runs_the_gates_then_the_readmes_test_command_verbatim():
+    """`.ci/run` ends with the README's install and test command, word for word (split around the gates
+    CONTRIBUTING names), so a green CI proves the command a contributor is told to run."""
+    quick_start = README.read_text(encoding="utf-8").split("## Quick start", 1)[1]
+    block = re.search(r"```bash\n(.*?)```", quick_start, re.S)
+    assert block is not None
+    test_command = block.group(1).strip().splitlines()[-1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    install, gates, tests = ci[-3:]
+    assert f"{install} && {tests}" == test_command
+    assert gates in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
