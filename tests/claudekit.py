@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import markkit
+
 
 def bundled_claude() -> Path:
     import claude_agent_sdk
@@ -16,6 +18,7 @@ def bundled_claude() -> Path:
 
 def sign_in(home: Path, api_url: str) -> dict[str, str]:
     """Give the CLI in `home` a login; returns the environment memtui's process runs with (no key)."""
+    markkit.expect("agents", "the real Claude Code CLI")
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     current = json.loads(settings.read_text()) if settings.exists() else {}

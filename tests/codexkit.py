@@ -24,6 +24,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import markkit
 import pytest
 
 VERSION = "0.171.0"  # keep in step with .ci/agents.sh
@@ -62,6 +63,7 @@ def require_codex() -> Path:
     install for all xdist workers: they queue on a lock in the cache). A machine without npm skips
     the test, or fails it where MEMTUI_REQUIRE_AGENTS is set; a failed install always fails: a
     broken install must not pass as green."""
+    markkit.expect("agents", "the real Codex CLI")
     path = find_codex()
     if path is None and not os.environ.get("MEMTUI_TEST_CODEX"):
         path = install_agent("codex", find_codex)

@@ -93,35 +93,82 @@ def load_json(path: Path):
 
 # -- running the suite in parts (`-m "not slow"`, `-n auto`) ------------------------------------
 
-#: Whole folders and modules by kind (paths from tests/). `e2e` drives the real Claude Code CLI;
-#: `bench` checks that shipped figures reproduce from the development sets; `slow` is what makes the
-#: suite take minutes. `-m "not slow"` is the fast suite: the domain, the stores, the index, verify.
+#: Folders and modules by kind (glob patterns from tests/; each must match a test module, or the run
+#: fails: a moved folder cannot leave its tests unmarked). `bench` checks that shipped figures
+#: reproduce from the development sets; `slow` is what makes the suite take minutes; `serial` runs in
+#: one worker. `-m "not slow"` is the fast suite: the domain, the stores, the index, recall, verify.
 MARKED = {
-    "e2e/": ("e2e", "slow", "serial"),
+    "e2e/*": ("e2e", "slow", "serial"),
     "index/test_calibration.py": ("bench", "slow"),
     "core/test_redaction_bench.py": ("bench",),
     # Real subprocesses (hooks, the CLI, the MCP server, the service, git, the fake API) and the
     # TUI driven screen by screen: the bulk of the suite's minutes.
-    "hooks/": ("slow",),
-    "cli/": ("slow",),
-    "mcp/": ("slow",),
-    "service/": ("slow", "serial"),
-    "capture/": ("slow",),
-    "team/": ("slow",),
-    "tui/": ("slow",),
+    "runtime/*": ("slow",),
+    # The recall service's own tests start and stop it and measure its idle exit: a busy
+    # neighbour would skew them.
+    "runtime/test_service*.py": ("serial",),
+    "cli/*": ("slow",),
+    "mcp/*": ("slow",),
+    "capture/*": ("slow",),
+    "team/*": ("slow",),
+    "tui/*": ("slow",),
     "test_readme.py": ("slow",),
+    # The CLI in subprocesses by the dozen, outside the folders above.
+    "store/test_concurrency.py": ("slow",),
+    "store/test_crash.py": ("slow",),
+    "store/test_full_disk.py": ("slow",),
+    "importers/test_*_cli.py": ("slow",),
+    "index/test_cli.py": ("slow",),
+    "index/test_semantic_model.py": ("slow", "serial"),
+    "agents/test_*_setup.py": ("slow",),
+    "agents/test_claude_plugin.py": ("slow",),
+    "verify/test_verify.py": ("slow",),
+    "agents/test_mcponly_agents.py": ("slow",),
+    # 100,000 characters of every worst case through every entry point: CPU seconds each.
+    "core/test_linear.py": ("slow",),
 }
+
+#: A module that names one of these drives a real agent CLI (Claude Code bundled by
+#: claude-agent-sdk, Codex, Gemini CLI, opencode, Qwen Code): marked `agents` and `slow`. The kits'
+#: `require_*` functions fail a test that reaches a CLI without the mark (markkit.expect).
+AGENT_NEEDLES = ("require_codex", "require_gemini", "require_opencode", "require_qwen", "claudekit", "agentskit")
+
+
+def _agent_module(path: Path, seen: dict[Path, bool]) -> bool:
+    if path not in seen:
+        text = path.read_text(encoding="utf-8") if path.suffix == ".py" else ""
+        seen[path] = any(needle in text for needle in AGENT_NEEDLES)
+    return seen[path]
 
 
 def pytest_collection_modifyitems(config, items):
+    import fnmatch
+
     tests = Path(__file__).parent
+    unused = [
+        p
+        for p in MARKED
+        if not any(fnmatch.fnmatch(m.relative_to(tests).as_posix(), p) for m in tests.rglob("test_*.py"))
+    ]
+    if unused:
+        raise pytest.UsageError(f"tests/conftest.py MARKED names no test module: {', '.join(unused)}; fix the pattern")
+    seen: dict[Path, bool] = {}
     for item in items:
         where = Path(str(item.path)).relative_to(tests).as_posix()
-        for prefix, marks in MARKED.items():
-            if where.startswith(prefix):
+        for pattern, marks in MARKED.items():
+            if fnmatch.fnmatch(where, pattern):
                 for mark in marks:
                     item.add_marker(getattr(pytest.mark, mark))
+        if _agent_module(Path(str(item.path)), seen):
+            item.add_marker(pytest.mark.agents)
+            item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("serial"):
             # One xdist worker runs every `serial` test, one at a time (`--dist loadgroup`): they
             # start background processes or measure idle exits that a busy neighbour would skew.
             item.add_marker(pytest.mark.xdist_group("serial"))
+
+
+def pytest_runtest_setup(item):
+    import markkit
+
+    markkit.CURRENT[:] = [mark.name for mark in item.iter_markers()]

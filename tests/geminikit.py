@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import codexkit
+import markkit
 import pytest
 
 VERSION = "0.61.0"  # keep in step with .ci/agents.sh
@@ -50,6 +51,7 @@ def require_gemini() -> Path:
     """The binary, installed into the cache the first time a test needs it (the same lock as Codex's
     install, so xdist workers queue). A machine without npm skips the test, or fails it where
     MEMTUI_REQUIRE_AGENTS is set; a failed install always fails."""
+    markkit.expect("agents", "the real Gemini CLI")
     found = find_gemini()
     if found is None and not os.environ.get("MEMTUI_TEST_GEMINI"):
         found = codexkit.install_agent("gemini", find_gemini)

@@ -22,6 +22,7 @@ import subprocess
 from pathlib import Path
 
 import codexkit
+import markkit
 import pytest
 
 VERSION = "1.18.33"  # keep in step with .ci/agents-opencode.sh
@@ -46,6 +47,7 @@ def require_opencode() -> Path:
     other agents' installs, so xdist workers queue). A machine without npm skips the test, or fails
     it where MEMTUI_REQUIRE_AGENTS is set; a failed install always fails: a broken install must not
     pass as green."""
+    markkit.expect("agents", "the real opencode CLI")
     path = find_opencode()
     if path is None and not os.environ.get("MEMTUI_TEST_OPENCODE"):
         path = codexkit.install_agent("opencode", find_opencode, script=INSTALL)

@@ -21,6 +21,7 @@ import subprocess
 from pathlib import Path
 
 import codexkit
+import markkit
 import pytest
 
 VERSION = "0.24.4"  # keep in step with .ci/agents-qwen.sh
@@ -40,6 +41,7 @@ def find_qwen() -> Path | None:
 def require_qwen() -> Path:
     """The binary, installed into the cache the first time a test needs it (one lock with the other
     agents' installs). Without npm the test is skipped, or failed where MEMTUI_REQUIRE_AGENTS is set."""
+    markkit.expect("agents", "the real Qwen Code CLI")
     path = find_qwen()
     if path is None and not os.environ.get("MEMTUI_TEST_QWEN"):
         path = codexkit.install_agent("qwen", find_qwen, script=INSTALL)
