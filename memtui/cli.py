@@ -93,7 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"memtui: {note}", file=sys.stderr)
         return code
     except MemtuiError as exc:
-        return _failed(args, str(exc), getattr(exc, "message", None), getattr(exc, "fix", None))
+        if getattr(exc, "usage", None):
+            print(exc.usage, file=sys.stderr)  # type: ignore[attr-defined]
+        failed = _failed(args, str(exc), getattr(exc, "message", None), getattr(exc, "fix", None))
+        return int(getattr(exc, "exit_code", failed))
     except OSError as exc:  # a path of the wrong kind, unreadable, a full disk: one line, never a traceback
         if isinstance(exc, BrokenPipeError):
             return 0

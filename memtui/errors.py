@@ -10,6 +10,7 @@ MemtuiError
 ├── LockTimeout        another writer held the lock too long
 ├── LinkEscape         a store folder or file is a symbolic link out of the project
 └── UsageError         a request that cannot be carried out as asked
+    └── MissingArgument  a command given nothing to work on: its usage line too, exit 2
 """
 
 from __future__ import annotations
@@ -52,6 +53,17 @@ class LockTimeout(MemtuiError):
 
 class UsageError(MemtuiError):
     pass
+
+
+class MissingArgument(UsageError):
+    """Nothing to work on (no words, empty standard input): the usage line, then the one-line error,
+    and exit status 2, as argparse gives for a missing argument."""
+
+    exit_code = 2
+
+    def __init__(self, usage: str, message: str) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 class LinkEscape(MemtuiError):

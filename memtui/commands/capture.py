@@ -160,14 +160,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from memtui.core.headless import mark_headless
 
     mark_headless()
-    if not args.question and (sys.stdin is None or sys.stdin.isatty()):
-        print("usage: memtui ask [--json] QUESTION …  (or the question on standard input)", file=sys.stderr)
-        print(
-            "memtui ask: give the question to answer from the memories, e.g. memtui ask how do we deploy",
-            file=sys.stderr,
-        )
-        return 2
-    question = text_argument(args.question, "question")
+    usage = "usage: memtui ask [--json] QUESTION …  (or the question on standard input)"
+    question = text_argument(args.question, "question", usage=usage)
     bank = readable(open_bank(args))
     streaming = not args.json and sys.stdout.isatty()
 

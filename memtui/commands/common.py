@@ -62,17 +62,25 @@ def one_line(text: str) -> str:
     return for_terminal(text, oneline=True)
 
 
-def text_argument(parts: list[str] | None, what: str = "text") -> str:
-    """Words from the command line, else standard input (so `echo … | memtui add` works)."""
-    if parts:
+def text_argument(parts: list[str] | None, what: str = "text", usage: str | None = None) -> str:
+    """Words from the command line, else standard input (so `echo … | memtui add` works). With a
+    `usage` line, no words at all (none given, or blank input) is a MissingArgument (exit 2)."""
+    from memtui.errors import MissingArgument
+
+    if parts and " ".join(parts).strip():
         return " ".join(parts)
+    if usage is not None and (parts or sys.stdin is None or sys.stdin.isatty()):
+        raise MissingArgument(usage, f"give the {what} as arguments or on standard input")
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError(f"give the {what} as arguments or on standard input")
     data = sys.stdin.buffer.read()
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"standard input is not UTF-8 text (byte {exc.start}); convert it and try again") from exc
+    if usage is not None and not text.strip():
+        raise MissingArgument(usage, f"standard input was empty; give the {what} as arguments or on standard input")
+    return text
 
 
 def readable(bank: Any) -> Any:

@@ -104,7 +104,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     from memtui.index.search import search
 
     bank = readable(open_bank(args))
-    text = text_argument(args.query, "search words")
+    text = text_argument(
+        args.query, "search words", usage="usage: memtui search [options] WORDS …  (or the words on standard input)"
+    )
     if args.k < 1:
         raise UsageError("-k must be at least 1")
     check_filters(bank, args.type, args.scope)

@@ -389,6 +389,17 @@ def test_ask_without_a_question_at_a_terminal_prints_usage(project):
     assert done.returncode == 2 and done.stderr.startswith(b"usage: memtui ask")
 
 
+@pytest.mark.parametrize("command", ["ask", "search"])
+@pytest.mark.parametrize("given", [[], ["   "]], ids=["nothing", "blank words"])
+def test_ask_and_search_with_nothing_to_work_on_print_usage_and_exit_2(project, cli, command, given):
+    """No words and an empty standard input (a script's `memtui search < /dev/null`) is a usage error,
+    never "no memories match" with exit 0 nor a bare exit 1."""
+    done = cli(command, *given, cwd=project.root, input=b"")
+    err = done.stderr.decode().splitlines()
+    assert done.returncode == 2, done
+    assert err[0].startswith(f"usage: memtui {command}") and len(err) == 2 and err[1].startswith("memtui: ")
+
+
 def test_a_json_command_that_cannot_run_answers_with_a_json_error(run):
     code, out, err = run("consolidate", "--json")
     assert code == 1 and len(err.strip().splitlines()) == 1
