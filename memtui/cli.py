@@ -104,7 +104,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return _failed(args, os_error_line(exc))
     except KeyboardInterrupt:
+        # Every write is one atomic replace under the lock: what finished is kept whole, the rest
+        # was never begun. Said, so Ctrl-C is not mistaken for a crash.
+        print("memtui: interrupted; every change that finished is saved, nothing is half-written", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if type(exc).__module__ != "sqlite3":  # the index (sqlite3 is not imported on this path)
+            raise
+        return _failed(args, _index_error_line(exc))
+
+
+def _index_error_line(exc: Exception) -> str:
+    """An index that cannot be written (a full disk, a read-only folder) or read: one line, not a
+    traceback. The stores are untouched; the index is rebuilt from them."""
+    chain = [exc]
+    while chain[-1].__context__ is not None and len(chain) < 8:  # a failed rollback hides the cause
+        chain.append(chain[-1].__context__)  # type: ignore[arg-type]
+    what = next((str(e).strip() for e in chain if "full" in str(e)), str(exc).strip() or type(exc).__name__)
+    if "full" in what:
+        return f"the search index (.memory/index.db) cannot grow: {what}; free some disk space and try again"
+    return f"the search index (.memory/index.db) cannot be used: {what}; fix it, or run `memtui index --rebuild`"
 
 
 def _failed(args: argparse.Namespace, line: str, message: str | None = None, fix: str | None = None) -> int:

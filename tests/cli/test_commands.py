@@ -416,3 +416,32 @@ def test_merge_without_text_joins_as_the_tui_does(run):
     merged = json.loads(run("list", "--json")[1])[0]
     assert merged["content"] == "Celery tasks take ids\n\nPickled ORM objects detach"
     assert merged["tags"] == ["celery", "orm", "pickle"]  # the TUI's merge screen starts from the same
+
+
+def test_ctrl_c_says_nothing_was_half_written_and_exits_130(project):
+    """Ctrl-C (SIGINT) while a command waits is a line that says what was kept, not a bare exit."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "search"], cwd=project.root, stdin=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # until it blocks reading its words from standard input
+            with open(f"/proc/{proc.pid}/syscall") as syscall:
+                if syscall.read().split()[:2] in (["0", "0x0"], ["63", "0x0"]):  # read(0, …): x86_64, arm64
+                    break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill() if proc.poll() is None else None
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == [
+        "memtui: interrupted; every change that finished is saved, nothing is half-written"
+    ]
+    assert os.path.exists(project.root / ".memory" / "state.json")

@@ -20,9 +20,19 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
 
 @pytest.fixture
 def small_disk(tmp_path):
+    yield from _tmpfs(tmp_path, "256k")
+
+
+@pytest.fixture
+def roomy_disk(tmp_path):
+    """Room for the search index too (its first build takes a few MB)."""
+    yield from _tmpfs(tmp_path, "16m")
+
+
+def _tmpfs(tmp_path, size: str):
     disk = tmp_path / "disk"
     disk.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)], capture_output=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(disk)], capture_output=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:
@@ -103,3 +113,31 @@ def test_a_full_disk_fails_one_add_and_keeps_the_store(small_disk, home):
     journal = (root / ".memory" / "journal.jsonl").read_text(encoding="utf-8").splitlines()
     added = {c["id"] for e in map(json.loads, journal) if e["op"] == "add" for c in e["changes"]}
     assert saved <= added and added - {back} <= whole(root)
+
+
+def test_commands_that_read_the_index_say_one_line_on_a_full_disk(roomy_disk, home):
+    """The index catches up on use: on a disk with no room left, `status`, `search` and `list` say so in
+    one line (or answer from the stores), never a traceback, and the stores are untouched."""
+    root = roomy_disk / "repo"
+    (root / ".git").mkdir(parents=True)
+    assert memtui(root, home, "init").returncode == 0
+    for i in range(8):
+        added = memtui(root, home, "add", "--type", "decision", f"Decision {i}: the billing webhook retries {i} times")
+        assert added.returncode == 0, added.stderr.decode()
+        if i == 4:  # the index is built, then falls behind the store
+            assert memtui(root, home, "search", "billing").returncode == 0
+    before = whole(root)
+    ballast = roomy_disk / "ballast"
+    with open(ballast, "wb", buffering=0) as fill:  # unbuffered: every byte that fits is written
+        try:
+            while fill.write(b"\0" * 4096):
+                pass
+        except OSError:
+            pass
+    for command in (("status",), ("search", "billing webhook"), ("list",), ("search", "--json", "billing")):
+        done = memtui(root, home, *command)
+        err = done.stderr.decode()
+        assert "Traceback" not in err and len(err.strip().splitlines()) <= 1, (command, err)
+        assert done.returncode == 0 or "memtui: " in err, (command, err)
+    ballast.unlink()
+    assert whole(root) == before
