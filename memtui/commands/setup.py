@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import textwrap
 from pathlib import Path
 
 from memtui.agents import NAMES as AGENTS  # `--agent` names one; `all` is every one found installed
@@ -32,12 +33,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog=reach(),
         help="connect Claude Code, or another coding agent with --agent NAME: hooks, MCP server, memory file "
         "(merges with existing settings)",
-        description="Writes memtui's hooks into .claude/settings.local.json and its MCP server into your own "
-        "configuration for this project (~/.claude.json); with --team: .claude/settings.json and .mcp.json, to "
-        "commit; with --global: ~/.claude/settings.json and ~/.claude.json. Other entries are kept; "
-        "changed files are backed up first, to .memory/backups/ (with --global: "
-        "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled. With --agent NAME: that "
-        "agent's own configuration files (docs/agents.md); what each agent gets is listed below.",
+        description=textwrap.fill(
+            "Writes memtui's hooks into .claude/settings.local.json and its MCP server into your own "
+            "configuration for this project (~/.claude.json); with --team: .claude/settings.json and .mcp.json, "
+            "to commit; with --global: ~/.claude/settings.json and ~/.claude.json. Other entries are kept; "
+            "changed files are backed up first, to .memory/backups/ (with --global: "
+            "~/.cache/memtui/backups/). Does nothing while the memtui plugin is enabled. With --agent NAME: "
+            "that agent's own configuration files (docs/agents.md); what each agent gets is listed below.",
+            HELP_WIDTH,
+        ),
     )
     p.add_argument("--global", dest="global_", action="store_true", help="install for every project of this user")
     p.add_argument(
@@ -73,6 +77,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_setup)
 
 
+#: --help's text is kept to a terminal's width (RawDescriptionHelpFormatter wraps nothing itself).
+HELP_WIDTH = 79
+
+
 def reach() -> str:
     """What memtui gives each agent and why not more (each agent module's REACH), for --help."""
     from memtui.agents import get
@@ -80,7 +88,8 @@ def reach() -> str:
     lines = ["what each agent gets (--agent NAME):"]
     for name in AGENTS:
         module = get(name)
-        lines.append(f"  {name:<9} {module.LABEL}: {module.REACH}")
+        entry = f"  {name:<9} {module.LABEL}: {module.REACH}"
+        lines.append(textwrap.fill(entry, HELP_WIDTH, subsequent_indent=" " * 12))
     return "\n".join(lines)
 
 

@@ -445,3 +445,19 @@ def test_ctrl_c_says_nothing_was_half_written_and_exits_130(project):
         "memtui: interrupted; every change that finished is saved, nothing is half-written"
     ]
     assert os.path.exists(project.root / ".memory" / "state.json")
+
+
+def test_every_commands_help_fits_a_terminal(cli):
+    """--help is read in a terminal: no line of any command's help runs past 100 columns (argparse
+    wraps options; descriptions and epilogs that are kept raw must be wrapped by the command)."""
+    import re
+
+    top = cli("--help").stdout.decode()
+    names = sorted(set(re.findall(r"^    ([a-z][a-z-]+)", top, re.M)))
+    assert "setup" in names and "search" in names
+    long = {}
+    for name in names:
+        for line in cli(name, "--help").stdout.decode().splitlines():
+            if len(line) > 100:
+                long.setdefault(name, []).append(len(line))
+    assert not long, long
