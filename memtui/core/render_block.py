@@ -208,11 +208,12 @@ def splice(existing: str | None, block: str, name: str = "CLAUDE.md") -> str:
     block = block.replace("\n", nl)  # a CRLF file gets a CRLF block, not mixed line endings
     starts, ends = existing.count(START), existing.count(END)
     if starts == 0 and ends == 0:
-        # The person's last line keeps its own ending (a file may mix them); one blank line, then the block.
-        head = existing.rstrip("\r\n")
-        ending = existing[len(head) :]
-        own = ("\r\n" if ending.startswith("\r\n") else ending[:1]) or nl
-        return head + own + nl + block + nl
+        # Appended after the person's text as it is, to the byte (trailing blank lines included), after
+        # one blank line. A file without a final newline keeps having none: `remove` tells the two
+        # apart by the block's own last line ending, and takes back exactly what was added.
+        if existing.endswith(("\n", "\r")):
+            return existing + nl + block + nl
+        return existing + nl + nl + block
     if starts != 1 or ends != 1 or existing.index(START) > existing.index(END):
         raise MarkerError(
             f"{name} has {starts} {START} and {ends} {END} markers; keep exactly one pair (or none) and run again"
@@ -229,11 +230,18 @@ def remove(existing: str) -> str | None:
         return None
     nl = "\r\n" if "\r\n" in existing else "\n"
     before, after = existing[: span[0]], existing[span[1] :]
-    if after.startswith(nl):
+    ended = after.startswith(nl)
+    if ended:
         after = after[len(nl) :]
-    if not after and before.endswith(nl) and before[: -len(nl)].endswith(("\n", "\r")):
-        before = before[: -len(nl)]  # the blank line splice put before an appended block
-    return before + after
+    if after:
+        return before + after
+    # An appended block: the blank line splice put before it (two line endings after a last line
+    # that had none, and then the block has none either).
+    if ended and before.endswith(nl) and before[: -len(nl)].endswith(("\n", "\r")):
+        before = before[: -len(nl)]
+    elif not ended and before.endswith(nl + nl):
+        before = before[: -2 * len(nl)]
+    return before
 
 
 def current_block(text: str | None) -> str | None:

@@ -22,7 +22,7 @@ def fake_api():
     api.close()
 
 
-@pytest.fixture(params=["api", "claude-code"])
+@pytest.fixture(params=["api", pytest.param("claude-code", marks=pytest.mark.agents)])
 def llm(request, fake_api, home, monkeypatch):
     """The environment of a run that has a model and talks to the fake: short timeouts, quick
     retries. Once with an API key (the SDK), once through the real Claude Code CLI and its own

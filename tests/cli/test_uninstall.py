@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from gitkit import git
 
 MINE = "# Team notes\r\n\r\nRun `make check` before pushing.\n"
@@ -46,6 +47,23 @@ def test_per_project(run, project, home):
     assert "already clean" not in out  # a file this run changed is not "already" anything
     code, out, _ = run("uninstall", "--purge")
     assert code == 0 and not project.memory_dir.exists()
+
+
+@pytest.mark.parametrize(
+    "mine",
+    [b"# Notes\r\nno final newline", b"# Notes\nno final newline", b"# Notes\n\ntrailing blank lines\n\n\n"],
+    ids=["crlf-no-newline", "lf-no-newline", "blank-lines"],
+)
+def test_render_then_uninstall_gives_back_claude_md_to_the_byte(run, project, home, mine):
+    """A CLAUDE.md without its final newline, or with blank lines at its end, comes back as it was."""
+    claude_md = project.root / "CLAUDE.md"
+    claude_md.write_bytes(mine)
+    assert run("add", "--type", "decision", "Money is integer cents")[0] == 0
+    assert run("render")[0] == 0
+    assert b"integer cents" in claude_md.read_bytes()
+    code, _, err = run("uninstall")
+    assert code == 0, err
+    assert claude_md.read_bytes() == mine
 
 
 def test_team(run, project, home):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memtui.core.clock import parse_ts
-from memtui.core.render_block import END, START, MarkerError, allot, current_block, memory_line, render, splice
+from memtui.core.render_block import END, START, MarkerError, allot, current_block, memory_line, remove, render, splice
 from memtui.core.types import DEFAULT_REGISTRY
 from memtui.store.statefile import from_raw
 
@@ -162,7 +162,8 @@ BLOCK = f"{START}\nnew block\n{END}"
         (None, BLOCK + "\n"),
         ("", BLOCK + "\n"),
         ("# Notes\n\nKeep me.\n", "# Notes\n\nKeep me.\n\n" + BLOCK + "\n"),
-        ("# Notes   \n\ttabs  é ✓\n\n\n", "# Notes   \n\ttabs  é ✓\n\n" + BLOCK + "\n"),
+        ("# Notes   \n\ttabs  é ✓\n\n\n", "# Notes   \n\ttabs  é ✓\n\n\n\n" + BLOCK + "\n"),
+        ("# Notes\nno final newline", "# Notes\nno final newline\n\n" + BLOCK),
         (f"before  \n{START}\nold\nlines\n{END}\n  after ✓\n", f"before  \n{BLOCK}\n  after ✓\n"),
         (f"{START}{END}", BLOCK),
         (
@@ -176,6 +177,7 @@ BLOCK = f"{START}\nnew block\n{END}"
         "empty",
         "no-markers",
         "whitespace-kept",
+        "no-final-newline",
         "replace-in-place",
         "adjacent-markers",
         "crlf",
@@ -184,6 +186,41 @@ BLOCK = f"{START}\nnew block\n{END}"
 )
 def test_splice_keeps_text_outside_markers_byte_for_byte(existing, expected):
     assert splice(existing, BLOCK) == expected
+
+
+@pytest.mark.parametrize(
+    "existing",
+    [
+        "",
+        "one line",
+        "one line\n",
+        "# Notes\n\nKeep me.\n\n\n",
+        "a\r\nb",
+        "a\r\nb\r\n",
+        "a\r\nb\r\n\r\n",
+        "mixed\r\nendings\nlast",
+        "\n",
+        "\t tabs and spaces \t",
+    ],
+    ids=[
+        "empty",
+        "no-newline",
+        "newline",
+        "blank-lines",
+        "crlf-no-newline",
+        "crlf",
+        "crlf-blank",
+        "mixed",
+        "lone",
+        "ws",
+    ],
+)
+def test_remove_gives_back_what_splice_was_given_to_the_byte(existing):
+    """Setup appends the block, uninstall takes it out: the person's file comes back byte for byte,
+    its final newline or the lack of one, its line endings and its trailing blank lines included."""
+    spliced = splice(existing, BLOCK)
+    assert remove(spliced) == existing
+    assert remove(splice(spliced, BLOCK.replace("lines", "other lines"))) == existing
 
 
 @pytest.mark.parametrize(
