@@ -5,22 +5,28 @@ model's context (recall, the briefing, MCP results, CLAUDE.md, MEMORY.md) and on
 terminal (the CLI, the TUI). On the way out it must not be able to:
 
 - close or open a tag the context sits in (our fence, Claude Code's `<system-reminder>`), with `<`
-  or with a bracket that looks like one;
+  or with characters that read as `<`, `/` and a tag's name (`＜／ｒｅｃａｌｌｅｄ…`, `⟨∕system…`);
 - say something the reader cannot see: control bytes, bidi overrides, zero-width and other
   invisible format characters, Unicode tag characters (text that a model reads and a person does
   not, "ASCII smuggling"), variation selectors used the same way;
 - drive a terminal: escape sequences (window titles, colours, cursor moves, hyperlinks) in their
   7-bit and C1 forms;
-- pass for a second memory: a line of its text that looks like an entry header.
+- pass for a second memory: a line of its text that looks like an entry header, in ASCII or in
+  lookalikes (`［decision・m-…］`, `－ 【gotcha】`).
 
 What a person typed stays as written otherwise: `a < b`, `<=`, emoji, any script. Stored text is
 not changed here; this is only what goes out. Linear on any input; standard library only (the
-prompt hook imports it), so the classes are listed by hand rather than asked of `unicodedata`.
+prompt hook imports it), so the invisible classes are listed by hand rather than asked of
+`unicodedata`, and the lookalikes come from a snapshot of the Unicode confusables data
+(core/lookalikes.py).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+
+from memtui.core import lookalikes
 
 #: Whole escape sequences go, not only their ESC: the text of a sequence (a window title, a link
 #: target) was never meant to be read. A string sequence (OSC, DCS, SOS, PM, APC) goes with its
@@ -58,9 +64,55 @@ _INVISIBLE = (
 
 #: Anything that reads as the start of a markup tag: `<name`, `</name`, `< /name`, `<!…`, `<?…`.
 _TAG = re.compile(r"<(?=[/!?]|[^\W\d_]|\s+/)")
-#: Brackets a reader (a model more than a parser) may take for `<`: fullwidth, small, angle
-#: quotation marks, CJK and mathematical angle brackets, the modifier and syllabics lookalikes.
-_LOOKALIKE_TAG = "[\u02c2\u1438\u2039\u2329\u276c\u276e\u27e8\u29fc\u3008\u300a\ufe64\uff1c](?=[/!?]|[^\\W\\d_]|\\s+/)"
+
+
+@functools.cache
+def _wide_tag() -> str:
+    """`_TAG` for text past ASCII, where every character that reads as `<`, `/`, `!`, `?` or `>`
+    (core/lookalikes.py: the Unicode confusables, NFKC, bracket names) counts as one; `_opener`
+    decides on what it found. Four classes: each one past Latin-1 costs about 0.3 ms to compile, and
+    a hook pays that on its first text past ASCII. Every look after an opener is bounded by the
+    whitespace run after it (which ends at the next opener) or by 64 characters: linear."""
+    slash = lookalikes.lookalikes_of("/") + lookalikes.prose_lookalikes_of("/")
+    marks = lookalikes.lookalikes_of("!?")
+    close = ">" + lookalikes.lookalikes_of(">") + "/" + lookalikes.lookalikes_of("/")
+    dash = "\\-" + lookalikes.lookalikes_of("-")
+    return (
+        f"[<{lookalikes.lookalikes_of('<')}]"
+        f"(?=(?P<space>\\s*)(?P<mark>[/!?{slash}{marks}])"
+        f"|(?P<name>[^\\W\\d_])[\\w{dash}]{{0,64}}+(?P<end>[{close}]|\\s|\\Z)?)"
+    )
+
+
+@functools.cache
+def _slashes() -> frozenset[str]:
+    return frozenset("/" + lookalikes.lookalikes_of("/") + lookalikes.prose_lookalikes_of("/"))
+
+
+def _opens(match: re.Match[str]) -> bool:
+    """Whether what `_wide_tag` found opens a tag. `<` does before `/`, `!`, `?`, a letter or
+    spaces and `/`, as in `_TAG`, and lookalikes of `/` and `!` count. A lookalike of `<` does too,
+    but before a name only where the name ends as a tag's does (by `>`, a space or `/`) and is not
+    a letter of CJK prose: CJK sets its own letters in `《…》` and `〈…〉`, and math writes `⟨u, v⟩`.
+    `ノ` and `丿`, which the confusables data pairs with `/`, count as one before a Latin letter only
+    (`〈ノrecalled…`, not `《ノルウェイの森》`)."""
+    mark = match.group("mark")
+    if mark is not None:
+        if mark in lookalikes.prose_lookalikes_of("/"):
+            after = match.string[match.end("mark") : match.end("mark") + 1]
+            if not (after.isascii() and after.isalpha()):
+                return False
+        return not match.group("space") or mark in _slashes()
+    if match.group() == "<":
+        return True
+    return match.group("end") is not None and not lookalikes.prose_letter(match.group("name"))
+
+
+def _opener(match: re.Match[str]) -> str:
+    found = match.group()
+    if not _opens(match):
+        return found
+    return "&lt;" if found == "<" else f"&#x{ord(found):X};"
 
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
@@ -76,10 +128,8 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 #: What our entry headers start with: `[type · id]` (recall), `- [type] …` (briefing), an id
-#: (`mem_…`, MCP results); in brackets a reader may take for square ones too.
-_HEADER_STARTS = ("[", "［", "【", "〔", "⟦", "mem_")
-#: The separator our headers use, and characters that read as it.
-_HEADER_DOTS = ("·", "•", "∙", "⋅", "・", "‧")
+#: (`mem_…`, MCP results). Lookalikes fold to these first; the separator is `_header_dot`.
+_HEADER_STARTS = ("[", "mem_")
 
 
 def _visible(text: str) -> str:
@@ -97,17 +147,16 @@ def _visible(text: str) -> str:
 
 def for_model(text: str, *, oneline: bool = False) -> str:
     """`text` for a model's context. A `<` that could start a tag becomes `&lt;` (the model reads
-    `&lt;T>` as the `<T>` it was, `a < b` and `<=` stay); a lookalike before a tag-like character
-    becomes its numeric reference (`&#xFF1C;`: exact, and no bracket). With `oneline`, whitespace
+    `&lt;T>` as the `<T>` it was, `a < b` and `<=` stay); a lookalike of `<` before what reads as a
+    tag's start becomes its numeric reference (`&#xFF1C;`: exact, and no bracket). Lookalikes of
+    `/`, `!` and letters count as those (`<∕x` is escaped as `</x` is). With `oneline`, whitespace
     runs (newlines too) fold to one space."""
     text = _visible(text)
     if oneline:
         text = " ".join(text.split())
-    if "<" in text:
-        text = _TAG.sub("&lt;", text)
-    if not text.isascii():
-        text = _compiled(_LOOKALIKE_TAG).sub(lambda m: f"&#x{ord(m.group()):X};", text)
-    return text
+    if text.isascii():
+        return _TAG.sub("&lt;", text) if "<" in text else text
+    return _compiled(_wide_tag()).sub(_opener, text)
 
 
 def memory_body(text: str) -> str:
@@ -121,9 +170,19 @@ def _header_like(line: str) -> bool:
     start = line.lstrip()
     if start.startswith("\\"):
         return False  # escaped already: what this function makes of a header line
-    if start[:1] in ("-", "*", "+", ">"):  # a list item or a quote around a forged header
+    wide = not line.isascii()  # `［decision・m-1］`, `＞ 【gotcha】`, `ｍｅｍ_…` read as ours
+    fold = lookalikes.table() if wide else {}
+    if start[:1] and start[:1].translate(fold) in "-*+>":  # a list item or a quote around a forged header
         start = start[1:].lstrip()
-    return start.startswith(_HEADER_STARTS) or any(f" {dot} " in line for dot in _HEADER_DOTS)
+    if start[:4].translate(fold).startswith(_HEADER_STARTS):
+        return True
+    return wide and _compiled(_header_dot()).search(line) is not None
+
+
+@functools.cache
+def _header_dot() -> str:
+    """The separator of our headers, ` · `, in any of the dots and spaces that read as it."""
+    return f"\\s[·{lookalikes.lookalikes_of('·')}]\\s"
 
 
 def for_terminal(text: str, *, oneline: bool = False) -> str:
