@@ -66,6 +66,12 @@ _INVISIBLE = (
 _TAG = re.compile(r"<(?=[/!?]|[^\W\d_]|\s+/)")
 
 
+#: Unicode's blocks of combining marks ("Combining Diacritical Marks" and its extensions, "… for
+#: Symbols", "Combining Half Marks"): a mark sits on the `<` it follows (`<\u0338/…` draws `≮/…`), so
+#: between an opener and its `/` it counts as nothing, as a space does.
+_COMBINING = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+
+
 @functools.cache
 def _wide_tag() -> str:
     """`_TAG` for text past ASCII, where every character that reads as `<`, `/`, `!`, `?` or `>`
@@ -79,40 +85,44 @@ def _wide_tag() -> str:
     dash = "\\-" + lookalikes.lookalikes_of("-")
     return (
         f"[<{lookalikes.lookalikes_of('<')}]"
-        f"(?=(?P<space>\\s*)(?P<mark>[/!?{slash}{marks}])"
+        f"(?=(?P<space>[\\s{_COMBINING}]*)(?P<mark>[/!?{slash}{marks}])"
         f"|(?P<name>[^\\W\\d_])[\\w{dash}]{{0,64}}+(?P<end>[{close}]|\\s|\\Z)?)"
     )
 
 
 @functools.cache
-def _slashes() -> frozenset[str]:
-    return frozenset("/" + lookalikes.lookalikes_of("/") + lookalikes.prose_lookalikes_of("/"))
+def _slashes() -> tuple[frozenset[str], frozenset[str]]:
+    """What reads as `/`, and of that the letters of CJK prose (`ノ 丿`)."""
+    prose = lookalikes.prose_lookalikes_of("/")
+    return frozenset("/" + lookalikes.lookalikes_of("/") + prose), frozenset(prose)
 
 
-def _opens(match: re.Match[str]) -> bool:
-    """Whether what `_wide_tag` found opens a tag. `<` does before `/`, `!`, `?`, a letter or
-    spaces and `/`, as in `_TAG`, and lookalikes of `/` and `!` count. A lookalike of `<` does too,
-    but before a name only where the name ends as a tag's does (by `>`, a space or `/`) and is not
-    a letter of CJK prose: CJK sets its own letters in `《…》` and `〈…〉`, and math writes `⟨u, v⟩`.
-    `ノ` and `丿`, which the confusables data pairs with `/`, count as one before a Latin letter only
-    (`〈ノrecalled…`, not `《ノルウェイの森》`)."""
-    mark = match.group("mark")
-    if mark is not None:
-        if mark in lookalikes.prose_lookalikes_of("/"):
-            after = match.string[match.end("mark") : match.end("mark") + 1]
-            if not (after.isascii() and after.isalpha()):
-                return False
-        return not match.group("space") or mark in _slashes()
-    if match.group() == "<":
-        return True
-    return match.group("end") is not None and not lookalikes.prose_letter(match.group("name"))
+@functools.cache
+def _escapes() -> dict[str, str]:
+    """Each opener's escape: `&lt;` for `<`, its numeric reference for a lookalike (exact, no bracket)."""
+    return {"<": "&lt;"} | {c: f"&#x{ord(c):X};" for c in lookalikes.lookalikes_of("<")}
 
 
 def _opener(match: re.Match[str]) -> str:
+    """What `_wide_tag` found, escaped where it opens a tag. `<` does before `/`, `!`, `?`, a letter
+    or spaces and `/`, as in `_TAG`, and lookalikes of `/` and `!` count. A lookalike of `<` does
+    too, but before a name only where the name ends as a tag's does (by `>`, a space or `/`) and is
+    not a letter of CJK prose: CJK sets its own letters in `《…》` and `〈…〉`, and math writes
+    `⟨u, v⟩`. `ノ` and `丿`, which the confusables data pairs with `/`, count as one after a
+    lookalike only before a Latin letter (`〈ノrecalled…`, not `《ノルウェイの森》`)."""
     found = match.group()
-    if not _opens(match):
+    space, mark, name, end = match.groups()  # by position: named look-ups cost a microsecond a match
+    if mark is not None:
+        slashes, prose = _slashes()
+        if space and mark not in slashes and any(c.isspace() for c in space):
+            return found  # after spaces only a slash: `a < !b` is prose
+        if mark in prose and found != "<":
+            after = match.string[match.end(2) : match.end(2) + 1]
+            if not (after.isascii() and after.isalpha()):
+                return found
+    elif found != "<" and (end is None or lookalikes.prose_letter(name)):
         return found
-    return "&lt;" if found == "<" else f"&#x{ord(found):X};"
+    return _escapes()[found]
 
 
 _COMPILED: dict[str, re.Pattern[str]] = {}

@@ -56,6 +56,8 @@ def test_the_held_out_kind_is_escaped_exactly():
         == "&#x27E8;\u2215x\u27e9 and &#x3008;\uff0fy\u3009"
     )
     assert defuse.for_model("\ufe64 \u29f8recalled") == "&#xFE64; \u29f8recalled"
+    # `<` before any letter stays escaped, as before: the lookalikes' narrower rule is theirs alone
+    assert defuse.for_model("<\u30ce\u30fc\u30c8> <\u8ad6\u8a9e>") == "&lt;\u30ce\u30fc\u30c8> &lt;\u8ad6\u8a9e>"
 
 
 def test_a_lookalike_header_line_is_marked_as_text():
