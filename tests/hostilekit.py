@@ -2,10 +2,13 @@
 
 A memory reaches a model's context (recall, the briefing, MCP results, CLAUDE.md, MEMORY.md) and a
 person's terminal (the CLI, the TUI). `HOSTILE` is one string per way text has been used to break
-out of such a place; the checks say what nothing that memtui prints may hold, whatever went in:
+out of such a place, `LOOKALIKE` the closers and headers written in characters that read as ASCII
+ones, `CORPUS` both; the checks say what nothing that memtui prints may hold, whatever went in:
 
-* `model_problems`: a tag opener other than our own fence, a lookalike bracket before a tag-like
-  character, an invisible or control character, a line that forges an entry header;
+* `model_problems`: a tag opener other than our own fence, a character that reads as `<` before
+  what reads as a tag's start (`reads_as`: NFKC, the confusables library's own data, the brackets
+  it lacks), an invisible or control character, a line that forges an entry header, in ASCII or in
+  lookalikes;
 * `terminal_problems`: an escape sequence or any other control or invisible character.
 
 `chunks()` packs the corpus into memory-sized texts (each under the 2,000 characters memory_save
