@@ -28,7 +28,6 @@ import bisect
 import functools
 import json
 import re
-import string
 import sys
 import unicodedata
 from pathlib import Path
@@ -39,26 +38,18 @@ LIBRARY = "confusable_homoglyphs"
 
 #: What a lookalike may fold to: the characters of every fence, tag and header (and all of printable
 #: ASCII, so a tag name in lookalike letters folds too), and the middle dot of our headers.
-TARGETS = string.ascii_letters + string.digits + string.punctuation + " " + "·"
+TARGETS = "".join(map(chr, range(0x20, 0x7F))) + "·"  # not `string`'s: its import compiles a pattern
 #: When the confusables data pairs one character with several targets, the markup ones win.
-_PRECEDENCE = "</>![]?·-*+ " + string.ascii_lowercase + string.ascii_uppercase + string.digits
+_PRECEDENCE = "</>![]?·-*+ abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 #: Scripts whose letters are prose beside a bracket or a dot, never a tag name or a header.
 PROSE_SCRIPTS = frozenset({"HAN", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "YI"})
 #: Brackets by their Unicode names. A left guillemet (`«`, "DOUBLE ANGLE QUOTATION MARK") is not
 #: one: French and German prose open every quote with it. Vertical presentation forms render as `︿`.
 _NAMED = (
-    (
-        "<",
-        re.compile(r"\bLEFT(?:-POINTING)? (?:[A-Z]+ )*ANGLE BRACKET\b|LEFT-POINTING ANGLE QUOTATION|LEFT ARROWHEAD$"),
-    ),
-    (
-        ">",
-        re.compile(
-            r"\bRIGHT(?:-POINTING)? (?:[A-Z]+ )*ANGLE BRACKET\b|RIGHT-POINTING ANGLE QUOTATION|RIGHT ARROWHEAD$"
-        ),
-    ),
-    ("[", re.compile(r"\bLEFT (?:[A-Z]+ )*(?:SQUARE|LENTICULAR|TORTOISE SHELL) BRACKET\b")),
-    ("]", re.compile(r"\bRIGHT (?:[A-Z]+ )*(?:SQUARE|LENTICULAR|TORTOISE SHELL) BRACKET\b")),
+    ("<", r"\bLEFT(?:-POINTING)? (?:[A-Z]+ )*ANGLE BRACKET\b|LEFT-POINTING ANGLE QUOTATION|LEFT ARROWHEAD$"),
+    (">", r"\bRIGHT(?:-POINTING)? (?:[A-Z]+ )*ANGLE BRACKET\b|RIGHT-POINTING ANGLE QUOTATION|RIGHT ARROWHEAD$"),
+    ("[", r"\bLEFT (?:[A-Z]+ )*(?:SQUARE|LENTICULAR|TORTOISE SHELL) BRACKET\b"),
+    ("]", r"\bRIGHT (?:[A-Z]+ )*(?:SQUARE|LENTICULAR|TORTOISE SHELL) BRACKET\b"),
 )
 _BRACKET_CATEGORIES = frozenset({"Ps", "Pe", "Pi", "Pf", "Sm", "Sk"})
 
@@ -69,6 +60,7 @@ def _prose_letter(char: str, script: str) -> bool:
 
 def unicode_part() -> dict[str, str]:
     """{target: its lookalikes} from Python's Unicode data (NFKC and names). Scans every code point."""
+    named = [(target, re.compile(pattern)) for target, pattern in _NAMED]  # compiled here: not on the hook path
     found: dict[str, list[str]] = {}
     for code in range(0x80, sys.maxunicode + 1):
         char = chr(code)
@@ -78,7 +70,7 @@ def unicode_part() -> dict[str, str]:
             continue
         name = unicodedata.name(char, "")
         if unicodedata.category(char) in _BRACKET_CATEGORIES and "VERTICAL" not in name:
-            target = next((t for t, pattern in _NAMED if pattern.search(name)), None)
+            target = next((t for t, pattern in named if pattern.search(name)), None)
             if target:
                 found.setdefault(target, []).append(char)
     return {target: "".join(chars) for target, chars in sorted(found.items())}
@@ -163,14 +155,14 @@ def _loaded() -> dict[str, Any]:
     version = installed_version()
     if version is not None and taken.get(LIBRARY) != version:
         taken = {**taken, **library_parts(), LIBRARY: version}
-    merged: dict[str, str] = {}
+    table: dict[int, str] = {}
     for part in (taken["library"], taken["unicode"]):  # NFKC last: it is exact where the two disagree
         for target, chars in part.items():
-            merged.update(dict.fromkeys(chars, target))
-    by_target: dict[str, str] = {}
-    for char, target in sorted(merged.items()):
-        by_target[target] = by_target.get(target, "") + char
-    return {**taken, "table": {ord(c): t for c, t in merged.items()}, "by_target": by_target}
+            table.update(dict.fromkeys(map(ord, chars), target))
+    by_target: dict[str, list[str]] = {}
+    for code, target in table.items():
+        by_target.setdefault(target, []).append(chr(code))
+    return {**taken, "table": table, "by_target": {t: "".join(chars) for t, chars in by_target.items()}}
 
 
 def table() -> dict[int, str]:
