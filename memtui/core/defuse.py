@@ -175,20 +175,22 @@ def memory_body(text: str) -> str:
     """A memory's text for a model's context, as `for_model`, and no line of it reads as an entry
     header: such a line starts with `\\` (Markdown's escape, which a model reads as "literal"), so
     a memory holding a blank line and `[decision · m-…]` cannot pass for a second memory."""
-    return "\n".join("\\" + line if _header_like(line) else line for line in for_model(text).split("\n"))
+    text = for_model(text)
+    wide = not text.isascii()  # `［decision・m-1］`, `＞ 【gotcha】`, `ｍｅｍ_…` read as ours
+    fold = lookalikes.table() if wide else {}
+    dot = _compiled(_header_dot()) if wide else None
+    return "\n".join("\\" + line if _header_like(line, fold, dot) else line for line in text.split("\n"))
 
 
-def _header_like(line: str) -> bool:
+def _header_like(line: str, fold: dict[int, str], dot: re.Pattern[str] | None) -> bool:
     start = line.lstrip()
     if start.startswith("\\"):
         return False  # escaped already: what this function makes of a header line
-    wide = not line.isascii()  # `［decision・m-1］`, `＞ 【gotcha】`, `ｍｅｍ_…` read as ours
-    fold = lookalikes.table() if wide else {}
     if start[:1] and start[:1].translate(fold) in "-*+>":  # a list item or a quote around a forged header
         start = start[1:].lstrip()
     if start[:4].translate(fold).startswith(_HEADER_STARTS):
         return True
-    return wide and _compiled(_header_dot()).search(line) is not None
+    return dot is not None and not line.isascii() and dot.search(line) is not None
 
 
 @functools.cache
