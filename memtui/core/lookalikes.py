@@ -4,7 +4,7 @@ A closer (`</recalled-memories>`, Claude Code's `</system-reminder>`) is `<`, `/
 header is `[type · id]`, `- [type] … (id)` or `mem_… · type`. A model reads `＜／ｒｅｃａｌｌｅｄ…＞`,
 `⟨∕system-reminder⟩` or `［decision・m-1］` as the same thing, so the defuser folds every lookalike to
 the ASCII character it reads as before it looks for an opener or a header. The fold is one table
-(code point → one printable ASCII character or `·`) from three sources:
+(code point → one printable ASCII character or `·`) from two sources:
 
 - `unicode`: Python's own Unicode data: every character whose NFKC form is one such character
   (fullwidth `＜／［`, small `﹤`, mathematical letters), and the brackets whose Unicode names make
@@ -13,11 +13,12 @@ the ASCII character it reads as before it looks for an opener or a header. The f
 - `library`: the Unicode confusables (UTS #39) as the maintained `confusable-homoglyphs` package
   ships them (`‹ ❮ ˂ ᐸ` for `<`, `∕ ⁄ ⧸ ╱` for `/`, Cyrillic and Greek letters for Latin ones).
 
-Letters of the CJK scripts are not folded: beside their own brackets they are prose (`《ノルウェイ
-の森》`), not a tag name; the confusables data's few (`ノ 丿` for `/`) are kept apart (`prose`) for the
-defuser to read as slashes only before a Latin tag name. Both parts come from the snapshot beside this file (`lookalikes.json`),
-so the hooks fold without importing the library (it loads a 900 kB table); the library part is read
-from the library itself only when another version of it is installed. Regenerate with
+Letters of the CJK scripts (`prose_letters`, by the library's script data) are not folded: beside
+their own brackets they are prose (`《ノルウェイの森》`), not a tag name; the confusables data's few
+(`ノ 丿` for `/`) are kept apart (`prose`) for the defuser to read as slashes only before a Latin
+letter. Every part comes from the snapshot beside this file (`lookalikes.json`), so the hooks fold
+without importing the library (it loads a 900 kB table); the library's parts are read from the
+library itself only when another version of it is installed. Regenerate with
 `python -m memtui.core.lookalikes --write`; a test checks the snapshot against the library and
 Python's Unicode data.
 """
