@@ -6,10 +6,12 @@ else), on 100,000 characters of each kind of input.
 
 Inputs: plain ASCII prose (what most memories are), prose with non-ASCII punctuation (the wide
 path), and worst cases for each step: every character a tag opener, every character invisible,
-escape sequences back to back, unterminated OSC introducers, and one 100,000-character line of
-`< ` pairs (the `\\s+/` lookahead). Each figure is the median of `--runs`; the first call's
-compile is reported on its own (a hook pays it once per process). Linear means 100k of the worst
-case costs about what 100k of prose does, not its square.
+escape sequences back to back, unterminated OSC introducers, one 100,000-character line of
+`< ` pairs (the `\\s+/` lookahead), lookalike closers, names and headers (`＜／a`, `⟨` and 70
+letters, `［decision・m-1］`), and CJK prose in its own brackets. Each figure is the median of
+`--runs`; the first call's loading of the lookalike table and compile is reported on its own (a
+hook pays it once per process). Linear means 100k of the worst case costs about what 100k of prose
+does, not its square.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memtui.core import defuse
+from memtui.core import defuse, lookalikes
 
 SIZE = 100_000
 _OLD_TAG = re.compile(r"<(?=[/!?]|[^\W\d_]|\s+/)")
@@ -50,6 +52,12 @@ INPUTS = {
     "unterminated osc": _fill("\x1b]0;"),
     "lt-space run": "<" + " " * (SIZE - 2) + "x",
     "forged headers": _fill("\n[decision · m-1]\n- [gotcha] x (m-2)"),
+    "lookalike closers": _fill("\uff1c\uff0fa\u27e8\u2215b<\u2215c"),
+    "lookalike names": _fill("\u27e8" + "a" * 70 + " "),  # each name read for 64 characters, then given up
+    "lookalike headers": _fill("\n\uff3bdecision\u30fbm-1\uff3d\n\uff0d \uff3bgotcha\uff3d x (m-2)"),
+    "cjk prose": _fill(
+        "\u300a\u7ea2\u697c\u68a6\u300b\u3068\u3008\u8ad6\u8a9e\u3009\u3001\u300c\u5f15\u7528\u300d\u3002"
+    ),
 }
 
 
@@ -63,13 +71,18 @@ def median_ms(fn: Callable[[str], str], text: str, runs: int) -> float:
 
 
 def first_call_ms() -> float:
-    """The wide patterns' compile, as a fresh process pays it on its first non-ASCII text."""
+    """The lookalike table's load and the wide patterns' compile, as a fresh process pays them on its
+    first non-ASCII text."""
     times = []
     for _ in range(7):
         defuse._COMPILED.clear()
+        defuse._wide_tag.cache_clear()
+        defuse._header_dot.cache_clear()
+        defuse._slashes.cache_clear()
+        lookalikes._loaded.cache_clear()
         re.purge()
         started = time.perf_counter()
-        defuse.for_model("·\x1b")
+        defuse.memory_body("·\x1b")
         times.append((time.perf_counter() - started) * 1000)
     return statistics.median(times)
 
@@ -90,7 +103,9 @@ def main() -> int:
     for label, text in INPUTS.items():
         cells = "".join(f"{median_ms(fn, text, args.runs):>14.2f}" for fn in ways.values())
         print(f"{label:<18}{cells}")
-    print(f"first non-ASCII call with an ESC (compiles the wide patterns), median of 7: {compile_ms:.2f} ms")
+    print(
+        f"first non-ASCII call with an ESC (loads the lookalikes, compiles the wide patterns), median of 7: {compile_ms:.2f} ms"
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

@@ -8,7 +8,7 @@ import json
 import unicodedata
 from dataclasses import replace
 
-from hostilekit import FORGED_IDS, HOSTILE, TOPIC, hidden, model_problems, terminal_problems
+from hostilekit import CORPUS, FORGED_IDS, TOPIC, hidden, model_problems, terminal_problems
 
 from memtui.core.memory import Memory
 
@@ -22,7 +22,7 @@ def _memory(now, text: str, **fields) -> Memory:
 def _failures(check) -> dict[str, list[str]]:
     """{name: problems} for every hostile string whose output `check(text)` finds problems in."""
     out = {}
-    for name, text in HOSTILE:
+    for name, text in CORPUS:
         problems = check(text)
         if problems:
             out[name] = problems
@@ -107,7 +107,7 @@ def test_nothing_hostile_reaches_a_terminal_and_one_line_stays_one_line():
 def test_json_stays_exact_json_with_no_raw_control():
     from memtui.core import defuse
 
-    for name, text in HOSTILE:
+    for name, text in CORPUS:
         value = {"id": ID, "content": text, "tags": [text]}
         printed = defuse.json_text(json.dumps(value, indent=2, ensure_ascii=False))
         assert json.loads(printed) == value, name
@@ -152,7 +152,7 @@ def test_a_forged_header_line_reads_as_text_of_the_memory():
 def test_defusing_twice_changes_nothing_more():
     from memtui.core import defuse
 
-    for name, text in HOSTILE:
+    for name, text in CORPUS:
         once = defuse.memory_body(text)
         assert defuse.memory_body(once) == once, name
         assert defuse.for_model(defuse.for_model(text)) == defuse.for_model(text), name
