@@ -129,6 +129,16 @@ def test_ask_runs_no_program_a_repository_names(clone, home, key):
 
 
 @pytest.mark.parametrize("key", sorted(KEYS))
+def test_setup_runs_no_program_a_repository_names(clone, home, key):
+    root, marker = clone(key)
+
+    done = memtui("setup", cwd=root, env=env_for(home, root))
+
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists(), marker.read_text()  # its line on capture asks no login of the repository's program
+
+
+@pytest.mark.parametrize("key", sorted(KEYS))
 def test_the_worker_a_hook_starts_runs_no_program_a_repository_names(clone, home, key):
     from memtui.store.locations import sanitize
 
