@@ -192,3 +192,29 @@ def test_the_environment_names_the_program_and_status_says_so(clone, home, tmp_p
         "ignored: [llm] codex in .memory/config.toml (a project file cannot choose a program; set it in "
         "~/.config/memtui/config.toml or MEMTUI_CODEX)"
     ]
+
+
+@pytest.mark.parametrize("key", sorted(KEYS))
+def test_the_mcp_servers_ask_and_status_run_no_program_a_repository_names(clone, home, key):
+    """What an agent asks through MCP (`memory_ask`, `memory_status`), over stdio through the SDK's client."""
+    import asyncio
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    root, marker = clone(key)
+
+    async def run() -> list[str]:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "memtui", "mcp"], env=env_for(home, root), cwd=str(root)
+        )
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            asked = await client.call_tool("memory_ask", {"question": "which queue do we use for jobs?"})
+            status = await client.call_tool("memory_status", {})
+            return ["".join(b.text for b in r.content if b.type == "text") for r in (asked, status)]
+
+    asked, status = asyncio.run(asyncio.wait_for(run(), 90))
+
+    assert not marker.exists(), marker.read_text()
+    assert "Redis" in asked
+    assert f"[llm] {key} in .memory/config.toml (a project file cannot choose a program" in " ".join(status.split())
