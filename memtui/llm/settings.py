@@ -129,7 +129,7 @@ PROJECT = ".memory/config.toml (the project's config)"
 #: The `[llm]` keys only the person's own config or the environment may set (`memtui.config.PER_USER`).
 PER_USER = tuple(dotted.split(".", 1)[1] for dotted in CONFIG_PER_USER if dotted.startswith("llm."))
 #: The `[llm]` keys a project's config.toml may set: shared with everyone who clones it. Every key
-#: `load` reads is in this or `PER_USER` (tests/llm/test_config_split.py holds them to it).
+#: `load` reads is in this or `PER_USER` (tests/llm/test_llm_config_split.py holds them to it).
 SHARED = (
     "model",
     "daily_budget_usd",
