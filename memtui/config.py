@@ -115,6 +115,8 @@ class Config:
             if not isinstance(node, dict) or part not in node:
                 return default
             node = node[part]
+        if isinstance(node, dict) and "." not in dotted:
+            return self.section(dotted)  # a whole table, as `section` gives it
         return default if _dropped(dotted, node) else node
 
     def ignored(self) -> list[str]:

@@ -34,6 +34,7 @@ def test_a_projects_program_keys_are_dropped_and_named(tmp_path):
 
     assert config.section("llm") == {"backend": "claude-code", "model": "m"}
     assert config.get("llm.claude") is None and config.get("llm.model") == "m"
+    assert config.get("llm") == config.section("llm")
     lines = config.ignored()
     assert [line.split(" in ")[0] for line in lines] == [
         "ignored: [llm] claude",
