@@ -6,7 +6,9 @@ here because every layer needs it. The writer (tomli-w) is imported only when wr
 
 from __future__ import annotations
 
+import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,68 @@ auto = true
 # budget = 30
 """
 
+#: The keys a project's config.toml may not set, with the environment variable that may. The file is
+#: shared (committed, cloned, pulled), so a key that chooses a program to run, a host to send to, a
+#: secret or a path outside the project is the person's alone: it is read only from their own config
+#: (`$XDG_CONFIG_HOME/memtui/config.toml`, `user_path`) or the environment. In a
+#: project's file it is dropped on the way in (`Config.section`, `Config.get`) and named by
+#: `Config.ignored`, which `memtui status` prints. A new key that chooses any of those goes here;
+#: every other key is shared (docs/security.md, "What a project's files may choose").
+PER_USER: dict[str, tuple[str, str]] = {
+    "llm.claude": ("MEMTUI_CLAUDE", "a program"),
+    "llm.codex": ("MEMTUI_CODEX", "a program"),
+    "llm.gemini": ("MEMTUI_GEMINI", "a program"),
+    "llm.api_key": ("ANTHROPIC_API_KEY", "a key"),
+}
+#: The keys that name a file of the project: a value that is absolute or climbs out of the project
+#: is dropped like a per-user key (writes are confined anyway; this keeps reads in too).
+PROJECT_PATHS = ("claude_md.path",)
+#: The most of the person's own config.toml that is read (a few settings; more is not a config).
+USER_CONFIG_BYTES = 1 << 20
+
+
+def user_path(env: Mapping[str, str] | None = None) -> Path:
+    """The person's own config.toml: `$XDG_CONFIG_HOME/memtui/config.toml`, else under `~/.config`."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME")
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return (Path(base) if base else home / ".config") / "memtui" / "config.toml"
+
+
+def user_label(env: Mapping[str, str] | None = None) -> str:
+    """`user_path` as a person reads it (`~/…` under their home folder)."""
+    env = os.environ if env is None else env
+    path, home = user_path(env), Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return f"~/{path.relative_to(home).as_posix()}" if path.is_relative_to(home) else str(path)
+
+
+def user_table(name: str, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The table `name` of the person's own config.toml (every key allowed: it is theirs, not the
+    project's); {} when there is no such file. A broken file is a ConfigError naming it."""
+    path = user_path(env)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.loads(handle.read(USER_CONFIG_BYTES).decode("utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{user_label(env)} could not be read ({exc}); fix it or delete it") from None
+    table = data.get(name, {})
+    return table if isinstance(table, dict) else {}
+
+
+def _outside(value: object) -> bool:
+    """Whether a path value leaves the project by its text alone (links are the writers' check)."""
+    import posixpath
+
+    text = str(value).replace("\\", "/")
+    return text.startswith(("/", "~")) or posixpath.normpath(text).split("/")[0] == ".."
+
+
+def _dropped(dotted: str, value: object) -> bool:
+    """Whether a project file's `dotted` key (with `value`) is ignored."""
+    return dotted in PER_USER or (dotted in PROJECT_PATHS and _outside(value))
+
 
 @dataclass(frozen=True)
 class Config:
@@ -38,16 +102,44 @@ class Config:
     path: Path | None = None
 
     def section(self, name: str) -> dict[str, Any]:
+        """The table `name`, without the keys a project's file may not set (`PER_USER`)."""
         value = self.data.get(name, {})
-        return value if isinstance(value, dict) else {}
+        if not isinstance(value, dict):
+            return {}
+        return {k: v for k, v in value.items() if not _dropped(f"{name}.{k}", v)}
 
     def get(self, dotted: str, default: Any = None) -> Any:
+        """The value at `dotted` ("claude_md.path"), or `default`, as `section` would give it."""
         node: Any = self.data
         for part in dotted.split("."):
             if not isinstance(node, dict) or part not in node:
                 return default
             node = node[part]
-        return node
+        if isinstance(node, dict) and "." not in dotted:
+            return self.section(dotted)  # a whole table, as `section` gives it
+        return default if _dropped(dotted, node) else node
+
+    def ignored(self) -> list[str]:
+        """One line per key of this file that is ignored (`PER_USER`, `PROJECT_PATHS`), naming the key
+        and where it may be set instead."""
+        out = []
+        for name, table in self.data.items():
+            if not isinstance(table, dict):
+                continue
+            for key, value in table.items():
+                dotted = f"{name}.{key}"
+                if dotted in PER_USER:
+                    var, what = PER_USER[dotted]
+                    out.append(
+                        f"ignored: [{name}] {key} in .memory/config.toml (a project file cannot choose {what}; "
+                        f"set it in {user_label()} or {var})"
+                    )
+                elif _dropped(dotted, value):
+                    out.append(
+                        f"ignored: [{name}] {key} in .memory/config.toml (a project file cannot choose a path "
+                        "outside the project; give one inside it)"
+                    )
+        return out
 
     @classmethod
     def load(cls, path: Path) -> Config:

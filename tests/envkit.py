@@ -19,6 +19,7 @@ def isolated_env(root: Path | None, home: Path, **extra: str) -> dict[str, str]:
     env["MEMTUI_CLAUDE"] = str(home / ".no-claude-here")  # only a test that signs Claude Code in uses it
     env["MEMTUI_CODEX"] = str(home / ".no-codex-here")  # only a test that signs Codex in uses it
     env.pop("CODEX_HOME", None)
+    env.pop("XDG_CONFIG_HOME", None)  # the person's own memtui config sets [llm] for every project
     if root is not None:
         env["CLAUDE_PROJECT_DIR"] = str(root)
     env.update(extra)

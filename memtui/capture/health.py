@@ -201,6 +201,9 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
         "api_key": key.source if key else None,
         "backend": choice.name,
         "backend_why": choice.why,
+        "backend_from": choice.source or None,
+        # The keys of the project's config.toml that choose what only the person may (`config.PER_USER`).
+        "ignored": config.ignored() if config is not None else [],
         "backend_off": backend.SWITCH_OFF if choice.on else None,
         "daily_calls": settings.daily_calls,
         "daily_tokens": settings.daily_tokens,
@@ -261,7 +264,7 @@ def _agent_rows(health: dict[str, Any]) -> list[Row]:
 class Row(NamedTuple):
     """One line of the health summary, as `memtui status` and the TUI's health screen both show it."""
 
-    section: str  # "Capture", "Agents", "Model" or "Today"
+    section: str  # "Capture", "Agents", "Model", "Config" or "Today"
     label: str  # "" continues the row above
     text: str
     level: str = ""  # "", "muted", "warn" or "error": how the TUI colours it
@@ -333,8 +336,11 @@ def rows(health: dict[str, Any]) -> list[Row]:
         out.append(Row("Model", "model", f"none: {health.get('backend_why')}", "warn"))
     else:
         out.append(Row("Model", "model", f"{health.get('model', '?')} via {health.get('backend_why')}"))
+        if health.get("backend_from"):
+            out.append(Row("Model", "from", str(health["backend_from"]), "muted"))
         if health.get("backend_off"):
             out.append(Row("Model", "", f"to switch it off: {health['backend_off']}", "muted"))
+    out += [Row("Config", "ignored", line.removeprefix("ignored: "), "warn") for line in health.get("ignored") or []]
     today = health.get("today") or {}
     tokens = int(today.get("input_tokens", 0)) + int(today.get("output_tokens", 0))
     cost = float(today.get("cost_usd") or 0)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,9 @@ class Choice:
     fix: str
     key: keys.ApiKey | None = None
     cli: Path | None = None
+    #: Where the choice came from, for status: the setting that asked for the backend (or that it
+    #: was detected), and where the program or the key was found.
+    source: str = ""
 
     @property
     def on(self) -> bool:
@@ -75,7 +79,8 @@ def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login
         return Choice("off", f"the model backend is off ({settings.backend_source})", 'set [llm] backend = "auto"')
     key = keys.resolve(env) if wanted in ("auto", "api") else None
     if key is not None:
-        return Choice("api", f"the Anthropic API (key from {key.source})", SWITCH_OFF, key=key)
+        why = f"the Anthropic API (key from {key.source})"
+        return Choice("api", why, SWITCH_OFF, key=key, source=f"{_asked(settings)}; the key from {key.source}")
     if wanted == "api":
         return Choice(
             "off", f"no Anthropic API key found ({settings.backend_source} asks for the API)", keys.NO_KEY_FIX
@@ -85,12 +90,31 @@ def choose(settings: LLMSettings, env: Mapping[str, str] | None = None, *, login
     return _auto(settings, env, login)
 
 
+def _asked(settings: LLMSettings) -> str:
+    """Which setting asked for the backend, or that none did."""
+    if settings.backend_source == "the default":
+        return "auto-detected (no [llm] backend set)"
+    return f"{settings.backend} asked by {settings.backend_source}"
+
+
+def _program(name: str, cli: Path, settings: LLMSettings, env: Mapping[str, str]) -> str:
+    """Where the backend `name`'s program `cli` came from: the person's config or environment (a
+    project's file cannot say: `memtui.config.PER_USER`), else PATH, else its usual place."""
+    setting = AGENT_CLIS[name][3]
+    origin = settings.origin(setting)
+    if origin:
+        return f"the program {cli} from {origin}"
+    on_path = shutil.which(setting, path=env.get("PATH"))
+    return f"the program {cli}, found " + ("on PATH" if on_path and Path(on_path) == cli else "in its usual place")
+
+
 #: The backends that run an agent's CLI, in `auto`'s order: the module (with `find_cli`,
-#: `signed_in`, `INSTALL_FIX`, `SIGN_IN_FIX`), the CLI as it is installed, and whose login it is.
+#: `signed_in`, `INSTALL_FIX`, `SIGN_IN_FIX`), the CLI as it is installed, whose login it is, and
+#: the program's name (on PATH, and its `[llm]` key in the person's config).
 AGENT_CLIS = {
-    "claude-code": ("claudecode", "Claude Code", "Claude Code"),
-    "codex": ("codex", "Codex CLI", "Codex"),
-    "gemini": ("gemini", "Gemini CLI", "Gemini"),
+    "claude-code": ("claudecode", "Claude Code", "Claude Code", "claude"),
+    "codex": ("codex", "Codex CLI", "Codex", "codex"),
+    "gemini": ("gemini", "Gemini CLI", "Gemini", "gemini"),
 }
 
 
@@ -100,13 +124,14 @@ def _module(name: str) -> Any:
 
 def _agent_cli(name: str, settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
     """An agent CLI's backend, asked for by name, or off with why."""
-    module, (_, installed, who) = _module(name), AGENT_CLIS[name]
+    module, (_, installed, who, _) = _module(name), AGENT_CLIS[name]
     cli = module.find_cli(settings, env)
     if cli is None:
         return Choice("off", f"{installed} was not found ({settings.backend_source} asks for it)", module.INSTALL_FIX)
     if login and module.signed_in(cli, env) is False:
         return Choice("off", f"{who} is not signed in ({cli})", module.SIGN_IN_FIX, cli=cli)
-    return Choice(name, f"your {who} login ({cli})", SWITCH_OFF, cli=cli)
+    source = f"{_asked(settings)}; {_program(name, cli, settings, env)}"
+    return Choice(name, f"your {who} login ({cli})", SWITCH_OFF, cli=cli, source=source)
 
 
 def _auto(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
@@ -118,7 +143,8 @@ def _auto(settings: LLMSettings, env: Mapping[str, str], login: bool) -> Choice:
     for i, (name, cli) in enumerate(found):
         asked = _module(name).signed_in(cli, env) if login or i + 1 < len(found) else None
         if asked is not False:
-            return Choice(name, f"your {AGENT_CLIS[name][2]} login ({cli})", SWITCH_OFF, cli=cli)
+            source = f"{_asked(settings)}; {_program(name, cli, settings, env)}"
+            return Choice(name, f"your {AGENT_CLIS[name][2]} login ({cli})", SWITCH_OFF, cli=cli, source=source)
     if not found:
         return Choice("off", "no Anthropic API key, no Claude Code, no Codex and no Gemini CLI found", GET_ONE)
     if len(found) == 1:

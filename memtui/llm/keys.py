@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtui.config import user_path
+
 
 @dataclass(frozen=True)
 class ApiKey:
@@ -37,9 +39,8 @@ def _home(env: Mapping[str, str]) -> Path:
 
 
 def user_config_dir(env: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    base = env.get("XDG_CONFIG_HOME")
-    return (Path(base) if base else _home(env) / ".config") / "memtui"
+    """The person's own memtui folder (`$XDG_CONFIG_HOME/memtui`, else `~/.config/memtui`)."""
+    return user_path(env).parent
 
 
 def _read(path: Path) -> str:

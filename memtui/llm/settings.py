@@ -1,5 +1,6 @@
 """The `[llm]` table of `.memory/config.toml`, with environment overrides (env wins: it is per run).
 
+```toml
 [llm]
 backend = "auto"             # auto | api | claude-code | codex | gemini | off; MEMTUI_LLM_BACKEND (see llm/backend.py)
 model = "claude-haiku-4-5"   # MEMTUI_MODEL
@@ -13,9 +14,19 @@ price_input = 1.0            # USD per million input tokens, when the built-in t
 price_output = 5.0
 daily_calls = 200            # the claude-code, codex and gemini backends' daily cap (a subscription pays in plan
 daily_tokens = 2000000       # limits, not dollars): calls and tokens per day; 0 turns it off
+```
+
+The person's own `$XDG_CONFIG_HOME/memtui/config.toml` (`memtui.config.user_path`) has the same
+`[llm]` table and wins over the project's; the environment wins over both. The keys that choose a
+program (`PER_USER`) are read only from there and the environment, never from the project's file,
+which is shared with everyone who clones it:
+
+```toml
+[llm]
 claude = "/path/to/claude"   # the Claude Code CLI, when it is not on PATH; MEMTUI_CLAUDE
 codex = "/path/to/codex"     # the Codex CLI, when it is not on PATH; MEMTUI_CODEX
 gemini = "/path/to/gemini"   # the Gemini CLI, when it is not on PATH; MEMTUI_GEMINI
+```
 """
 
 from __future__ import annotations
@@ -25,6 +36,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from memtui.config import PER_USER as CONFIG_PER_USER
+from memtui.config import user_label, user_table
 from memtui.errors import ConfigError
 
 DEFAULT_MODEL = "claude-haiku-4-5"
@@ -74,64 +87,110 @@ class LLMSettings:
     #: The Gemini CLI to run, when it is not found on PATH or in its usual places.
     gemini: str | None = None
 
+    #: Where each key that was set came from (key, "the MEMTUI_CLAUDE environment variable" or
+    #: "[llm] claude in ~/.config/memtui/config.toml (your config)"), for status and error lines.
+    origins: tuple[tuple[str, str], ...] = ()
+
+    def origin(self, key: str) -> str | None:
+        """Where `key` was set, or None when it is the default."""
+        return dict(self.origins).get(key)
+
     @classmethod
-    def load(cls, section: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> LLMSettings:
+    def load(
+        cls,
+        section: Mapping[str, Any] | None = None,
+        env: Mapping[str, str] | None = None,
+        user: Mapping[str, Any] | None = None,
+    ) -> LLMSettings:
+        """The settings from the project's `[llm]` table (`section`), the person's own (`user`, read
+        from `memtui.config.user_path` when None) over it, and the environment over both. A key of
+        `PER_USER` in the project's table is dropped: only the person's config and the environment
+        choose a program."""
         env = os.environ if env is None else env
-        section = dict(section or {})
-        values: dict[str, Any] = {}
-        source = "the default"
-        if section.get("model"):
-            source = "[llm] model in .memory/config.toml"
+        own = user_table("llm", env) if user is None else user
+        layers = (
+            ({k: v for k, v in (section or {}).items() if k not in PER_USER}, PROJECT),
+            (own, f"{user_label(env)} (your config)"),
+        )
+        merged: dict[str, Any] = {}
+        origins: dict[str, str] = {}
+        for table, where in layers:
+            for key, value in table.items():
+                merged[key], origins[key] = value, f"[llm] {key} in {where}"
         for key, var in _ENV.items():
             if env.get(var):
-                section[key] = env[var]
-                if key == "model":
-                    source = f"the {var} environment variable"
-        numbers = {
-            "daily_budget_usd": float,
-            "timeout": float,
-            "retry_delay": float,
-            "max_retry_delay": float,
-            "max_retries": int,
-            "max_tokens": int,
-            "price_input": float,
-            "price_output": float,
-            "daily_calls": int,
-            "daily_tokens": int,
-        }
-        for key, kind in numbers.items():
-            if key in section:
-                try:
-                    value = kind(section[key])
-                except (TypeError, ValueError):
-                    raise ConfigError(
-                        f"[llm] {key} must be a number (got {section[key]!r}); fix .memory/config.toml "
-                        f"or {_ENV.get(key, 'the setting')}"
-                    ) from None
-                if value < 0:
-                    raise ConfigError(f"[llm] {key} cannot be negative (got {value}); fix .memory/config.toml")
-                values[key] = value
-        if "model" in section:
-            model = str(section["model"]).strip()
-            if not model:
-                raise ConfigError("[llm] model is empty; set a model id such as claude-haiku-4-5")
-            values["model"] = model
-        if "strict" in section:
-            values["strict"] = section["strict"] in (True, "1", "true", "yes")
-        if "backend" in section:
-            backend = str(section["backend"]).strip().lower()
-            if backend not in BACKENDS:
-                raise ConfigError(
-                    f"[llm] backend must be one of {', '.join(BACKENDS)} (got {section['backend']!r}); "
-                    "fix .memory/config.toml or MEMTUI_LLM_BACKEND"
-                )
-            values["backend"] = backend
-            values["backend_source"] = (
-                "the MEMTUI_LLM_BACKEND environment variable"
-                if env.get("MEMTUI_LLM_BACKEND")
-                else "[llm] backend in .memory/config.toml"
+                merged[key], origins[key] = env[var], f"the {var} environment variable"
+        values = _values(merged, origins)
+        return cls(model_source=origins.get("model", "the default"), origins=tuple(origins.items()), **values)
+
+
+#: Where a project's table is said to come from.
+PROJECT = ".memory/config.toml (the project's config)"
+#: The `[llm]` keys only the person's own config or the environment may set (`memtui.config.PER_USER`).
+PER_USER = tuple(dotted.split(".", 1)[1] for dotted in CONFIG_PER_USER if dotted.startswith("llm."))
+#: The `[llm]` keys a project's config.toml may set: shared with everyone who clones it. Every key
+#: `load` reads is in this or `PER_USER` (tests/llm/test_llm_config_split.py holds them to it).
+SHARED = (
+    "model",
+    "daily_budget_usd",
+    "timeout",
+    "max_retries",
+    "retry_delay",
+    "max_retry_delay",
+    "max_tokens",
+    "strict",
+    "price_input",
+    "price_output",
+    "backend",
+    "daily_calls",
+    "daily_tokens",
+)
+_NUMBERS = {
+    "daily_budget_usd": float,
+    "timeout": float,
+    "retry_delay": float,
+    "max_retry_delay": float,
+    "max_retries": int,
+    "max_tokens": int,
+    "price_input": float,
+    "price_output": float,
+    "daily_calls": int,
+    "daily_tokens": int,
+}
+
+
+def _values(section: Mapping[str, Any], origins: Mapping[str, str]) -> dict[str, Any]:
+    """The fields `section` sets, checked; a bad value is a ConfigError naming where it was set."""
+    values: dict[str, Any] = {}
+
+    def fix(key: str) -> str:
+        return f"fix {origins.get(key, '.memory/config.toml')}"
+
+    for key, kind in _NUMBERS.items():
+        if key in section:
+            try:
+                value = kind(section[key])
+            except (TypeError, ValueError):
+                raise ConfigError(f"[llm] {key} must be a number (got {section[key]!r}); {fix(key)}") from None
+            if value < 0:
+                raise ConfigError(f"[llm] {key} cannot be negative (got {value}); {fix(key)}")
+            values[key] = value
+    if "model" in section:
+        model = str(section["model"]).strip()
+        if not model:
+            raise ConfigError("[llm] model is empty; set a model id such as claude-haiku-4-5")
+        values["model"] = model
+    if "strict" in section:
+        values["strict"] = section["strict"] in (True, "1", "true", "yes")
+    if "backend" in section:
+        backend = str(section["backend"]).strip().lower()
+        if backend not in BACKENDS:
+            raise ConfigError(
+                f"[llm] backend must be one of {', '.join(BACKENDS)} (got {section['backend']!r}); {fix('backend')}"
             )
-        for cli in ("claude", "codex", "gemini"):
-            if section.get(cli):
-                values[cli] = str(section[cli])
-        return cls(model_source=source, **values)
+        values["backend"] = backend
+        values["backend_source"] = origins.get("backend", "the default")
+    for cli in PER_USER:
+        if cli != "api_key" and section.get(cli):
+            values[cli] = str(section[cli])
+    return values

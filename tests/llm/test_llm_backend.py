@@ -139,12 +139,16 @@ def test_backend_codex_without_codex_says_how_to_install_it(tmp_path, api):
     assert "npm install -g @openai/codex" in choice.fix
 
 
-def test_the_codex_path_can_be_set_in_config(tmp_path, api):
+def test_the_codex_path_can_be_set_in_the_persons_own_config(tmp_path, api):
     env = machine(tmp_path, api, claude=None, codex="in")
     codex = env.pop("MEMTUI_CODEX")
 
     assert picked(env, login=False, backend="codex").name == "off"  # not on PATH here
-    assert picked(env, login=True, backend="codex", codex=codex).cli == Path(codex)
+    assert picked(env, login=True, backend="codex", codex=codex).name == "off"  # a project's file cannot say
+    own = Path(env["HOME"]) / ".config" / "memtui" / "config.toml"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text(f'[llm]\ncodex = "{codex}"\n')
+    assert picked(env, login=True, backend="codex").cli == Path(codex)
 
 
 def test_an_unknown_backend_names_codex_among_the_choices():

@@ -110,12 +110,16 @@ def test_backend_gemini_without_gemini_says_how_to_install_it(tmp_path, apis):
     assert "npm install -g @google/gemini-cli" in choice.fix
 
 
-def test_the_gemini_path_can_be_set_in_config(tmp_path, apis):
+def test_the_gemini_path_can_be_set_in_the_persons_own_config(tmp_path, apis):
     env = machine(tmp_path, apis, codex=None, gemini="in")
     gemini = env.pop("MEMTUI_GEMINI")
 
     assert picked(env, login=False, backend="gemini").name == "off"  # not on PATH here
-    assert picked(env, login=True, backend="gemini", gemini=gemini).cli == Path(gemini)
+    assert picked(env, login=True, backend="gemini", gemini=gemini).name == "off"  # a project's file cannot say
+    own = Path(env["HOME"]) / ".config" / "memtui" / "config.toml"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text(f'[llm]\ngemini = "{gemini}"\n')
+    assert picked(env, login=True, backend="gemini").cli == Path(gemini)
 
 
 def test_status_names_the_persons_gemini_model_unless_llm_model_names_one(tmp_path, apis):

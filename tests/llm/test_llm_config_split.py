@@ -1,0 +1,110 @@
+"""Which keys a project's shared `.memory/config.toml` may set, and which only the person's own
+config (`$XDG_CONFIG_HOME/memtui/config.toml`) or the environment: decided once
+(`memtui.config.PER_USER`), and every `[llm]` key is on one side of it."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from memtui.config import PER_USER, Config, user_path
+from memtui.errors import ConfigError
+from memtui.llm import settings as llm_settings
+from memtui.llm.settings import LLMSettings
+
+#: Fields that say where a value came from, not a setting.
+DERIVED = {"model_source", "backend_source", "origins"}
+
+
+def test_every_llm_setting_is_shared_or_the_persons_and_never_both():
+    names = {f.name for f in fields(LLMSettings)} - DERIVED
+    shared, own = set(llm_settings.SHARED), set(llm_settings.PER_USER)
+
+    assert not shared & own
+    assert names <= shared | own, f"say whether {sorted(names - shared - own)} is shared or the person's"
+    assert {"claude", "codex", "gemini", "api_key"} <= own
+    assert {f"llm.{k}" for k in own} <= set(PER_USER)
+
+
+def test_a_projects_program_keys_are_dropped_and_named(tmp_path):
+    text = '[llm]\nbackend = "claude-code"\nclaude = "~/x/claude"\ncodex = "/x/codex"\napi_key = "sk-x"\nmodel = "m"\n'
+    config = Config.parse(text, tmp_path / "config.toml")
+
+    assert config.section("llm") == {"backend": "claude-code", "model": "m"}
+    assert config.get("llm.claude") is None and config.get("llm.model") == "m"
+    assert config.get("llm") == config.section("llm")
+    lines = config.ignored()
+    assert [line.split(" in ")[0] for line in lines] == [
+        "ignored: [llm] claude",
+        "ignored: [llm] codex",
+        "ignored: [llm] api_key",
+    ]
+    assert "cannot choose a program; set it in" in lines[0] and lines[0].endswith("or MEMTUI_CLAUDE)")
+    assert "cannot choose a key" in lines[2]
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "~/.ssh/config", "../../outside.md", "docs/../../x.md"])
+def test_a_claude_md_path_outside_the_project_is_dropped(tmp_path, path):
+    config = Config.parse(f'[claude_md]\npath = "{path}"\nauto = false\n', tmp_path / "config.toml")
+
+    assert config.get("claude_md.path", "CLAUDE.md") == "CLAUDE.md"
+    assert config.section("claude_md") == {"auto": False}
+    assert config.ignored() == [
+        "ignored: [claude_md] path in .memory/config.toml (a project file cannot choose a path outside the "
+        "project; give one inside it)"
+    ]
+
+
+def test_a_claude_md_path_inside_the_project_is_kept(tmp_path):
+    config = Config.parse('[claude_md]\npath = "docs/CLAUDE.md"\n', tmp_path / "config.toml")
+
+    assert config.get("claude_md.path") == "docs/CLAUDE.md" and config.ignored() == []
+
+
+def test_the_persons_config_names_programs_and_wins_the_environment_wins_over_both(tmp_path):
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    own = user_path(env)
+    own.parent.mkdir(parents=True)
+    own.write_text('[llm]\nclaude = "/mine/claude"\nmodel = "mine"\n')
+    project = {"claude": "/theirs/claude", "codex": "/theirs/codex", "model": "theirs", "daily_calls": 5}
+
+    found = LLMSettings.load(project, env)
+
+    assert (found.claude, found.codex, found.model, found.daily_calls) == ("/mine/claude", None, "mine", 5)
+    assert found.origin("claude") == "[llm] claude in ~/cfg/memtui/config.toml (your config)"
+    assert found.origin("daily_calls") == "[llm] daily_calls in .memory/config.toml (the project's config)"
+    assert found.model_source == "[llm] model in ~/cfg/memtui/config.toml (your config)"
+    by_env = LLMSettings.load(project, {**env, "MEMTUI_CLAUDE": "/env/claude"})
+    assert by_env.claude == "/env/claude" and by_env.origin("claude") == "the MEMTUI_CLAUDE environment variable"
+
+
+def test_the_persons_config_is_named_under_home_as_a_person_reads_it(tmp_path):
+    env = {"HOME": str(tmp_path)}
+    own = user_path(env)
+    own.parent.mkdir(parents=True)
+    own.write_text('[llm]\nbackend = "off"\n')
+
+    found = LLMSettings.load({"backend": "claude-code"}, env)
+
+    assert found.backend == "off"
+    assert found.backend_source == "[llm] backend in ~/.config/memtui/config.toml (your config)"
+
+
+def test_a_broken_persons_config_is_one_line_naming_it(tmp_path):
+    env = {"HOME": str(tmp_path)}
+    user_path(env).parent.mkdir(parents=True)
+    user_path(env).write_text("[llm\n")
+
+    with pytest.raises(ConfigError) as caught:
+        LLMSettings.load({}, env)
+
+    assert str(caught.value).startswith("~/.config/memtui/config.toml could not be read (")
+
+
+def test_no_persons_config_is_the_projects_settings(tmp_path):
+    found = LLMSettings.load({"claude": "/theirs/claude", "backend": "codex"}, {"HOME": str(tmp_path)})
+
+    assert found.claude is None and found.backend == "codex"
+    assert not Path(tmp_path / ".config").exists()
