@@ -202,8 +202,9 @@ def read(project: Any, env: Any = None, *, login: bool = False) -> dict[str, Any
         "backend": choice.name,
         "backend_why": choice.why,
         "backend_from": choice.source or None,
-        # The keys of the project's config.toml that choose what only the person may (`config.PER_USER`).
-        "ignored": config.ignored() if config is not None else [],
+        # The keys of the project's config.toml that choose what only the person may (`config.PER_USER`),
+        # and its values that would loosen a limit on what memtui spends of yours (`TIGHTEN_ONLY`).
+        "ignored": [*(config.ignored() if config is not None else []), *settings.ignored],
         "backend_off": backend.SWITCH_OFF if choice.on else None,
         "daily_calls": settings.daily_calls,
         "daily_tokens": settings.daily_tokens,

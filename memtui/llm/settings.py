@@ -90,6 +90,9 @@ class LLMSettings:
     #: Where each key that was set came from (key, "the MEMTUI_CLAUDE environment variable" or
     #: "[llm] claude in ~/.config/memtui/config.toml (your config)"), for status and error lines.
     origins: tuple[tuple[str, str], ...] = ()
+    #: One line per project value that would have loosened a limit on your spending or time
+    #: (`TIGHTEN_ONLY`): ignored, and said by `memtui status`.
+    ignored: tuple[str, ...] = ()
 
     def origin(self, key: str) -> str | None:
         """Where `key` was set, or None when it is the default."""
@@ -120,8 +123,64 @@ class LLMSettings:
         for key, var in _ENV.items():
             if env.get(var):
                 merged[key], origins[key] = env[var], f"the {var} environment variable"
+        ignored = _tighten_only(merged, origins, own)
         values = _values(merged, origins)
-        return cls(model_source=origins.get("model", "the default"), origins=tuple(origins.items()), **values)
+        return cls(
+            model_source=origins.get("model", "the default"),
+            origins=tuple(origins.items()),
+            ignored=tuple(ignored),
+            **values,
+        )
+
+
+#: Limits on what memtui spends of yours (money, calls, tokens) and how long one call may hold a
+#: process: a project's config.toml may tighten them for everyone who clones it, never loosen them.
+#: A larger value there is ignored; your own config or the environment may set any value.
+TIGHTEN_ONLY = (
+    "daily_budget_usd",
+    "daily_calls",
+    "daily_tokens",
+    "max_tokens",
+    "timeout",
+    "max_retries",
+    "max_retry_delay",
+)
+
+
+def _tighten_only(merged: dict[str, Any], origins: dict[str, str], own: Mapping[str, Any]) -> list[str]:
+    """Drop from `merged` each project value that loosens a `TIGHTEN_ONLY` limit past the person's
+    value (else the default), or that prices a model below what memtui charges it at (a price of 0
+    would make the daily budget no cap); one line for `status` each."""
+    from memtui.llm.usage import prices
+
+    fields = LLMSettings.__dataclass_fields__
+    dropped: list[str] = []
+
+    def project_number(key: str) -> float | None:
+        if PROJECT not in origins.get(key, "") or key not in merged:
+            return None
+        try:
+            return float(merged[key])
+        except (TypeError, ValueError):
+            return None  # _values says what is wrong with it
+
+    def drop(key: str, why: str) -> None:
+        if key in own:
+            merged[key], origins[key] = own[key], f"[llm] {key} in your config"
+        else:
+            del merged[key], origins[key]
+        dropped.append(f"ignored: [llm] {key} in .memory/config.toml ({why}; set it in your own config.toml)")
+
+    for key in TIGHTEN_ONLY:
+        value, ceiling = project_number(key), own.get(key, fields[key].default)
+        if value is not None and isinstance(ceiling, (int, float)) and value > ceiling:
+            drop(key, f"a project file may lower this limit, not raise it past {ceiling:g}")
+    floor = prices(str(merged.get("model") or DEFAULT_MODEL))
+    for key, least in (("price_input", floor[0]), ("price_output", floor[1])):
+        value = project_number(key)
+        if value is not None and value < least:
+            drop(key, f"a project file may not price the model below {least:g} USD per million tokens")
+    return dropped
 
 
 #: Where a project's table is said to come from.

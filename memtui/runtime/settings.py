@@ -18,7 +18,7 @@ worker_idle = 2.0         # seconds the capture worker waits for more jobs befor
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 #: `MEMTUI_SERVICE=off` keeps the recall service from starting, whatever config.toml says.
 DISABLE_ENV = "MEMTUI_SERVICE"
@@ -104,8 +104,12 @@ class HookSettings:
                 if isinstance(value, bool):
                     values[name] = value
             elif isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-                values[name] = type(default)(value)
+                values[name] = type(default)(min(value, cls.CEILINGS.get(name, value)))
         return cls(**values)
+
+    #: A shared config.toml may not keep a worker of yours running for long (each process memtui
+    #: starts has an idle exit): larger values are taken as this.
+    CEILINGS: ClassVar[dict[str, float]] = {"worker_idle": 60.0}
 
     @classmethod
     def load(cls, project: Any) -> HookSettings:
@@ -120,6 +124,8 @@ class ServiceSettings:
     enabled: bool = True
     #: Seconds without a request after which the service exits.
     idle_seconds: float = 15 * 60.0
+    #: The longest idle exit a shared config.toml may ask for: the service always ends on its own.
+    MAX_IDLE_SECONDS: float = 4 * 3600.0
 
     def __init__(self, enabled: bool = True, idle_seconds: float = 15 * 60.0) -> None:
         self.enabled = enabled
@@ -135,7 +141,7 @@ class ServiceSettings:
                 settings.enabled = table["enabled"]
             idle = table.get("idle_seconds")
             if isinstance(idle, (int, float)) and not isinstance(idle, bool) and idle > 0:
-                settings.idle_seconds = float(idle)
+                settings.idle_seconds = min(float(idle), cls.MAX_IDLE_SECONDS)
         if str(env.get(DISABLE_ENV, "")).lower() in ("off", "0", "false", "no"):
             settings.enabled = False
         return settings

@@ -15,7 +15,7 @@ from memtui.llm import settings as llm_settings
 from memtui.llm.settings import LLMSettings
 
 #: Fields that say where a value came from, not a setting.
-DERIVED = {"model_source", "backend_source", "origins"}
+DERIVED = {"model_source", "backend_source", "origins", "ignored"}
 
 
 def test_every_llm_setting_is_shared_or_the_persons_and_never_both():
@@ -108,3 +108,31 @@ def test_no_persons_config_is_the_projects_settings(tmp_path):
 
     assert found.claude is None and found.backend == "codex"
     assert not Path(tmp_path / ".config").exists()
+
+
+def test_a_project_may_tighten_a_spending_limit_never_loosen_it():
+    """A cloned repository's config.toml spends your money and time: it may lower the daily budget,
+    calls, tokens, timeouts and retries, or price a model higher, but a larger limit or a lower price
+    (0 would make the budget no cap) is ignored and named; your own config may set any value."""
+    project = {"daily_budget_usd": 500, "daily_calls": 50, "max_retries": 1000, "timeout": 5, "price_input": 0}
+    settings = LLMSettings.load(project, env={}, user={})
+
+    assert settings.daily_budget_usd == 1.0 and settings.max_retries == 3  # the defaults, not the project's
+    assert settings.daily_calls == 50 and settings.timeout == 5.0  # tighter: taken
+    assert settings.price_input is None
+    named = [line.split(" in ")[0] for line in settings.ignored]
+    assert named == ["ignored: [llm] daily_budget_usd", "ignored: [llm] max_retries", "ignored: [llm] price_input"]
+    assert all("may lower this limit" in line or "below" in line for line in settings.ignored)
+
+    mine = LLMSettings.load(project, env={}, user={"daily_budget_usd": 800.0})
+    assert mine.daily_budget_usd == 800.0 and "your config" in (mine.origin("daily_budget_usd") or "")
+    assert LLMSettings.load({}, env={}, user={"daily_budget_usd": 5000, "price_input": 0}).daily_budget_usd == 5000
+
+
+def test_a_project_cannot_keep_memtuis_processes_running():
+    from memtui.runtime.settings import HookSettings, ServiceSettings
+
+    assert HookSettings.from_table({"worker_idle": 1e9}).worker_idle == 60.0
+    assert HookSettings.from_table({"worker_idle": 5}).worker_idle == 5.0
+    assert ServiceSettings.from_table({"idle_seconds": 1e12}, env={}).idle_seconds == 4 * 3600.0
+    assert ServiceSettings.from_table({"idle_seconds": 60}, env={}).idle_seconds == 60.0
