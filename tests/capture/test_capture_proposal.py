@@ -55,3 +55,28 @@ def test_a_captured_supersede_of_a_captured_memory_still_supersedes(api_llm, ban
     assert extract(bank, sample(), session_id="s", event="Stop").ok
     after = Bank.open(bank.project.root)
     assert after.get(earlier.id).status.value == "superseded"
+
+
+def test_the_automatic_consolidation_merges_and_drops_nothing_a_person_reviewed(api_llm, bank):
+    from memtui.capture import consolidate
+
+    texts = [
+        "Use PostgreSQL 16 for the main database.",
+        "JSONB columns need PostgreSQL; MySQL was ruled out.",
+        "Use Redis for caching sessions.",
+        "Deploy with GitHub Actions to Fly.io.",
+        "Old: deploy by hand with scp.",
+        "Keep API responses under 200 ms at p95.",
+    ]
+    # The first four were captured and never reviewed; the last two a person wrote.
+    ids = [bank.add("decision", t, reviewed=i >= 4).memory.id for i, t in enumerate(texts)]
+    merge = {"sources": ids[:2], "content": "The database is PostgreSQL 16.", "tags": [], "reason": "same"}
+    drops = [{"id": ids[4], "reason": "replaced by GitHub Actions"}, {"id": ids[2], "reason": "obsolete"}]
+    used = {*ids[:2], ids[4], ids[2]}
+    api_llm.script(tool({"keep": [i for i in ids if i not in used], "merge": [merge], "drop": drops}))
+    outcome = consolidate.maybe_run(bank, None, event="SessionEnd")
+    assert outcome["ok"] and (outcome["held"], outcome["dropped"], outcome["merged"]) == (1, 1, 1)
+    after = {m.id: m for m in Bank.open(bank.project.root).memories()}
+    assert after[ids[4]].active  # the person reviewed it: the run left it for them
+    assert after[ids[2]].status.value == "archived"  # captured, never reviewed: dropped as before
+    assert after[ids[0]].status.value == after[ids[1]].status.value == "superseded"
