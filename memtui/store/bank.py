@@ -392,11 +392,7 @@ class Bank:
                 touched = ops.touch(old, now).evolve(tags=clean_tags((*old.tags, *extra)))
                 self.commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
                 return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds, notes=notes)
-            # What a person reviewed is not replaced by an unreviewed write: that waits for them.
-            kept = proposals.held(decision.supersede, active, reviewed)
-            replaced = [mid for mid in decision.supersede if mid not in kept]
-            # A newer version of a pending proposal still waits for the person it was waiting for.
-            kept = kept or tuple(p for mid in replaced if (p := active[mid].proposes) and p in active)[:1]
+            replaced, kept = proposals.split(decision.supersede, active, reviewed)
             memory = Memory(
                 id=new_id(now),
                 type=type_,
@@ -419,14 +415,7 @@ class Bank:
             superseded = [ops.supersede(active[mid], now) for mid in replaced]
             changes: dict[str, Memory | None] = {m.id: m for m in superseded}
             changes[memory.id] = memory
-            note = f"add {memory.id}" + (f" superseding {', '.join(replaced)}" if replaced else "")
-            if kept:
-                note += f" proposing to supersede {kept[0]} (reviewed: waits for review)"
-            if decision.unmatched:
-                note += f" (supersede target not found: {decision.unmatched[:60]!r})"
-            if notes:
-                note += f" ({'; '.join(notes)})"
-            self.commit("add", note, {target.key: changes})
+            self.commit("add", _add_note(memory.id, replaced, kept, decision.unmatched, notes), {target.key: changes})
             return SaveResult(
                 self._fresh(memory),
                 tuple(self._fresh(m) for m in superseded),
@@ -717,6 +706,20 @@ class Bank:
 
     def _auto_render(self) -> None:
         self.render_problem = rendering.auto(self)
+
+
+def _add_note(
+    memory_id: str, replaced: Sequence[str], kept: Sequence[str], unmatched: str | None, notes: Sequence[str]
+) -> str:
+    """The journal's summary of an add."""
+    note = f"add {memory_id}" + (f" superseding {', '.join(replaced)}" if replaced else "")
+    if kept:
+        note += f" proposing to supersede {kept[0]} (reviewed: waits for review)"
+    if unmatched:
+        note += f" (supersede target not found: {unmatched[:60]!r})"
+    if notes:
+        note += f" ({'; '.join(notes)})"
+    return note
 
 
 def _taken_in(trim: bool, **values: Any) -> tuple[dict[str, Any], tuple[str, ...]]:

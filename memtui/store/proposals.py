@@ -17,7 +17,7 @@ superseded at once, as before: there is no person's word to protect there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from memtui.core import ops
@@ -27,6 +27,19 @@ from memtui.core.memory import Memory
 def reviewed_by_a_person(memory: Memory) -> bool:
     """A person wrote it (CLI, TUI, import) or accepted it; not a proposal still waiting."""
     return memory.reviewed and not memory.proposes
+
+
+def split(
+    supersede: Sequence[str], active: Mapping[str, Memory], reviewed_write: bool
+) -> tuple[list[str], tuple[str, ...]]:
+    """What a save that dedup takes as newer than `supersede` does: (the ids it supersedes now, the
+    reviewed ids it only proposes to replace). A newer version of a pending proposal still waits for
+    the person the proposal was waiting for."""
+    kept = held(supersede, active, reviewed_write)
+    replaced = [mid for mid in supersede if mid not in kept]
+    if not kept and not reviewed_write:
+        kept = tuple(p for mid in replaced if (p := active[mid].proposes) and p in active)[:1]
+    return replaced, kept
 
 
 def held(supersede: Iterable[str], active: Mapping[str, Memory], reviewed_write: bool) -> tuple[str, ...]:
