@@ -28,6 +28,7 @@ BeforeAgent, AfterAgent, PreCompress, SessionEnd. opencode's plugin and Qwen Cod
 COMMAND_MODULES = (
     "memtui.commands.project",
     "memtui.commands.memories",
+    "memtui.commands.review",
     "memtui.commands.transfer",
     "memtui.commands.render",
     "memtui.commands.demo",

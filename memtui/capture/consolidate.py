@@ -16,7 +16,8 @@ bounds memory-mcp lacks, so a big store cannot turn every Stop into dozens of mo
 only at a type that gained `MIN_CHANGED` new or updated memories since an automatic run last looked
 at it (`seen` in status.json): a session that added one decision does not pay a call per type.
 Only state.json memories are consolidated: Markdown memories are Claude Code's own files, curated
-by a person, and are not rewritten by a background job.
+by a person, and are not rewritten by a background job; nor does the automatic run merge or drop a
+memory a person reviewed (those items are `held` for a person's `memtui consolidate`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from memtui.core.memory import Memory
 from memtui.core.text import clip
 from memtui.store.bank import Bank, clean_tags
 from memtui.store.journal import Entry
+from memtui.store.proposals import reviewed_by_a_person
 
 MIN_GROUP = 5
 #: New or updated memories a group needs since the last automatic run to be looked at again.
@@ -297,14 +299,19 @@ def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> di
         proposal = plan(bank, client=client, enforce_budget=True, max_calls=MAX_AUTO_CALLS, since=since)
         # The types the model was shown (a type past MAX_AUTO_CALLS was not: it keeps its old time).
         seen.update({m.type: now for m in proposal.memories.values()})
-        entry = apply(bank, proposal) if not proposal.empty else None
+        # A background run merges and drops only what no person reviewed; the rest waits for a person's
+        # `memtui consolidate` (store/proposals.py: an automatic write replaces nothing they reviewed).
+        held = [i for i in proposal.items if any(_reviewed(proposal.memories.get(mid)) for mid in i.ids)]
+        chosen = [i for i in proposal.items if i not in held]
+        entry = apply(bank, proposal, chosen) if chosen else None
         pruned = bank.prune_archived(PRUNE_DAYS)
         outcome = {
             "at": now,
             "extractionCount": count,
             "ok": True,
-            "merged": len(proposal.merge_items),
-            "dropped": len(proposal.drop_items),
+            "merged": sum(i.action == "merge" for i in chosen),
+            "dropped": sum(i.action == "drop" for i in chosen),
+            "held": len(held),
             "rejected": len(proposal.problems),
             "pruned": len(pruned),
             "journal": entry.seq if entry else None,
@@ -323,3 +330,7 @@ def maybe_run(bank: Bank, client: Any, *, event: str, force: bool = False) -> di
     with contextlib.suppress(OSError):
         health.update(bank.project, consolidation=outcome)
     return outcome
+
+
+def _reviewed(memory: Memory | None) -> bool:
+    return memory is not None and reviewed_by_a_person(memory)

@@ -145,3 +145,11 @@ def line_width() -> int | None:
     import shutil
 
     return shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else None
+
+
+#: What setup says an agent's pre-approved writes can do (docs/security.md, "An agent replaces
+#: nothing a person reviewed"): said by every agent's setup that lets memtui's tools run unasked.
+AGENT_WRITES = (
+    "a memory_save that would replace a memory you reviewed is kept beside it, waiting in `memtui review`; "
+    "`memtui undo` takes back one agent session's saves and forgets together"
+)

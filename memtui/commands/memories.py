@@ -1,4 +1,4 @@
-"""list, show, add, edit, touch, drop, restore, undo, merge, promote."""
+"""list, show, add, edit, touch, drop, restore, merge, promote (review and undo: commands/review.py)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         ("touch", "re-affirm: mark as fresh (confidence back to 1); a drifted memory counts as verified again"),
         ("drop", "archive (restorable with `restore` or `undo`)"),
         ("restore", "bring back an archived or superseded memory"),
-        ("review", "mark automatically captured memories as reviewed"),
     ):
         p = sub.add_parser(name, help=verb)
         p.add_argument("ids", nargs="+", metavar="ID")
@@ -74,9 +73,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("store", help="state, local, project, user, agent:<name> or gemini (Gemini CLI's private memory)")
     p.set_defaults(func=cmd_promote)
 
-    p = sub.add_parser("undo", help="undo the last change made through memtui")
-    p.set_defaults(func=cmd_undo)
-
 
 def _row(memory, now, registry) -> list[str]:
     """id, type, confidence bar, age, badges, title: the cells of one `list` line."""
@@ -85,6 +81,8 @@ def _row(memory, now, registry) -> list[str]:
 
     conf = decay.confidence(memory, now, registry)
     flags = [] if memory.reviewed else ["[new]"]
+    if memory.proposes and not memory.reviewed:
+        flags.append(f"[would replace {one_line(memory.proposes)}]")
     if not memory.active:
         flags.append(f"[{memory.status.value}]")
     return [
@@ -170,7 +168,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"source:      imported from {one_line(memory.source.origin)}")
     elif memory.source:
         print(f"source:      {_captured(memory.source)}")
-    if not memory.reviewed:
+    if memory.proposes and not memory.reviewed:
+        print(
+            f"reviewed:    no; an agent's proposed replacement for {one_line(memory.proposes)}, which you reviewed "
+            f"(`memtui review {one_line(memory.id)}` accepts it, `--reject` drops it)"
+        )
+    elif not memory.reviewed:
         print("reviewed:    no (captured automatically)")
     if memory.path:
         print(f"file:        {one_line(memory.path)}")
@@ -259,8 +262,8 @@ def cmd_simple(args: argparse.Namespace) -> int:
             return 0
     named = list(dict.fromkeys(bank.resolve(ref).id for ref in refs))
     done = getattr(bank, args.verb)(*refs)
-    past = {"touch": "Touched", "drop": "Dropped", "restore": "Restored", "review": "Reviewed"}[args.verb]
-    already = {"drop": "already archived", "restore": "already active", "review": "already reviewed"}.get(args.verb)
+    past = {"touch": "Touched", "drop": "Dropped", "restore": "Restored"}[args.verb]
+    already = {"drop": "already archived", "restore": "already active"}.get(args.verb)
     changed = {m.id for m in done}
     for memory_id in named:
         shown = one_line(memory_id)
@@ -290,13 +293,4 @@ def cmd_promote(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     moved = bank.promote(args.id, args.store)
     print(f"Moved to {one_line(moved.store)} as {one_line(moved.id)}")
-    return 0
-
-
-def cmd_undo(args: argparse.Namespace) -> int:
-    from memtui.verify.engine import undo
-
-    bank = open_bank(args)
-    entry = undo(bank)
-    print(f"Undid #{entry.seq}: {one_line(entry.summary)}")
     return 0

@@ -304,7 +304,9 @@ def _permissions_line(args: argparse.Namespace) -> str:
         if args.global_
         else ".claude/settings.local.json"
     )
+    from memtui.commands.common import AGENT_WRITES
+
     return (
-        f"Permissions: {tools} may run without asking (memory_save writes memories; memory_forget still asks), "
-        f"in permissions.allow of {where}; `memtui setup --no-permissions` adds none."
+        f"Permissions: {tools} may run without asking, in permissions.allow of {where} (memory_save adds "
+        f"memories; memory_forget still asks): {AGENT_WRITES}. `memtui setup --no-permissions` adds none."
     )

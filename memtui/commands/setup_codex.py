@@ -113,12 +113,12 @@ def _cwd(args: argparse.Namespace) -> Path:
 
 def _closing_words(args: argparse.Namespace, label: str) -> None:
     from memtui.agents import codex
-    from memtui.commands.common import say
+    from memtui.commands.common import AGENT_WRITES, say
 
     command = launcher()
     say(
         f"Hooks run {hook_line(args, command)} --agent codex <Event>; the MCP server runs {' '.join(command)} mcp --agent codex "
-        f"(its tools approved: {', '.join(codex.TOOLS)})."
+        f"(its tools approved, so they run without asking: {', '.join(codex.TOOLS)}): {AGENT_WRITES}."
     )
     say(f"Every project with a .memory/ (`memtui init`) now gets memories in {label}; others are left alone.")
     if not getattr(args, "trust_hooks", False):

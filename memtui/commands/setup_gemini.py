@@ -87,12 +87,13 @@ def _save(args: argparse.Namespace, path: Path, old: str | None, new: str | None
 
 def _closing_words(args: argparse.Namespace, root: Path | None) -> None:
     from memtui.agents import gemini
-    from memtui.commands.common import say
+    from memtui.commands.common import AGENT_WRITES, say
 
     command = launcher()
     say(
         f"Hooks run {hook_line(args, command)} --agent gemini <Event>; the MCP server runs "
-        f"{' '.join(command)} mcp --agent gemini (trusted: its tools run without asking)."
+        f"{' '.join(command)} mcp --agent gemini (trusted: its tools run without asking, memory_forget "
+        f"included): {AGENT_WRITES}."
     )
     if root is None:
         say(

@@ -61,6 +61,10 @@ class Memory:
     #: words and meaning so a prompt worded unlike the memory still finds it; never rendered into
     #: CLAUDE.md. Optional in both store formats; memory-mcp ignores the key.
     questions: tuple[str, ...] = ()
+    #: An agent's (or capture's) newer version of a memory a person reviewed: the id of that memory,
+    #: which this one replaces only once a person accepts it (`proposesSupersede` in state.json).
+    #: Until then both are active and this one waits in the review queue.
+    proposes: str | None = None
     #: Which store holds it: "state" or "md:<scope>".
     store: str = "state"
     scope: str = "project"

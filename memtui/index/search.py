@@ -255,7 +255,9 @@ def _signals(
 
 
 def _replacements_first(hits: list[Hit]) -> list[Hit]:
-    """A superseded memory never ranks above the memory that replaced it (when both are listed)."""
+    """A superseded memory never ranks above the memory that replaced it (when both are listed);
+    an agent's proposed replacement that no person accepted yet (store/proposals.py) never ranks
+    above the reviewed memory it would replace."""
     position = {h.memory.id: i for i, h in enumerate(hits)}
     out = list(hits)
     for hit in hits:
@@ -263,6 +265,12 @@ def _replacements_first(hits: list[Hit]) -> list[Hit]:
         if old and old in position and position[old] < position[hit.memory.id]:
             out.remove(hit)
             out.insert(out.index(next(h for h in out if h.memory.id == old)), hit)
+            position = {h.memory.id: i for i, h in enumerate(out)}
+    for hit in hits:
+        kept = hit.memory.proposes if not hit.memory.reviewed else None
+        if kept and kept in position and position[kept] > position[hit.memory.id]:
+            out.remove(hit)
+            out.insert(out.index(next(h for h in out if h.memory.id == kept)) + 1, hit)
             position = {h.memory.id: i for i, h in enumerate(out)}
     return out
 

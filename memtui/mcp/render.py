@@ -43,6 +43,9 @@ def header(memory: Any, now: datetime, registry: Any, score: float | None = None
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
+    proposed = fence.proposal_note(memory)
+    if proposed:
+        parts.append(proposed)
     return " · ".join(parts)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from memtui.core.ids import session as session_id
 from memtui.errors import Ambiguous, CorruptStore, LockTimeout, MemtuiError, NotFound, NotInitialised
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -26,6 +27,10 @@ class Workspace:
         #: The coding agent that started this server (`memtui mcp --agent`), recorded in the source
         #: of what memory_save saves; None when it did not say.
         self.agent = agent
+        #: This server's session in the journal: the agent's own session id when it gives one, else
+        #: one made now (the server is one process per agent session). `memtui undo` takes back the
+        #: session's run of saves and forgets as one step; `memtui undo --session` names it.
+        self.undo_session = self.session or session_id(os.urandom(16).hex())
         self._bank: Any = None
         self._lock = threading.Lock()  # sync tools run on worker threads
 
@@ -35,7 +40,11 @@ class Workspace:
                 from memtui.store.bank import Bank
 
                 project = self.project().require()
-                self._bank = Bank(project, env={k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"})
+                self._bank = Bank(
+                    project,
+                    env={k: v for k, v in self.env.items() if k != "CLAUDE_PROJECT_DIR"},
+                    actor=(self.undo_session, self.agent),
+                )
             return self._bank
 
     def project(self) -> Any:

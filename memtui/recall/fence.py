@@ -33,11 +33,21 @@ def cut(text: str, max_bytes: int) -> str:
     return data[:room].decode("utf-8", errors="ignore").rstrip() + TRUNCATED
 
 
+def proposal_note(memory: Memory) -> str:
+    """How an agent's pending replacement of a reviewed memory is labelled (store/proposals.py), or ""."""
+    if not memory.proposes or memory.reviewed:
+        return ""
+    return "unreviewed: an agent's proposed replacement for " + defuse.for_model(memory.proposes, oneline=True)
+
+
 def label(memory: Memory, now: datetime) -> str:
     parts = [defuse.for_model(memory.type, oneline=True), defuse.for_model(memory.id, oneline=True)]
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
+    proposed = proposal_note(memory)
+    if proposed:
+        parts.append(proposed)
     return "[" + " · ".join(parts) + "]"
 
 
@@ -70,8 +80,12 @@ def line(memory: Memory, now: datetime, max_chars: int = 300, drift: str = "") -
     whole = not memory.description and len(text) <= max_chars
     text = clip(text, max_chars)
     stale = decay.freshness(memory, now)
+    proposed = proposal_note(memory)
     tag = (
-        defuse.for_model(memory.type, oneline=True) + (f" · {stale}" if stale else "") + (" · drifted" if drift else "")
+        defuse.for_model(memory.type, oneline=True)
+        + (f" · {stale}" if stale else "")
+        + (" · drifted" if drift else "")
+        + (f" · {proposed}" if proposed else "")
     )
     tail = f" — drifted: it {defuse.for_model(drift, oneline=True)}" if drift else ""
     return f"- [{tag}] {text} ({defuse.for_model(memory.id, oneline=True)}){tail}", whole and not drift

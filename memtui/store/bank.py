@@ -19,7 +19,7 @@ from memtui.core import dedup, ids, intake, ops, redact
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
-from memtui.store import rendering
+from memtui.store import proposals, rendering, undo
 from memtui.store.agentstores import open_store, read_only
 from memtui.store.journal import Change, Entry, Journal
 from memtui.store.locations import MarkdownDir, Project, find_project, markdown_dirs
@@ -28,6 +28,7 @@ from memtui.store.markdown import MarkdownStore
 from memtui.store.rendering import BLOCK_SCOPES, RenderPlan  # noqa: F401  (re-exported)
 from memtui.store.safepath import confine
 from memtui.store.statefile import StateStore
+from memtui.store.undo import Step
 
 Store = StateStore | MarkdownStore
 #: Why another agent's store is not here, and what makes it appear.
@@ -37,8 +38,6 @@ _ABSENT = {
     "md:codex": "Codex CLI has no memories here ($CODEX_HOME/memories/MEMORY.md): turn them on with "
     "`[features] memories = true` in Codex's config.toml",
 }
-#: Keys that change without a person's intent (recall, decay); ignored when checking undo conflicts.
-_VOLATILE = ("accessCount", "confidence", "mtime")
 
 
 @dataclass(frozen=True)
@@ -47,6 +46,9 @@ class SaveResult:
     superseded: tuple[Memory, ...] = ()
     #: True when an identical memory existed and was touched instead of copied.
     reaffirmed: bool = False
+    #: The reviewed memory this unreviewed save would have superseded: kept, and the save waits in
+    #: the review queue as a proposal to replace it (store/proposals.py).
+    proposed: Memory | None = None
     #: An explicit supersede that matched nothing: the memory was saved as new; this says so.
     unmatched_supersede: str | None = None
     redacted: tuple[str, ...] = ()
@@ -98,8 +100,12 @@ class Bank:
         *,
         env: Mapping[str, str] | None = None,
         clock: Callable[[], datetime] = utcnow,
+        actor: tuple[str, str | None] | None = None,
     ) -> None:
         self.project = project
+        #: (session, agent) of the MCP server session this Bank works for: every change it journals
+        #: says so, and `undo` takes the session's run of changes back as one step (store/undo.py).
+        self.actor = actor
         self.config = config or Config.load(project.path("config.toml"))
         self.registry = self.config.types
         self.clock = clock
@@ -215,7 +221,9 @@ class Bank:
                 encoded[key][mid] = after
                 journal.append(Change(key, mid, store.snapshot(mid), after))
         self._confined(encoded)
-        entry = self.journal.append(op, summary, journal) if journal else None
+        entry = (
+            self.journal.append(op, summary, journal, session=self._by()[0], agent=self._by()[1]) if journal else None
+        )
         for number, (key, snaps) in enumerate(encoded.items()):
             try:
                 self._stores[key].apply(snaps, now, header if key == self.state.key else None)
@@ -249,9 +257,15 @@ class Bank:
                 self._batch = None
             changes = [c for c in batch.changes.values() if c.before != c.after]
             if changes:
-                batch.entry = self.journal.append(op, batch.summary, changes)
+                batch.entry = self.journal.append(
+                    op, batch.summary, changes, session=self._by()[0], agent=self._by()[1]
+                )
                 self.state.apply({c.id: c.after for c in changes}, self.clock())
                 self._auto_render()
+
+    def _by(self) -> tuple[str | None, str | None]:
+        """(session, agent) for the journal: whose change this is, when an agent session's."""
+        return self.actor if self.actor else (None, None)
 
     def _gather(self, batch: Batch, changes: Mapping[str, Mapping[str, Memory | None]], now: datetime) -> None:
         if set(changes) - {self.state.key}:
@@ -373,9 +387,12 @@ class Bank:
             now = self.clock()
             if decision.reaffirm:
                 old = active[decision.reaffirm]
-                touched = ops.touch(old, now).evolve(tags=clean_tags((*old.tags, *tags)))
+                # An agent repeating a reviewed memory re-affirms it, but adds no words of its own to it.
+                extra = () if proposals.held((old.id,), active, reviewed) else tags
+                touched = ops.touch(old, now).evolve(tags=clean_tags((*old.tags, *extra)))
                 self.commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
                 return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds, notes=notes)
+            replaced, kept = proposals.split(decision.supersede, active, reviewed)
             memory = Memory(
                 id=new_id(now),
                 type=type_,
@@ -385,7 +402,8 @@ class Bank:
                 name=name,
                 description=description,
                 tags=tags,
-                supersedes=decision.supersede[0] if decision.supersede else None,
+                supersedes=replaced[0] if replaced else None,
+                proposes=kept[0] if kept else None,
                 source=source,
                 reviewed=reviewed,
                 questions=asked,
@@ -394,18 +412,14 @@ class Bank:
             )
             if isinstance(target, MarkdownStore):
                 memory = memory.evolve(id=target.id_for(target.new_relpath(memory)))
-            superseded = [ops.supersede(active[mid], now) for mid in decision.supersede]
+            superseded = [ops.supersede(active[mid], now) for mid in replaced]
             changes: dict[str, Memory | None] = {m.id: m for m in superseded}
             changes[memory.id] = memory
-            note = f"add {memory.id}" + (f" superseding {', '.join(decision.supersede)}" if decision.supersede else "")
-            if decision.unmatched:
-                note += f" (supersede target not found: {decision.unmatched[:60]!r})"
-            if notes:
-                note += f" ({'; '.join(notes)})"
-            self.commit("add", note, {target.key: changes})
+            self.commit("add", _add_note(memory.id, replaced, kept, decision.unmatched, notes), {target.key: changes})
             return SaveResult(
                 self._fresh(memory),
                 tuple(self._fresh(m) for m in superseded),
+                proposed=active[kept[0]] if kept else None,
                 unmatched_supersede=decision.unmatched,
                 redacted=scan.kinds,
                 notes=notes,
@@ -437,8 +451,9 @@ class Bank:
     def touch(self, *refs: str) -> list[Memory]:
         return self._mutate("touch", refs, ops.touch)
 
-    def drop(self, *refs: str) -> list[Memory]:
-        return self._mutate("drop", refs, ops.drop, lambda m: m.status is Status.ARCHIVED)
+    def drop(self, *refs: str, op: str = "drop") -> list[Memory]:
+        """Archive (restorable). `op`: the journal's word for it (`forget` from an agent's memory_forget)."""
+        return self._mutate(op, refs, ops.drop, lambda m: m.status is Status.ARCHIVED)
 
     def settle(self, keep: str, drop: str) -> list[Memory]:
         """A git merge conflict settled by keeping one version; the other goes to the trash. One undoable change."""
@@ -455,7 +470,25 @@ class Bank:
         return self._mutate("restore", refs, ops.restore, lambda m: m.active)
 
     def review(self, *refs: str) -> list[Memory]:
-        return self._mutate("review", refs, lambda m, _now: ops.review(m), lambda m: m.reviewed and not m.conflict)
+        """Mark memories reviewed; a proposal (store/proposals.py) supersedes the memory it would
+        replace, in the same undoable change."""
+        with self.lock:
+            targets = list({m.id: m for m in (self.resolve(ref) for ref in refs)}.values())
+            targets = [m for m in targets if not (m.reviewed and not m.conflict and not m.proposes)]
+            if not targets:
+                return []
+            changes = proposals.accepted(targets, {m.id: m for m in self.memories()}, self.clock())
+            self.commit("review", f"review {', '.join(m.id for m in targets)}", changes)
+            return [self._fresh(changes[m.store][m.id] or m) for m in targets]
+
+    def reject(self, *refs: str) -> list[Memory]:
+        """Reject what waits in the review queue (an agent's proposal, a capture): archived, restorable.
+        A reviewed memory is not rejected (`drop` archives it)."""
+        for ref in refs:
+            memory = self.resolve(ref)
+            if memory.reviewed and not memory.conflict:
+                raise UsageError(f"{memory.id} is reviewed, not waiting for review; `memtui drop` archives it")
+        return self._mutate("reject", refs, ops.drop, lambda m: m.status is Status.ARCHIVED)
 
     def update(
         self,
@@ -508,7 +541,11 @@ class Bank:
             if "content" in changes and current.questions:
                 changes["questions"] = ()  # they answered the old text; enrichment asks again
             updated = current.evolve(updated=self.clock(), **changes)
-            self.commit("edit", f"edit {current.id}: {', '.join(changes)}", {current.store: {current.id: updated}})
+            edits: dict[str, dict[str, Memory | None]] = {current.store: {current.id: updated}}
+            if changes.get("reviewed") and updated.proposes:  # saving an agent's proposal accepts it
+                edits = proposals.accepted([updated], {m.id: m for m in self.memories()}, self.clock())
+                updated = edits[current.store][current.id] or updated
+            self.commit("edit", f"edit {current.id}: {', '.join(changes)}", edits)
             return self._fresh(updated)
 
     def merge(
@@ -605,41 +642,42 @@ class Bank:
                 self.commit("prune", f"prune {len(old)} archived", {self.state.key: {m.id: None for m in old}})
             return [m.id for m in old]
 
-    def undo(self) -> Entry:
+    def undo(self, session: str | None = None) -> Step:
+        """Take back the newest step (store/undo.py): one change, or an agent session's run of them;
+        with `session`, every change of that session not yet undone. Whole or not at all."""
         with self.lock:
-            entry = self.journal.undoable()
-            if entry is None:
+            pending = self.journal.pending()
+            try:
+                entries = undo.step(pending, session)
+            except NotFound as exc:
                 damaged = self.journal.unreadable
                 raise NotFound(
-                    "nothing to undo"
+                    str(exc)
                     + (f"; {self.journal.path} has {damaged} unreadable line(s), kept as they are" if damaged else "")
-                )
-            for key in {c.store for c in entry.changes}:
+                ) from None
+            reverse = undo.reversal(entries)
+            for key in {c.store for c in reverse}:
                 self._stores[key].load()
-            self._writable({c.store for c in entry.changes})
-            for change in entry.changes:
-                follow = getattr(self._stores[change.store], "follow", None)
-                if follow is not None:  # a Gemini line an edit renamed: found by the text it wrote
-                    follow(change.id, change.after)
-                current = self._stores[change.store].snapshot(change.id)
-                if _stable(current) != _stable(change.after):
-                    raise Conflict(
-                        f"cannot undo #{entry.seq} ({entry.summary}): {change.id} has changed since; edit it by hand"
-                    )
-            reverse: dict[str, dict[str, dict[str, Any] | None]] = {}
-            for change in reversed(entry.changes):
-                reverse.setdefault(change.store, {})[change.id] = change.before
+            self._writable({c.store for c in reverse})
+            undo.check(self._stores, entries, reverse)
+            was = undo.active_ids(self._stores, reverse)
+            done = undo.Step(tuple(entries))
             self.journal.append(
-                "undo",
-                f"undo #{entry.seq}: {entry.summary}",
-                [Change(c.store, c.id, c.after, c.before) for c in entry.changes],
-                undoes=entry.seq,
+                "undo", f"undo {done.label}: {done.summary}", reverse, undoes=tuple(e.seq for e in entries)
             )
             now = self.clock()
-            for key, snaps in reverse.items():
+            by_store: dict[str, dict[str, dict[str, Any] | None]] = {}
+            for change in reverse:
+                by_store.setdefault(change.store, {})[change.id] = change.after
+            for key, snaps in by_store.items():
                 self._stores[key].apply(snaps, now)
             self._auto_render()
-            return entry
+            now_active = undo.active_ids(self._stores, reverse)
+            return undo.Step(tuple(entries), restored=len(now_active - was), removed=len(was - now_active))
+
+    def undo_sessions(self) -> list[dict[str, Any]]:
+        """The agent sessions with changes left to undo, newest first (store/undo.py)."""
+        return undo.sessions(self.journal.pending())
 
     def restore_from_journal(self, memory_id: str) -> Memory:
         """Bring back a memory that was pruned from its store, from its last journalled snapshot."""
@@ -670,6 +708,20 @@ class Bank:
         self.render_problem = rendering.auto(self)
 
 
+def _add_note(
+    memory_id: str, replaced: Sequence[str], kept: Sequence[str], unmatched: str | None, notes: Sequence[str]
+) -> str:
+    """The journal's summary of an add."""
+    note = f"add {memory_id}" + (f" superseding {', '.join(replaced)}" if replaced else "")
+    if kept:
+        note += f" proposing to supersede {kept[0]} (reviewed: waits for review)"
+    if unmatched:
+        note += f" (supersede target not found: {unmatched[:60]!r})"
+    if notes:
+        note += f" ({'; '.join(notes)})"
+    return note
+
+
 def _taken_in(trim: bool, **values: Any) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The fields as the way in takes them (core/intake.py); over a limit is a UsageError."""
     try:
@@ -680,12 +732,6 @@ def _taken_in(trim: bool, **values: Any) -> tuple[dict[str, Any], tuple[str, ...
 
 def _comparable(memory: Memory) -> tuple[Any, ...]:
     return (memory.id, memory.type, memory.content, memory.tags, memory.name, memory.description, memory.status)
-
-
-def _stable(snap: Mapping[str, Any] | None) -> Any:
-    if snap is None:
-        return None
-    return {k: v for k, v in snap.items() if k not in _VOLATILE}
 
 
 def init_project(root: Path) -> Project:

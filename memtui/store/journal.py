@@ -2,7 +2,12 @@
 
 Each line is one operation: `{seq, ts, op, summary, changes: [{store, id, before, after}]}` where
 before/after are store snapshots (a state.json object, or a Markdown file's path, text and mtime).
-An undo is itself journalled (`undoes: seq`), so undoing twice steps further back.
+An undo is itself journalled (`undoes: seq`, or a list of them when it undid a whole session's
+step), so undoing twice steps further back.
+
+A change an agent made through its MCP server carries that server's session (`session`, an id made
+when the server started, one per agent session) and the agent (`agent`): `store/undo.py` takes
+one session's run of changes as one undo step.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memtui.core import ids
 from memtui.core.clock import format_ts, utcnow
 from memtui.core.redact import redact_values
 from memtui.store.atomic import append_line, atomic_write
@@ -36,7 +42,11 @@ class Entry:
     op: str
     summary: str
     changes: list[Change] = field(default_factory=list)
-    undoes: int | None = None
+    #: The entries this undo undid (one, or a session's step); empty when it is not an undo.
+    undoes: tuple[int, ...] = ()
+    #: The MCP server session that made the change, and its agent; None for everything else.
+    session: str | None = None
+    agent: str | None = None
 
     def to_json(self) -> str:
         data: dict[str, Any] = {
@@ -46,20 +56,28 @@ class Entry:
             "summary": self.summary,
             "changes": [vars(c) for c in self.changes],
         }
-        if self.undoes is not None:
-            data["undoes"] = self.undoes
+        if self.undoes:  # one number as before, so an older memtui still reads the common case
+            data["undoes"] = self.undoes[0] if len(self.undoes) == 1 else list(self.undoes)
+        if self.session:
+            data["session"] = self.session
+        if self.agent:
+            data["agent"] = self.agent
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, line: str) -> Entry:
         data = json.loads(line)
+        undoes = data.get("undoes")
+        session, agent = data.get("session"), data.get("agent")
         return cls(
             int(data["seq"]),
             data.get("ts", ""),
             data.get("op", "?"),
             data.get("summary", ""),
             [Change(**c) for c in data.get("changes", [])],
-            data.get("undoes"),
+            tuple(int(u) for u in (undoes if isinstance(undoes, list) else [undoes] if undoes is not None else [])),
+            session if isinstance(session, str) and ids.valid(session) else None,
+            ids.agent(agent) if isinstance(agent, str) else None,
         )
 
 
@@ -102,14 +120,22 @@ class Journal:
                 continue
         return sum(1 for _ in self)
 
-    def append(self, op: str, summary: str, changes: list[Change], undoes: int | None = None) -> Entry:
+    def append(
+        self,
+        op: str,
+        summary: str,
+        changes: list[Change],
+        undoes: tuple[int, ...] = (),
+        session: str | None = None,
+        agent: str | None = None,
+    ) -> Entry:
         """Call under the project lock (sequence numbers are read-then-written).
 
         Snapshots are redacted on the way in: a memory memtui did not write (a Markdown file Claude
         Code or a person wrote) may hold a key, and the journal must not keep a copy that an undo
         could bring back."""
         changes = [Change(c.store, c.id, redact_values(c.before), redact_values(c.after)) for c in changes]
-        entry = Entry(self._last_seq() + 1, format_ts(utcnow()), op, summary, changes, undoes)
+        entry = Entry(self._last_seq() + 1, format_ts(utcnow()), op, summary, changes, undoes, session, agent)
         append_line(self.path, entry.to_json())
         self._trim()
         return entry
@@ -139,12 +165,14 @@ class Journal:
 
     def undoable(self) -> Entry | None:
         """The newest change that is neither an undo nor already undone."""
+        pending = self.pending()
+        return pending[-1] if pending else None
+
+    def pending(self) -> list[Entry]:
+        """Every change that is neither an undo nor already undone, oldest first."""
         entries = list(self)
-        undone = {e.undoes for e in entries if e.undoes is not None}
-        for entry in reversed(entries):
-            if entry.undoes is None and entry.seq not in undone and entry.changes:
-                return entry
-        return None
+        undone = {seq for e in entries for seq in e.undoes}
+        return [e for e in entries if not e.undoes and e.seq not in undone and e.changes]
 
     def latest(self, store: str) -> dict[str, dict[str, Any] | None]:
         """Each memory of `store` as the journal last left it (None: removed), in first-seen order."""

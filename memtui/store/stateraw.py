@@ -128,6 +128,8 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         values["questions"] = tuple(str(x) for x in asked if x) if isinstance(asked, list) else ()
         conflict = get("mergeConflict")
         values["conflict"] = str(conflict.get("with")) if isinstance(conflict, dict) and conflict.get("with") else None
+        proposes = get("proposesSupersede")
+        values["proposes"] = _text(proposes) if proposes else None
     memory = _new(Memory)
     _setattr(memory, "__dict__", values)
     return memory
@@ -169,6 +171,7 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
         _set(raw, "source", _source(memory.source, raw.get("source")), {})
     _set(raw, "reviewed", memory.reviewed, True)
     _set(raw, "questions", list(memory.questions), [])
+    _set(raw, "proposesSupersede", memory.proposes, None)
     if not memory.conflict:
         raw.pop("mergeConflict", None)
     elif not (isinstance(raw.get("mergeConflict"), dict) and raw["mergeConflict"].get("with") == memory.conflict):

@@ -32,7 +32,7 @@ from memtui.tui.appref import AppBase
 from memtui.tui.commands import MemtuiCommands
 from memtui.tui.data import live
 from memtui.tui.data.rows import ListModel
-from memtui.tui.data.text import undone
+from memtui.tui.data.text import undid
 from memtui.tui.messages import Loaded, Op, OpFinished, Snapshot, StoresChanged
 
 #: Seconds after the first read before the store hashes its memory texts (statefile.prime), so that
@@ -268,9 +268,7 @@ class MemtuiApp(AppBase):
             Op(
                 "Undo",
                 _undo,
-                on_done=lambda entry: self.notify(
-                    undone(entry.op, [c.before or c.after for c in entry.changes]), timeout=5
-                ),
+                on_done=lambda step: self.notify(undid(step), timeout=5),
             )
         )
 

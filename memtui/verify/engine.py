@@ -346,14 +346,14 @@ def affirm(bank_or_project: Any, memory_id: str, references: Iterable[str], seq:
     _write_affirmations(memory_dir, data)
 
 
-def undo(bank: Any) -> Any:
-    """`bank.undo()`, with the verification state following the memories it brings back."""
+def undo(bank: Any, session: str | None = None) -> Any:
+    """`bank.undo(session)`, with the verification state following the memories it brings back."""
     import contextlib
     import sqlite3
 
     from memtui.errors import MemtuiError
 
-    entry = bank.undo()
+    entry = bank.undo(session)
     # The undo itself is done. Where the index cannot be opened, nothing is judged now (the next
     # verify does it); a restored memory's affirmation was still dropped if it no longer held.
     with contextlib.suppress(OSError, sqlite3.Error, MemtuiError):

@@ -326,7 +326,8 @@ def test_installed_commands_run(project, cli, home, plain):
 def test_setup_says_which_permissions_it_adds_and_can_add_none(project, home, cli):
     said = cli("setup", cwd=project.root, env={"HOME": str(home)})
     out = said.stdout.decode()
-    assert said.returncode == 0 and "Permissions: memory_search" in out and "memory_save writes memories" in out
+    assert said.returncode == 0 and "Permissions: memory_search" in out and "memory_forget still asks" in out
+    assert "a memory_save that would replace a memory you reviewed is kept beside it" in " ".join(out.split())
     assert "--no-permissions" in out
     local = json.loads((project.root / ".claude" / "settings.local.json").read_text())
     assert "mcp__memtui__memory_save" in local["permissions"]["allow"]

@@ -35,5 +35,5 @@ def register(server: Any, ws: Any) -> None:
         memory = bank.resolve(id.strip())
         if not memory.active:
             return f"{memory.id} is already {memory.status.value}; nothing to do."
-        dropped = bank.drop(memory.id)[0]
+        dropped = bank.drop(memory.id, op="forget")[0]
         return f"Archived {dropped.id} ({dropped.type}). The user can restore it with `memtui restore {dropped.id}`."

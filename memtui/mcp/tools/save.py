@@ -28,7 +28,8 @@ def register(server: Any, ws: Any) -> None:
         (they let a differently worded prompt find it).
 
         Saving a fact that is already stored re-affirms it instead of adding a copy; a newer
-        version of a stored fact supersedes the old one. Secrets are redacted before saving.
+        version of a stored fact supersedes the old one, except one the user reviewed: that one is
+        kept and your version waits for the user to accept it. Secrets are redacted before saving.
         """
         from memtui.core.memory import Source
         from memtui.errors import UsageError
@@ -45,7 +46,7 @@ def register(server: Any, ws: Any) -> None:
             type,
             content,
             tags=tags or (),
-            source=Source(ws.session, "mcp", agent=ws.agent),
+            source=Source(ws.undo_session, "mcp", agent=ws.agent),
             reviewed=False,
             questions=questions or (),
         )
@@ -53,6 +54,11 @@ def register(server: Any, ws: Any) -> None:
         line = f"Already known: re-affirmed {m.id} ({m.type})." if result.reaffirmed else f"Saved {m.id} ({m.type})."
         for old in result.superseded:
             line += f" It supersedes {old.id}."
+        if result.proposed is not None:
+            line += (
+                f" It would replace {result.proposed.id}, which the user reviewed: both are kept, and the "
+                "replacement waits for the user's review (until then recall marks it unreviewed)."
+            )
         if result.redacted:
             line += f" Redacted before saving: {', '.join(sorted(set(result.redacted)))}."
         if result.notes:

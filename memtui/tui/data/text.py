@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from memtui.core import decay, redact
 from memtui.core.defuse import for_terminal
@@ -124,6 +125,8 @@ CHANGE_NAMES = {
     "add": "adding",
     "edit": "edit",
     "drop": "drop",
+    "forget": "forgetting",
+    "reject": "rejection",
     "restore": "restore",
     "review": "review",
     "touch": "touch",
@@ -137,6 +140,25 @@ CHANGE_NAMES = {
     "consolidate": "consolidation",
     "git-merge": "git merge",
 }
+
+
+def undid(step: Any) -> str:
+    """What `u` tells: the change in words, and how many memories it brought back (or took out).
+    An agent session's run of changes (store/undo.py) is told as one: `Undid 12 forgets from a
+    Codex CLI session: 12 memories restored.`"""
+    from memtui.core.text import plural
+    from memtui.store.undo import origin
+
+    if len(step.entries) > 1 or step.session:
+        told = f"Undid {step.what} from {origin(step.agent, None)}"
+    else:
+        told = undone(step.op, [c.before or c.after for c in step.changes]).rstrip(".")
+    counts = [
+        f"{plural(n, 'memory', 'memories')} {verb}"
+        for n, verb in ((step.restored, "restored"), (step.removed, "taken out"))
+        if n
+    ]
+    return told + (": " + ", ".join(counts) if counts else "") + "."
 
 
 def undone(op: str, snapshots: list[Mapping[str, object] | None]) -> str:

@@ -62,6 +62,10 @@ it (saving accepts it), `m` merge it into a memory that already says something s
 it to another store (into `.memory/`, to share it), `d` reject it (it goes to the trash; `u` undoes).
 `n`/`j` skip to the next, `p`/`k` go back.
 
+An agent's newer version of a memory you reviewed (a `memory_save` or a capture that would have
+superseded it) waits here beside yours, which stays in recall until you decide: `a` accepts it
+(it supersedes yours), `d` rejects it (the agent's version goes to the trash, yours stays).
+
 A memory two people edited differently before a git merge comes first, with both versions:
 `1` keeps this one (the other goes to the trash), `2` keeps the other, `m` merges the two texts
 (drafted by the model when a key is set), `b` keeps both.
@@ -112,6 +116,15 @@ A memory two people edited differently before a git merge comes first, with both
             return None
         return memory.in_conflict_with({m.id: m for m in app_of(self).snapshot.memories})
 
+    @property
+    def replaces(self) -> Memory | None:
+        """The reviewed memory the current item proposes to replace (store/proposals.py), while active."""
+        memory = self.current
+        if memory is None or not memory.proposes or memory.reviewed:
+            return None
+        target = next((m for m in app_of(self).snapshot.memories if m.id == memory.proposes), None)
+        return target if target is not None and target.active else None
+
     def _on_data(self, snap: Snapshot) -> None:
         keep = self.current.id if self.current else None
         self.items = queue(snap.memories)
@@ -138,12 +151,19 @@ A memory two people edited differently before a git merge comes first, with both
             if reviewmarks.watched(memory.store):  # the agent wrote it into its own store
                 agent = owners.agent_of_store(memory.store)
                 source = f" · new in {services.agent_label(agent)} {owners.store_label(memory.store)}"
+            if self.replaces is not None:
+                source += f" · would replace {self.replaces.id}: a supersedes it, d drops this"
             status.update(
                 f"Review {self.index + 1} of {len(self.items)}{source}"  # the footer lists the keys
             )
-        other = self.other
+        other, replaces = self.other, self.replaces
         self.query_one("#review-other", Static).update(
-            f"The other version ({other.id}):\n\n{for_terminal(other.content)}" if other is not None else ""
+            f"The other version ({other.id}):\n\n{for_terminal(other.content)}"
+            if other is not None
+            else f"It would replace your reviewed memory ({replaces.id}), kept until you accept:\n\n"
+            f"{for_terminal(replaces.content)}"
+            if replaces is not None
+            else ""
         )
         self.query_one(TopBar).sync("review")
         self.query_one(MemoryDetail).show(memory)
@@ -196,7 +216,18 @@ A memory two people edited differently before a git merge comes first, with both
         self._show()
 
     def action_accept(self) -> None:
-        if self.current is not None:
+        replaces = self.replaces
+        if replaces is not None and self.current is not None:
+            memory = self.current
+            app_of(self).run_op(
+                Op(
+                    "Accept",
+                    lambda bank: bank.review(memory.id),
+                    done=f"Accepted; it supersedes {replaces.id} (u undoes).",
+                    kept=(memory.id,),
+                )
+            )
+        elif self.current is not None:
             curate.review(self, [self.current])
 
     def action_reject(self) -> None:
@@ -206,8 +237,9 @@ A memory two people edited differently before a git merge comes first, with both
             app_of(self).run_op(
                 Op(
                     "Reject",
-                    lambda bank: bank.drop(memory.id),
-                    done="Rejected (moved to the trash); u undoes.",
+                    lambda bank: bank.drop(memory.id, op="reject"),
+                    done="Rejected (moved to the trash); u undoes."
+                    + (f" {memory.proposes} stays as you reviewed it." if self.replaces is not None else ""),
                 )
             )
 
