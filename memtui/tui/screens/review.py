@@ -138,6 +138,8 @@ A memory two people edited differently before a git merge comes first, with both
             if reviewmarks.watched(memory.store):  # the agent wrote it into its own store
                 agent = owners.agent_of_store(memory.store)
                 source = f" · new in {services.agent_label(agent)} {owners.store_label(memory.store)}"
+            if memory.held:  # the queue says where it came from: held until this review
+                source += " · held: only tool or file text said it"
             status.update(
                 f"Review {self.index + 1} of {len(self.items)}{source}"  # the footer lists the keys
             )
