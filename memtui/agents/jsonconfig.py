@@ -26,15 +26,46 @@ HOOK_COMMAND = re.compile(
     r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+hook(?:\s|$)|memtui[/\\](?:runtime|hooks)[/\\]launch\.py["']?(?:\s|$)"""
 )
 
-_MCP_COMMAND = re.compile(r"""(?:^|[\s/\\"'])memtui(?:\.exe)?["']?\s+mcp(?:\s|$)""")
 SERVER = "memtui"
+#: The interpreters `python -m memtui mcp` runs under (`python`, `python3`, `python3.11`, `.exe`).
+_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?(?:\.exe)?")
+#: What may follow `mcp` in an entry memtui wrote: the plugin's flag, or the agent it serves.
+_AGENT = re.compile(r"[a-z][a-z0-9-]{0,30}")
+#: Environment variables that choose what code an interpreter or loader runs: an entry carrying one
+#: runs something other than memtui, whatever its command says.
+_CODE_ENV = re.compile(r"(?:PYTHON\w*|LD_\w+|DYLD_\w+|NODE_\w+|PATH|PERL5?\w*|RUBY\w*|BASH_ENV|ENV)", re.I)
 
 
 def is_our_server(entry: Any) -> bool:
+    """An MCP server entry as memtui's setup writes it: memtui (or `python -m memtui`) running `mcp`,
+    with nothing after but `--plugin` or `--agent NAME`, and no environment that chooses other
+    code. A committed entry that only mentions memtui (`sh -c "…; memtui mcp"`, `/tmp/evil memtui
+    mcp`) is not memtui's."""
+    return foreign(entry) is None
+
+
+def foreign(entry: Any) -> str | None:
+    """Why an entry under memtui's server name is not memtui's own (what it would run), or None."""
     if not isinstance(entry, dict):
-        return False
-    line = " ".join(str(x) for x in [entry.get("command", ""), *(entry.get("args") or [])])
-    return bool(_MCP_COMMAND.search(line))
+        return "it is not a server entry"
+    command, args = entry.get("command"), entry.get("args") or []
+    if not isinstance(command, str) or not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return "its command is not a program and a list of arguments"
+    name = re.split(r"[/\\]", command.strip("\"'"))[-1]
+    if name in ("memtui", "memtui.exe"):
+        rest = args
+    elif _PYTHON.fullmatch(name) and args[:2] == ["-m", "memtui"]:
+        rest = args[2:]
+    else:
+        return f"it runs {command}"
+    tail = rest[1:]
+    if rest[:1] != ["mcp"] or not (
+        tail in ([], ["--plugin"]) or (len(tail) == 2 and tail[0] == "--agent" and _AGENT.fullmatch(tail[1]))
+    ):
+        return f"it runs {' '.join([command, *args])}"
+    env = entry.get("env", entry.get("environment")) or {}
+    chosen = sorted(k for k in env if _CODE_ENV.fullmatch(str(k))) if isinstance(env, dict) else ["env"]
+    return f"it sets {', '.join(chosen)}" if chosen else None
 
 
 def is_our_hook(handler: Any) -> bool:
@@ -74,6 +105,8 @@ def parse_object(text: str | None, where: str) -> dict[str, Any]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{where} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
+    except RecursionError:  # the decoder recurses once per level: a file nested 100,000 deep
+        raise UsageError(f"{where} is nested too deep to be a config file; fix it and run again") from None
     if not isinstance(doc, dict):
         raise UsageError(f"{where} does not hold a JSON object; fix it and run again")
     return doc
@@ -199,7 +232,7 @@ def install_server(doc: Mapping[str, Any], entry: dict[str, Any], where: str) ->
     new = copy.deepcopy(dict(doc))
     servers = json_object(new, "mcpServers", where)
     current = servers.get(SERVER)
-    if isinstance(current, dict):
+    if isinstance(current, dict) and is_our_server(current):  # another program under our name keeps nothing
         merged = {**current, **entry}
         if "env" in current or "env" in entry:  # an entry with no env (Gemini's) gets none
             merged["env"] = {**(current.get("env") or {}), **(entry.get("env") or {})}
@@ -216,3 +249,16 @@ def uninstall_server(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
         del servers[SERVER]
         new["mcpServers"] = servers
     return new
+
+
+def foreign_in(doc: Any, key: str) -> str | None:
+    """Why `doc[key]["memtui"]` (an MCP server table: `mcpServers`, opencode's `mcp`) is not memtui's
+    own entry, or None when it is, or there is none."""
+    servers = doc.get(key) if isinstance(doc, dict) else None
+    if not isinstance(servers, dict) or SERVER not in servers:
+        return None
+    entry = servers[SERVER]
+    command = entry.get("command") if isinstance(entry, dict) else None
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):  # opencode's shape
+        entry = {"command": command[0], "args": command[1:], "env": entry.get("environment")}
+    return foreign(entry)

@@ -84,9 +84,51 @@ def with_agents(health: dict[str, Any], project: Any, env: Mapping[str, str] | N
     """Capture's health (`capture.health.read`) with the agents added, for its rows."""
     try:
         health["agents"] = agents(project, env)
+        health["foreign_servers"] = foreign_servers(getattr(project, "project", project).root)
     except Exception as exc:  # a status must answer even when an agent's config cannot be read
         health["agents_error"] = f"{type(exc).__name__}: {exc}"
     return health
+
+
+#: The project files (committed with the repository) where an agent looks for MCP servers, and the
+#: key of its server table.
+PROJECT_SERVERS = ((".mcp.json", "mcpServers"), (".gemini/settings.json", "mcpServers"), ("opencode.json", "mcp"))
+#: A project's agent config larger than this is no config memtui wrote into.
+_MAX_CONFIG = 1 << 20
+
+
+def foreign_servers(root: Path) -> list[dict[str, str]]:
+    """[{where, why}] for each project file whose `memtui` MCP server is not memtui's own entry (a
+    cloned repository's committed one that runs another program, or sets PYTHONPATH): status says
+    so instead of showing it as memtui's setup. Read without blocking, regular files only."""
+    from memtui.agents.jsonconfig import foreign_in
+
+    out = []
+    for name, key in PROJECT_SERVERS:
+        doc = _project_json(root / name)
+        why = foreign_in(doc, key) if doc is not None else None
+        if why is not None:
+            out.append({"where": f"./{name}", "why": why})
+    return out
+
+
+def _project_json(path: Path) -> Any:
+    import json
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not hang a status
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_CONFIG:
+            return None
+        data = f.read(_MAX_CONFIG + 1)
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _trust_check(name: str) -> Any:

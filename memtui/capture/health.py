@@ -257,6 +257,12 @@ def _agent_rows(health: dict[str, Any]) -> list[Row]:
         if backend and backend != "off":
             parts.append(f"model {backend}" + (" (its own login)" if backend == entry.get("backend") else ""))
         out.append(Row("Agents", entry["label"], "; ".join(parts), level))
+    for found in health.get("foreign_servers") or ():
+        from memtui.core import defuse  # printed: a committed file chose this text
+
+        why = defuse.for_terminal(str(found["why"]), oneline=True)[:120]
+        text = f'{found["where"]}: its "memtui" MCP server is NOT memtui\'s ({why}); remove it, or run `memtui setup`'
+        out.append(Row("Agents", "", text, "warn"))
     if health.get("agents_error"):
         out.append(Row("Agents", "", f"could not read the agents' config: {health['agents_error']}", "warn"))
     return out

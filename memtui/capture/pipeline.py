@@ -29,7 +29,7 @@ from memtui.capture.explicit import explicit_memories
 from memtui.capture.known import Known
 from memtui.core import ids, redact
 from memtui.core.clock import format_ts, parse_ts
-from memtui.core.memory import Memory, Source
+from memtui.core.memory import Memory, Source, resting_on
 from memtui.core.text import plural
 from memtui.errors import LockTimeout, MemtuiError
 from memtui.store.bank import Bank, SaveResult
@@ -358,8 +358,8 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bo
                             item["type"],
                             item["content"],
                             tags=item.get("tags") or (),
-                            supersedes=item.get("supersedes") or None,
-                            source=run.source,
+                            supersedes=None if item.get("rests_on") == "tool" else item.get("supersedes") or None,
+                            source=resting_on(run.source, item.get("rests_on")),
                             reviewed=False,
                             questions=item.get("questions") or (),
                             trim=True,

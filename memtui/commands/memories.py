@@ -7,7 +7,7 @@ import argparse
 from memtui.commands.common import check_filters, line_width, one_line, open_bank, print_json, text_argument
 from memtui.core.defuse import for_terminal
 from memtui.core.intake import control_free
-from memtui.core.memory import Source
+from memtui.core.memory import TOOL_TEXT, Source
 from memtui.core.text import clip, plural
 
 
@@ -164,7 +164,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"merged from: {one_line(', '.join(memory.merged_from))}")
     for i, question in enumerate(memory.questions):
         print(f"{'answers:' if i == 0 else '':<13}{one_line(question)}")
-    if memory.source and memory.source.origin:
+    if memory.held:
+        print("rests on:    only tool or file text the agent read (held from recall until reviewed)")
+    if memory.source and memory.source.origin and memory.source.origin != TOOL_TEXT:
         print(f"source:      imported from {one_line(memory.source.origin)}")
     elif memory.source:
         print(f"source:      {_captured(memory.source)}")

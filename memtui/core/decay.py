@@ -48,7 +48,8 @@ def rank(memory: Memory, now: datetime, registry: TypeRegistry = DEFAULT_REGISTR
 
 
 def visible_in_block(memory: Memory, now: datetime, registry: TypeRegistry = DEFAULT_REGISTRY) -> bool:
-    return memory.active and confidence(memory, now, registry) >= HIDE_BELOW
+    """Shown to an agent: active, not faded, and not held (resting only on tool text, unreviewed)."""
+    return memory.active and not memory.held and confidence(memory, now, registry) >= HIDE_BELOW
 
 
 def freshness(memory: Memory, now: datetime) -> str | None:

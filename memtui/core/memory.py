@@ -33,6 +33,18 @@ class Source:
     agent: str | None = None
 
 
+#: `Source.origin` of a captured memory that rests only on text the agent read (a file, a web page,
+#: a tool's output or error), not on the person's or the agent's own words: a "remember that …" in
+#: a page the agent fetched is never the person's instruction. Held from recall until a person
+#: reviews it (a poisoning guard); issue 41's provenance is to carry this in a field of its own.
+TOOL_TEXT = "capture: rests only on tool or file text the agent read"
+
+
+def resting_on(source: Source | None, rests_on: Any) -> Source | None:
+    """The source of a captured memory, marked `TOOL_TEXT` when the extractor says it rests on tool text."""
+    return replace(source or Source(), origin=TOOL_TEXT) if rests_on == "tool" else source
+
+
 # Not slots=True: without slots a store can build a Memory by handing over its attribute dict,
 # five times faster than the frozen dataclass __init__ (statefile.from_raw, 10k memories per load).
 @dataclass(frozen=True)
@@ -74,6 +86,11 @@ class Memory:
     @property
     def active(self) -> bool:
         return self.status is Status.ACTIVE
+
+    @property
+    def held(self) -> bool:
+        """Kept from recall until reviewed: it rests only on text the agent read (`TOOL_TEXT`)."""
+        return not self.reviewed and self.source is not None and self.source.origin == TOOL_TEXT
 
     @property
     def title(self) -> str:

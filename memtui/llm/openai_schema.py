@@ -24,6 +24,8 @@ def strict(schema: dict[str, Any]) -> dict[str, Any]:
             if key not in required and isinstance(kinds, (str, list)):
                 options = [kinds] if isinstance(kinds, str) else list(kinds)
                 sub["type"] = options if "null" in options else [*options, "null"]
+                if isinstance(sub.get("enum"), list) and None not in sub["enum"]:
+                    sub["enum"] = [*sub["enum"], None]  # strict output checks a null against the enum too
             properties[key] = sub
         out["properties"] = properties
         out["required"] = list(properties)

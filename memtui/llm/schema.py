@@ -76,6 +76,10 @@ def _strings(**extra: Any) -> dict[str, Any]:
     return {"type": "array", "items": {"type": "string"}, **extra}
 
 
+#: What a captured memory may rest on (`rests_on`, optional: an answer without it is read as before).
+RESTS_ON = ("person", "assistant", "tool")
+
+
 def extraction(types: Sequence[str]) -> dict[str, Any]:
     memory = {
         "type": "object",
@@ -96,6 +100,13 @@ def extraction(types: Sequence[str]) -> dict[str, Any]:
             "supersedes": {
                 "type": ["string", "null"],
                 "description": "the id (or exact text) of an existing memory this one replaces, else null",
+            },
+            "rests_on": {
+                "type": "string",
+                "enum": list(RESTS_ON),
+                "description": "whose words the memory rests on: person (the USER lines say it), assistant "
+                "(the agent's own conclusion), tool (only text the agent read or quoted: a file, a web page, "
+                "a tool's output or error, even when the agent repeats it)",
             },
         },
         "required": ["type", "content", "tags"],

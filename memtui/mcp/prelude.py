@@ -27,6 +27,7 @@ import sys
 import threading
 from typing import Any
 
+from memtui.mcp import lines
 from memtui.mcp.answers import (
     CACHED,
     HANDSHAKE,
@@ -65,7 +66,7 @@ class _Replay:
         else:
             import anyio
 
-            line = await anyio.to_thread.run_sync(sys.stdin.buffer.readline, abandon_on_cancel=True)
+            line = await anyio.to_thread.run_sync(lines.read, abandon_on_cancel=True)
             if not line:
                 raise StopAsyncIteration
         self._note(line)
@@ -75,7 +76,7 @@ class _Replay:
         if not any(method.encode() in line for method in CACHED):
             return  # the common case (a tool call): no parse
         try:
-            message = json.loads(line)
+            message = lines.loads(line)
         except ValueError:
             return
         key = self.requests.key(message)
@@ -100,7 +101,7 @@ class _Filter:
     def _dropped(self, text: str) -> bool:
         """Learn what `text` answers; True when it must not reach the client."""
         try:
-            message = json.loads(text)
+            message = lines.loads(text)
         except ValueError:
             return False
         if not isinstance(message, dict):
@@ -150,7 +151,7 @@ class _Early:
     def answer(self, line: bytes) -> bool:
         """Answer `line` from the cache; False when the SDK must take over from it."""
         try:
-            message = json.loads(line)
+            message = lines.loads(line)
         except ValueError:
             message = None
         if not isinstance(message, dict):
@@ -212,7 +213,7 @@ def serve(build: Any, *, tools: bool = True, cwd: Any = None) -> None:
     timer.start()
     early = _Early(answers, Requests(tools, cwd))
     while answers.answers:
-        line = sys.stdin.buffer.readline()
+        line = lines.read()
         if not line:
             return  # the client went away before asking for anything the SDK must do
         if line.strip() and not early.answer(line):

@@ -70,16 +70,16 @@ def search(
             return []
         text = "\n".join(p for p in (query, turn.previous, turn.assistant[:SUBJECT_ANSWER_CHARS]) if p)
         hits = index.search(target, text, k=max(k, 5), types=list(types) if types else None, semantic="warm")
-        return [h for h in calibration.gate(hits, k) if h.memory.active]
+        return [h for h in calibration.gate(hits, k) if h.memory.active and not h.memory.held]
     hits = run()
     if not recall:  # an explicit search shows whatever matched, weak or not
-        return [h for h in hits[:k] if h.memory.active]
+        return [h for h in hits[:k] if h.memory.active and not h.memory.held]
     kept = calibration.gate(hits, k)
     if not kept and conversation is not None:
         turn = conversation()
         if turn.text:
             kept = calibration.gate(run(turn), k)
-    return [h for h in kept if h.memory.active]
+    return [h for h in kept if h.memory.active and not h.memory.held]
 
 
 #: The briefing ranks every active memory but reads in full only this many of the best.
@@ -137,7 +137,7 @@ def ranked(
             scored.append((conf * (1 + stand_in.access_count / 10), -rowid, rowid))
     best = heapq.nlargest(limit, scored)
     memories = index.memories([rowid for _, _, rowid in best])
-    out = [memories[rowid] for _, _, rowid in best if rowid in memories]
+    out = [memories[rowid] for _, _, rowid in best if rowid in memories and not memories[rowid].held]
     # Ties keep a stable order (by id), as the CLAUDE.md block does; a drifted memory (memtui.verify)
     # ranks below a verified one of equal rank, as in search.
     out.sort(key=lambda m: (-decay.rank(m, now, registry) * (DRIFTED_FACTOR if m.id in drifted else 1.0), m.id))

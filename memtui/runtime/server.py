@@ -2,11 +2,13 @@
 
 Warm-up loads the embedding model (when `memtui[semantic]` is installed), opens the index and
 embeds whatever has no vector yet; only then is the socket bound, so a client never waits behind
-the warm-up (it answers for itself meanwhile). Each connection is served on a thread of its own
-(at most `MAX_CLIENTS` at once), so a slow or silent client never holds up another: reading the
-request and writing the reply happen outside the one lock around the warm work (index, model,
-session state), and a request that does not arrive whole within its deadline is dropped alone
-(`memtui.runtime.wire`, which also bounds its size and nesting). A request that fails is answered
+the warm-up (it answers for itself meanwhile). Requests are read side by side on the accept
+loop's thread (`memtui.runtime.wire.Intake`, which bounds how many, their size, nesting and
+deadline), and only a whole request gets a worker thread (at most `MAX_CLIENTS` at once; one more
+is answered "-busy" at once and its client answers by itself), so a slow-loris or a flood of silent
+connections holds no worker and keeps no hook from its answer. Writing the reply happens outside
+the one lock around the warm work (index, model, session state), and a request whose client gave
+up while it waited for that lock is not worked on. A request that fails is answered
 `-reason` and logged; nothing a client sends ends the service. Only this user's processes are
 served (the peer's uid), and the socket sits in the user's private runtime directory.
 
@@ -33,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.index import remote
-from memtui.runtime import service, wire
+from memtui.runtime import heap, service, wire
 from memtui.store import rundir
 
 #: How often the loop wakes to check the exit conditions when no request comes.
@@ -55,31 +57,6 @@ def package_stamp() -> tuple[tuple[int, int, int] | None, ...]:
         except OSError:
             out.append(None)
     return tuple(out)
-
-
-def rss_mb() -> float:
-    """Resident memory now (Linux), else the peak."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    import resource
-
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
-def release_memory() -> None:
-    """Hand the warm-up's freed heap back to the system (glibc keeps it otherwise): the service
-    lives long, and embedding thousands of memories peaks far above what answering needs."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: nothing to trim
-        pass
 
 
 class Service:
@@ -124,7 +101,7 @@ class Service:
             embed.use(model)
             embedded = semantic.ensure_vectors(index, model)
             self.semantic = model.model_id
-        release_memory()
+        heap.release_memory()
         self.log(
             f"memtui service: {self.semantic or 'words only'}; {embedded} memories embedded; "
             f"ready in {time.monotonic() - started:.1f}s on {self.path}"
@@ -166,42 +143,80 @@ class Service:
         return None
 
     def run(self, server: Any) -> str:
-        import select
+        """Accept and read on this thread (`wire.Intake`), answer on a worker thread each."""
+        intake = wire.Intake(server, self.wake_r)
+        checked = 0.0
+        try:
+            while True:
+                if time.monotonic() - checked >= TICK:  # a flood must not turn this into a stat loop
+                    checked = time.monotonic()
+                    reason = self.stopping or self.should_exit()
+                    if reason:
+                        return reason
+                elif self.stopping:
+                    return self.stopping
+                ready, done, dropped = intake.wait(TICK)
+                for conn in dropped:
+                    with contextlib.suppress(OSError):
+                        conn.close()
+                if dropped:
+                    self.log(f"memtui service: dropped {len(dropped)} client(s) (silent past the deadline, or gone)")
+                for conn, request in done:
+                    self.dispatch(conn, request)
+                if server in ready:
+                    self.admit(server, intake)
+        finally:
+            intake.close()
 
-        while True:
-            reason = self.stopping or self.should_exit()
-            if reason:
-                return reason
-            ready, _, _ = select.select([server, self.wake_r], [], [], TICK)
-            if server not in ready:
-                continue
-            try:
-                conn, _ = server.accept()
-            except OSError:  # the client gave up between select and accept
-                continue
-            self.last = time.monotonic()
-            self.requests += 1
-            if not self.slots.acquire(blocking=False):
-                with conn, contextlib.suppress(OSError):
-                    conn.settimeout(0)
-                    conn.send(b"-busy")
-                continue
-            thread = threading.Thread(target=self.serve_one, args=(conn,), daemon=True)
+    def admit(self, server: Any, intake: wire.Intake) -> None:
+        """Accept one waiting connection and start reading it (a foreign user's is refused at once)."""
+        try:
+            conn, _ = server.accept()
+        except OSError:  # the client gave up between select and accept
+            return
+        self.last = time.monotonic()
+        self.requests += 1
+        try:
+            peer = rundir.peer_uid(conn)
+        except OSError:  # gone already
+            conn.close()
+            return
+        if peer is not None and peer != os.getuid():
+            self.log(f"memtui service: refused a client of uid {peer}")
+            wire.answer_now(conn, b"-not your service")
+            return
+        pushed = intake.watch(conn)
+        if pushed is not None:  # the oldest of a full intake: a real hook's request is in already
+            wire.answer_now(pushed, b"-busy")
+
+    def dispatch(self, conn: Any, request: bytes | wire.BadRequest) -> None:
+        """Hand a whole request to a worker, or say why not at once (its client answers by itself)."""
+        if isinstance(request, wire.BadRequest):
+            wire.answer_now(conn, f"-{request}".encode())
+        elif not self.slots.acquire(blocking=False):
+            wire.answer_now(conn, b"-busy")
+        else:
+            thread = threading.Thread(target=self.serve_one, args=(conn, request), daemon=True)
             self.threads = {t for t in self.threads if t.is_alive()} | {thread}
-            thread.start()
+            try:
+                thread.start()
+            except RuntimeError:  # the system has no thread left to give: this one is refused
+                self.slots.release()
+                wire.answer_now(conn, b"-busy")
 
-    def serve_one(self, conn: Any) -> None:
-        """One connection, start to end, on its own thread; never raises."""
+    def serve_one(self, conn: Any, data: bytes) -> None:
+        """One connection's request, answered on its own thread; never raises."""
         try:
             with conn:
-                reply = self.reply(conn)
+                conn.setblocking(True)
+                reply = self.reply(data, conn)
                 if reply is not None:
                     conn.settimeout(REPLY_DEADLINE)
                     with contextlib.suppress(OSError):  # the client gave up; it has answered for itself
                         conn.sendall(reply)
             # After the connection is closed, so the client does not wait for it: 0.4 ms that keeps
             # the resident size flat (10k memories: ~182 MB after hundreds of requests, ~200 without).
-            release_memory()
+            heap.release_memory()
         except BaseException as exc:  # a thread that dies silently would be worse
             self.log(f"memtui service: a connection failed: {type(exc).__name__}: {exc}")
         finally:
@@ -243,19 +258,12 @@ class Service:
 
     # -- requests ----------------------------------------------------------------------------------
 
-    def reply(self, conn: Any) -> bytes | None:
-        """The answer to the request on `conn`, or None when the client is dropped unanswered."""
-        peer = rundir.peer_uid(conn)
-        if peer is not None and peer != os.getuid():
-            self.log(f"memtui service: refused a client of uid {peer}")
-            return b"-not your service"
+    def reply(self, data: bytes, conn: Any) -> bytes | None:
+        """The answer to the request `data` read off `conn`, or None when its client is gone."""
         try:
-            request, body = wire.parse(wire.receive(conn))
+            request, body = wire.parse(data)
         except wire.BadRequest as exc:
             return f"-{exc}".encode()
-        except OSError as exc:  # silent past its deadline, or gone: only this client is dropped
-            self.log(f"memtui service: dropped a client ({exc})")
-            return None
         op = request.get("op")
         try:
             if op == "stop":
@@ -263,6 +271,8 @@ class Service:
                 os.write(self.wake_w, b"x")
                 return b"+{}"
             with self.work:
+                if wire.hung_up(conn):  # it waited its budget behind others and answered by itself
+                    return None
                 if op == "ping":
                     return b"+" + json.dumps(self.status()).encode("utf-8")
                 if op == "search":
@@ -283,7 +293,7 @@ class Service:
             memories = None
         return {
             "pid": os.getpid(),
-            "rss_mb": rss_mb(),
+            "rss_mb": heap.rss_mb(),
             "idle": round(time.monotonic() - self.last, 1),
             "uptime": round(time.time() - self.started, 1),
             "semantic": self.semantic,

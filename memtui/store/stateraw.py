@@ -280,6 +280,8 @@ def parse(payload: bytes) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"is not UTF-8 text (byte {exc.start})"
     except json.JSONDecodeError as exc:
         return None, f"is not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+    except RecursionError:  # the decoder recurses once per level: a key nested 100,000 deep
+        return None, "is nested too deep to be read (a value inside it nests thousands of levels)"
     if not isinstance(data, dict) or not isinstance(data.get("memories", []), list):
         return None, "does not hold an object with a `memories` list"
     for i, raw in enumerate(data.get("memories", [])):
@@ -299,7 +301,7 @@ def salvage(payload: bytes) -> list[dict[str, Any]]:
     while i != -1:
         try:
             obj, end = decoder.raw_decode(text, i)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             i = text.find("{", i + 1)
             continue
         if isinstance(obj, dict) and "id" in obj and "content" in obj:

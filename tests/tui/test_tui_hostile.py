@@ -56,3 +56,101 @@ async def test_hostile_titles_draw_no_control_on_any_screen(bank, screen):
         drawn = _screen_text(app)
         assert "webhooks" in drawn or screen in ("budget", "consolidate")
         assert terminal_problems(drawn) == []
+
+
+# -- rows a hand-edited or hostile state.json holds ------------------------------------------------
+
+
+def _hostile_state(bank, deep: int = 0) -> None:
+    """state.json as a hostile teammate could commit it: a 100,000-character line with no space,
+    10,000 tags, an extra key (nested `deep` levels), invalid and absurd dates, escape sequences and bidi
+    in every text field."""
+    import json
+
+    path = bank.project.path("state.json")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    esc = "\x1b]0;pwned\x07\x1b[2J\u202e\u2066\u200b\U000e0041"
+    rows = [
+        {"type": "gotcha", "content": "wide" + "x" * 100_000, "tags": ["long"], "id": "mem_1700000000000_aaaaaa"},
+        {
+            "type": "decision",
+            "content": f"many tags {esc}",
+            "tags": [f"t{i}{esc}" for i in range(10_000)],
+            "id": "mem_1700000000001_bbbbbb",
+        },
+        {
+            "type": "pattern",
+            "content": f"deep extra {esc}",
+            "tags": [],
+            "extra": "DEEP",
+            "id": "mem_1700000000002_cccccc",
+            "created": "not a date",
+            "updated": "2026-13-45T99:99:99Z",
+        },
+        {
+            "type": "context",
+            "content": f"far dates {esc}",
+            "tags": [esc],
+            "id": "mem_1700000000003_dddddd",
+            "created": "9999-12-31T23:59:59.999Z",
+            "updated": "0001-01-01T00:00:00Z",
+            "name": f"n{esc}",
+            "description": f"d{esc}" * 100,
+        },
+        {"type": f"gotcha{esc}", "content": f"odd type {esc}", "tags": [], "id": "mem_1700000000004_eeeeee"},
+    ]
+    for row in rows:
+        row.setdefault("confidence", 1)
+        row.setdefault("accessCount", 0)
+        row.setdefault("created", "2026-03-10T09:30:00.000Z")
+        row.setdefault("updated", "2026-03-10T09:30:00.000Z")
+    doc["memories"] += rows
+    text = json.dumps(doc).replace('"DEEP"', '{"k": ' * deep + '"deep"' + "}" * deep if deep else '"shallow"')
+    path.write_text(text, encoding="utf-8")
+
+
+async def test_hostile_rows_in_state_json_open_render_and_show_detail(bank):
+    bank.add("decision", "We deploy with make ship from the main branch")
+    _hostile_state(bank)
+    from memtui.store.bank import Bank
+
+    app = make_app(Bank.open(bank.project.root))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        drawn = _screen_text(app)
+        assert "make ship" in drawn or "deploy" in drawn
+        assert terminal_problems(drawn) == [], [
+            line for line in drawn.splitlines() if "\x1b" in line or "\u202e" in line
+        ]
+        shown = 0
+        for _ in range(8):
+            app.screen.query_one(MemoryList).focus()
+            await pilot.press("enter")
+            await settle(pilot)
+            drawn = _screen_text(app)
+            assert terminal_problems(drawn) == []
+            assert max(len(line) for line in drawn.splitlines()) <= 120  # nothing drawn past the screen
+            shown += 1
+            await pilot.press("escape")
+            await settle(pilot)
+            app.screen.query_one(MemoryList).focus()
+            await pilot.press("down")
+        assert shown == 8
+
+
+async def test_a_state_json_nested_100000_deep_opens_the_tui_with_one_line_not_a_traceback(bank):
+    """One committed state.json with a key nested 100,000 deep made every reader raise RecursionError:
+    the TUI opened on "0 active" saying nothing. The store now refuses it in one line that says to
+    run `memtui repair`, and the TUI shows that line."""
+    from memtui.errors import CorruptStore
+    from memtui.store.bank import Bank
+
+    bank.add("decision", "We deploy with make ship from the main branch")
+    _hostile_state(bank, deep=100_000)
+    with pytest.raises(CorruptStore, match="nested too deep"):
+        Bank.open(bank.project.root).memories()
+    app = make_app(Bank.open(bank.project.root))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        drawn = _screen_text(app)
+        assert terminal_problems(drawn) == []

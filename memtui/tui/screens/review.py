@@ -153,6 +153,8 @@ A memory two people edited differently before a git merge comes first, with both
                 source = f" · new in {services.agent_label(agent)} {owners.store_label(memory.store)}"
             if self.replaces is not None:
                 source += f" · would replace {self.replaces.id}: a supersedes it, d drops this"
+            if memory.held:  # the queue says where it came from: held until this review
+                source += " · held: only tool or file text said it"
             status.update(
                 f"Review {self.index + 1} of {len(self.items)}{source}"  # the footer lists the keys
             )

@@ -15,7 +15,7 @@ from textual.widgets import Static
 
 from memtui.core import decay, owners
 from memtui.core.defuse import for_terminal
-from memtui.core.memory import Memory
+from memtui.core.memory import TOOL_TEXT, Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
@@ -205,7 +205,9 @@ says it still holds, `d` drops it).
             lines.append(("merged from", named(mid)))
         for m in self.lineage.successors(memory.id):
             lines.append(("replaced by", named(m.id)))
-        if memory.source and memory.source.origin:
+        if memory.held:
+            lines.append(("rests on", "only tool or file text the agent read; held from recall until reviewed"))
+        if memory.source and memory.source.origin and memory.source.origin != TOOL_TEXT:
             lines.append(("imported", memory.source.origin))
         elif memory.source and (memory.source.session or memory.source.event or memory.source.agent):
             source = memory.source

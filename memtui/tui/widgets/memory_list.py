@@ -369,7 +369,7 @@ Badges: **secret** — holds a key or password (`memtui scan --fix` redacts it);
         return self.get_component_rich_style(f"memory-list--{name}", partial=True)
 
     def _header_text(self, row: Header, width: int) -> Text:
-        label = f" {row.title} · {row.count} "
+        label = f" {shown(row.title)} · {row.count} "  # a type state.json names: any text at all
         return Text("──" + label + "─" * max(0, width - len(label) - 2), style=self._style("header"))
 
     def _entry_text(self, entry: ListEntry, is_cursor: bool, width: int) -> Text:

@@ -13,13 +13,14 @@ from textual.widgets.option_list import Option
 from memtui.core import owners
 from memtui.core.text import clip
 from memtui.tui.data.rows import Counts
+from memtui.tui.data.text import shown
 
 #: The characters of a line: its label, then its count in four.
 WIDTH = 21
 
 
 def _line(label: str, count: int, style: str = "", *, indent: int = 0) -> Content:
-    label = " " * indent + clip(label, WIDTH - 5 - indent)
+    label = " " * indent + clip(shown(label), WIDTH - 5 - indent)  # a type or store name from a file
     return Content.assemble((f"{label:<{WIDTH - 5}}", style), (f"{count:>4}", "$text-muted"))
 
 
