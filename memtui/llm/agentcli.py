@@ -71,6 +71,7 @@ def status(
     """`cli args…` run headless (memtui's hooks stay quiet inside it) with no input; None when it
     could not run or did not answer in time."""
     run_env = {**(os.environ if env is None else env), HEADLESS_ENV: "1"}
+    cliruns.sweep(runs_dir(run_env))  # `memtui status` too removes what a killed run left
     try:
         return cliruns.run([str(cli), *args], input="", env=run_env, cwd=workdir(run_env), timeout=STATUS_TIMEOUT)
     except (OSError, subprocess.SubprocessError):
