@@ -1,6 +1,7 @@
 """Linear time on worst-case text: every path that reads stored or incoming text, at 10k and 100k.
 
     python bench/linear.py [--runs 3] [--only NAME] [--e2e]
+    python bench/linear.py --only readers        # the other agents' readers and the JSON splicers
 
 For each entry point (a memory indexed into its row, recall's search for a prompt, redaction,
 reference extraction, the dedup decision, explicit "remember that" detection, the query parser)
@@ -11,6 +12,12 @@ is the camelCase regex the row tokeniser replaced (measured at 250 and 1,000 cha
 is cubic on capitals). Times are CPU time of this process (a shared machine's load inflates wall
 time, not the work done), medians of `--runs` (twice as many at 10k); the load average is printed
 before and after. End-to-end figures are wall time.
+
+`readers`: the Gemini chat, Codex rollout and opencode database readers and the JSON config
+splicers (`jsonsplice` through `mcponly.install`, `jsontext` through opencode's), on each worst
+case of tests/worstkit.py (one huge line, nesting 10,000 and 100,000 deep, many tiny lines,
+unterminated strings, many keys, many rewinds…), the same figures. A shape a reader refuses
+(a RecursionError caught, a one-line error) is timed all the same.
 
 `--e2e`: a memory of 2,000 and of 100,000 capitals saved with `memtui add`, then `memtui index`,
 `memtui search` and the UserPromptSubmit hook (service off), as fresh processes, beside a store
@@ -32,6 +39,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -232,6 +240,93 @@ def e2e(tmp: Path, sizes: tuple[int, ...] = (0, 2_000, 100_000), code: Path = RO
     return [*lines, ""]
 
 
+def reader_entries(tmp: Path) -> dict[str, tuple[dict[str, Callable[[int], Any]], Callable[[Any], object]]]:
+    """Each reader: (its worst cases by name, what reads one). opencode's reader gets a pointer to a
+    database built before the clock starts."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import worstkit
+
+    from memtui.agents import jsonsplice, mcponly, opencode
+    from memtui.capture import codex_rollout, gemini_chats, opencode_db
+    from memtui.errors import UsageError
+
+    made = iter(range(1_000_000))
+
+    def pointer(turns: Any) -> Path:
+        folder = tmp / f"opencode-{next(made)}"
+        db = worstkit.opencode_db(folder / "opencode.db", "ses_bench", turns)
+        (folder / "pointer.json").write_text(json.dumps({"db": str(db), "session": "ses_bench"}))
+        return folder / "pointer.json"
+
+    opencode_shapes = {name: (lambda n, make=make: pointer(make(n))) for name, make in worstkit.OPENCODE.items()}
+
+    def refused(fn: Callable[[Any], object]) -> Callable[[Any], object]:
+        def run(value: Any) -> object:
+            try:
+                return fn(value)
+            except UsageError:
+                return None
+
+        return run
+
+    entry = {"command": "memtui", "args": ["mcp"]}
+    return {
+        "readers: gemini chat": (worstkit.GEMINI, gemini_chats.parse_span),
+        "readers: codex rollout": (worstkit.CODEX, codex_rollout.parse_span),
+        "readers: opencode database": (opencode_shapes, opencode_db.read_span),
+        "readers: jsonsplice (mcponly.install)": (
+            worstkit.CONFIG,
+            refused(lambda t: mcponly.install(t, ["mcpServers"], entry, "settings.json")),
+        ),
+        "readers: jsontext (opencode.install_server)": (
+            worstkit.CONFIG,
+            refused(lambda t: opencode.install_server(t, ["memtui"], "opencode.json")),
+        ),
+        "readers: jsonsplice.remove_items": (
+            {"many doomed items": worstkit.CONFIG["many doomed items"]},
+            lambda t: jsonsplice.remove_items(t, ["hooks"], "Stop", lambda item: item == 1, "settings.json"),
+        ),
+    }
+
+
+def measure_reader(
+    name: str, shapes: dict[str, Callable[[int], Any]], fn: Callable[[Any], object], runs: int
+) -> tuple[list[str], float]:
+    lines = [f"### {name}", "", "| shape | ms/10k at 10k | ms/10k at 100k | ratio |", "|---|---:|---:|---:|"]
+    worst = 0.0
+    raised: set[str] = set()
+
+    def guarded(value: Any) -> object:
+        try:
+            return fn(value)
+        except Exception as exc:  # the code before the fix: a traceback, named in the row
+            raised.add(type(exc).__name__)
+            return None
+
+    for label, make in shapes.items():
+        raised.clear()
+        guarded(make(1000))  # warm
+        small = _per_10k_of(guarded, make(10_000), 10_000, runs * 2)
+        large = _per_10k_of(guarded, make(100_000), 100_000, runs)
+        ratio = large / small if small > 0.01 else 1.0  # below 0.01 ms/10k the ratio is timer noise
+        worst = max(worst, ratio)
+        flag = "" if ratio <= TARGET else " ✗"
+        flag += f" (raises {', '.join(sorted(raised))})" if raised else ""
+        lines.append(f"| {label} | {small:.2f} | {large:.2f} | {ratio:.2f}{flag} |")
+    lines.append("")
+    return lines, worst
+
+
+def _per_10k_of(fn: Callable[[Any], object], value: Any, n: int, runs: int) -> float:
+    """Median CPU ms per 10,000 characters of `fn(value)`, `value` being `n` characters' worth."""
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        fn(value)
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times) * 10_000 / n
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -249,7 +344,14 @@ def main(argv: list[str] | None = None) -> int:
             table, worst[name] = measure(name, fn, args.runs)
             lines += table
             print("\n".join(table), file=sys.stderr, flush=True)
-        lines += naive_rows(args.runs)
+        for name, (shapes, read) in reader_entries(tmp).items():
+            if args.only is not None and not name.startswith(args.only):
+                continue
+            table, worst[name] = measure_reader(name, shapes, read, args.runs)
+            lines += table
+            print("\n".join(table), file=sys.stderr, flush=True)
+        if args.only is None or not args.only.startswith("readers"):
+            lines += naive_rows(args.runs)
         if args.e2e:
             lines += e2e(tmp)
         if args.e2e_old:

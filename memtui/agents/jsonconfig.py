@@ -105,8 +105,8 @@ def parse_object(text: str | None, where: str) -> dict[str, Any]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{where} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it and run again") from exc
-    except RecursionError:  # the decoder recurses once per level: a file nested 100,000 deep
-        raise UsageError(f"{where} is nested too deep to be a config file; fix it and run again") from None
+    except RecursionError:  # `[[[[…`: the decoder gives up a few thousand levels down
+        raise UsageError(f"{where} is nested deeper than a config file can be; fix it and run again") from None
     if not isinstance(doc, dict):
         raise UsageError(f"{where} does not hold a JSON object; fix it and run again")
     return doc

@@ -80,6 +80,9 @@ def load(text: str | None, where: str) -> Any:
             f"{where} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it (memtui cannot keep comments "
             "in it either) and run again"
         ) from exc
+    except RecursionError:
+        # The decoder stops a few thousand levels down: `[[[[…` costs that much, never more.
+        raise UsageError(f"{where} is nested deeper than a config file can be; fix it and run again") from None
     if not isinstance(doc, dict):
         raise UsageError(f"{where} does not hold a JSON object; fix it and run again")
     return doc
@@ -189,7 +192,7 @@ def span(text: str | None, path: Sequence[str], key: str) -> tuple[int, int] | N
         return None
     try:
         objects = _walk(text, path, "")
-    except (UsageError, ValueError):
+    except (UsageError, ValueError, RecursionError):
         return None
     member = objects[-1].members.get(key) if len(objects) == len(path) + 1 else None
     return None if member is None else (member.value_start, member.value_end)
@@ -242,14 +245,19 @@ def remove_items(text: str, path: Sequence[str], key: str, unwanted: Any, where:
         return text
     if len(doomed) == len(items):
         return take(text, path, key, where)
-    index = doomed[0]  # one at a time, the array read again after each: the places after it move
-    start, end = items[index]
-    text = text[: items[index - 1][1]] + text[end:] if index else text[:start] + text[items[1][0] :]
-    return remove_items(text, path, key, unwanted, where)
-    if len(doomed) == len(items):
-        return take(text, path, key, where)
-    for index in reversed(doomed):  # from the end, so the places before stay right
-        start, end = items[index]
-        keep_from = items[index - 1][1] if index > 0 else start
-        text = text[:keep_from] + text[(end if index > 0 else items[1][0]) :]
-    return text
+    return _without_items(text, items, set(doomed))
+
+
+def _without_items(text: str, items: list[tuple[int, int]], doomed: set[int]) -> str:
+    """`text` without the `doomed` items, in one pass (linear however many go): the items before
+    the first kept one go up to where it starts, each later one from the end of the item before it
+    (its comma and its line), so what stays reads as if each had been taken out in turn."""
+    first_kept = next(i for i in range(len(items)) if i not in doomed)
+    cuts = [(items[0][0], items[first_kept][0])] if first_kept else []
+    cuts += [(items[i - 1][1], items[i][1]) for i in sorted(doomed) if i > first_kept]
+    kept, at = [], 0
+    for start, end in cuts:
+        kept.append(text[at:start])
+        at = end
+    kept.append(text[at:])
+    return "".join(kept)

@@ -25,7 +25,15 @@ def _skip(text: str, at: int) -> int:
 
 def members(text: str, start: int) -> list[tuple[str, int, int, int]]:
     """The members of the object whose `{` is at `start`: (key, where the key starts, where its
-    value starts, where its value ends). ValueError when the text there is not an object."""
+    value starts, where its value ends). ValueError when the text there is not an object, also one
+    nested deeper than the decoder goes (it stops a few thousand levels down)."""
+    try:
+        return _members(text, start)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+def _members(text: str, start: int) -> list[tuple[str, int, int, int]]:
     if text[start : start + 1] != "{":
         raise ValueError("not a JSON object")
     out: list[tuple[str, int, int, int]] = []

@@ -20,11 +20,10 @@ The cursor counts non-blank lines, as the Claude Code reader's does, so one curs
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from memtui.capture.transcript import COMMAND_CHARS, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut, open_span
+from memtui.capture.transcript import COMMAND_CHARS, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut, decode, open_span
 from memtui.core import redact
 
 #: How the agent's lines are labelled for the extractor (the person's are "USER").
@@ -107,12 +106,10 @@ def summarise_call(item: dict[str, Any]) -> str:
     name = str(item.get("name") or item.get("type") or "?")
     if item.get("namespace"):
         name = f"{item['namespace']}__{name}"
+    name = cut(name, COMMAND_CHARS)
     detail = ""
     raw = item.get("arguments")
-    try:
-        arguments = json.loads(raw) if isinstance(raw, str) else raw
-    except ValueError:
-        arguments = None
+    arguments = decode(raw, "a tool call's arguments") if isinstance(raw, str) else raw
     if isinstance(arguments, dict):
         command = arguments.get("cmd") or arguments.get("command")
         if isinstance(command, list):
@@ -135,10 +132,7 @@ def parse_span(data: bytes, start: int = 0) -> Span:
     for index, raw in lines:
         if b'"response_item"' not in raw:
             continue  # cheap pre-filter: event_msg, turn_context, world_state… never count
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            continue
+        record = decode(raw, f"line {index + 1} of a Codex rollout")
         if not isinstance(record, dict) or record.get("type") != "response_item":
             continue
         item = record.get("payload")
@@ -197,10 +191,7 @@ def last_exchange(path: Any, limit: int = 64 * 1024) -> tuple[str, str]:
     for raw in reversed(lines):
         if b'"response_item"' not in raw or b'"message"' not in raw:
             continue
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            continue
+        record = decode(raw)
         item = record.get("payload") if isinstance(record, dict) else None
         if not isinstance(item, dict) or item.get("type") != "message":
             continue

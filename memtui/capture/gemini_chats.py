@@ -24,11 +24,10 @@ nothing new, and one that adds a tool call brings only that call.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from memtui.capture.transcript import COMMAND_CHARS, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut, iter_lines
+from memtui.capture.transcript import COMMAND_CHARS, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut, decode, iter_lines
 from memtui.core import redact
 
 #: How the agent's lines are labelled for the extractor (the person's are "USER").
@@ -115,7 +114,7 @@ def said(content: Any) -> str:
 def summarise_call(call: Any) -> str:
     """One line for a tool call: its name (an MCP tool as `mcp_<server>_<tool>`) and what it acted on."""
     call = call if isinstance(call, dict) else {}
-    name = str(call.get("name") or "?")
+    name = cut(str(call.get("name") or "?"), COMMAND_CHARS)
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
     detail = next((str(args[k]) for k in _DETAILS if isinstance(args.get(k), (str, int, float))), "")
     detail = cut(" ".join(detail.split()), COMMAND_CHARS)
@@ -146,20 +145,28 @@ def _lines_of(message: dict[str, Any]) -> list[tuple[str, str]]:
 class _Message:
     """One message as the lines so far left it, and where each of its lines first appeared."""
 
-    __slots__ = ("lines", "prompt", "seen", "stamp")
+    __slots__ = ("have", "lines", "prompt", "seen", "stamp")
 
     def __init__(self) -> None:
         self.lines: list[tuple[str, str]] = []
+        self.have: set[tuple[str, str]] = set()
         self.seen: dict[str, int] = {}
         self.prompt = ""
         self.stamp: str | None = None
 
     def update(self, record: dict[str, Any], index: int, *, merge: bool = False) -> None:
         """The message as `record` has it; with `merge` (a history `$set`, which Gemini rebuilds from
-        the model's history and which drops tool calls and prompts) only what it adds."""
+        the model's history and which drops tool calls and prompts) only what it adds. Each call
+        costs the record's own lines (a set says what the message has), so a history that names
+        one message many times is read in linear time."""
         lines = _lines_of(record)
-        self.lines = self.lines + [line for line in lines if line not in self.lines] if merge else lines
-        for _, text in self.lines:
+        if merge:
+            lines = [line for line in dict.fromkeys(lines) if line not in self.have]
+            self.lines += lines
+            self.have.update(lines)
+        else:
+            self.lines, self.have = lines, set(lines)
+        for _, text in lines:
             self.seen.setdefault(text, index)
         if record.get("type") == "user" and (prompt := spoken(record.get("content"))):
             self.prompt = prompt
@@ -176,17 +183,11 @@ def _messages(lines: list[tuple[int, bytes]]) -> dict[str, _Message]:
     """The conversation the lines build, by message id in the order ids first came."""
     messages: dict[str, _Message] = {}
     for index, raw in lines:
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            continue
+        record = decode(raw, f"line {index + 1} of a Gemini chat")
         if not isinstance(record, dict):
             continue
         if isinstance(record.get("$rewindTo"), str):
-            ids = list(messages)
-            cut_at = ids.index(record["$rewindTo"]) if record["$rewindTo"] in ids else 0
-            for gone in ids[cut_at:]:
-                del messages[gone]
+            _rewind(messages, record["$rewindTo"])
             continue
         if isinstance(record.get("id"), str):
             messages.setdefault(record["id"], _Message()).update(record, index)
@@ -198,6 +199,19 @@ def _messages(lines: list[tuple[int, bytes]]) -> dict[str, _Message]:
             if isinstance(message, dict) and isinstance(message.get("id"), str):
                 messages.setdefault(message["id"], _Message()).update(message, index, merge=True)
     return messages
+
+
+def _rewind(messages: dict[str, _Message], to: str) -> None:
+    """Undo message `to` and every later one (all of them for an id never seen, as Gemini does),
+    from the end: each message is dropped once, so many rewinds cost the messages they drop."""
+    if to not in messages:
+        messages.clear()
+        return
+    while messages:
+        last = next(reversed(messages))
+        del messages[last]
+        if last == to:
+            return
 
 
 def parse_span(data: bytes, start: int = 0) -> Span:
@@ -250,10 +264,7 @@ def last_exchange(path: Any, limit: int = 64 * 1024) -> tuple[str, str]:
     for raw in reversed(lines):
         if b'"type"' not in raw or raw.startswith(b'{"$'):
             continue
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            continue
+        record = decode(raw)
         if not isinstance(record, dict) or not isinstance(record.get("id"), str) or record["id"] in met:
             continue
         met.add(record["id"])

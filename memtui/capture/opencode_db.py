@@ -20,33 +20,39 @@ byte-offset paths of `capture.pending` and `capture.health` (made for JSONL file
 
 from __future__ import annotations
 
-import json
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 from memtui.capture.codex_rollout import without_fence
-from memtui.capture.transcript import COMMAND_CHARS, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut
+from memtui.capture.transcript import COMMAND_CHARS, MAX_LINE_BYTES, PROMPT_CHARS, TEXT_CHARS, Event, Span, cut, decode
 from memtui.core import redact
 
 #: How the agent's lines are labelled for the extractor (the person's are "USER").
 AGENT = "OPENCODE"
+_log = logging.getLogger("memtui.capture")
 #: The byte offset of every span: past any file's end (see above).
 NO_OFFSET = 1 << 62
 #: How long a read waits for opencode's writer before giving up (SQLite's busy timeout, seconds).
 BUSY_SECONDS = 2.0
 
+#: A message's or part's JSON longer than this (characters) is not fetched: the row is skipped with
+#: a log line (`transcript.MAX_LINE_BYTES`, as a JSONL line over it is).
 _PARTS = """
-SELECT part.id, message.data, part.data, part.time_created
+SELECT part.id,
+       CASE WHEN length(message.data) > :cap THEN NULL ELSE message.data END,
+       CASE WHEN length(part.data) > :cap THEN NULL ELSE part.data END,
+       part.time_created
 FROM part JOIN message ON message.id = part.message_id
-WHERE part.session_id = ? AND message.session_id = ?
+WHERE part.session_id = :session AND message.session_id = :session
 ORDER BY message.time_created, message.id, part.id
 """
 
 
 def locate(path: Path | str) -> tuple[str, str]:
     """(database, session) of a pointer file; ValueError for a file that is not one."""
-    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    doc = decode(Path(path).read_text(encoding="utf-8"), "an opencode session pointer")
     if not isinstance(doc, dict) or not isinstance(doc.get("db"), str) or not isinstance(doc.get("session"), str):
         raise ValueError(f"{path} is not an opencode session pointer")
     return doc["db"], doc["session"]
@@ -60,17 +66,17 @@ def rows(db: str, session: str) -> list[tuple[str, dict[str, Any], dict[str, Any
     except sqlite3.Error as exc:
         raise OSError(f"cannot open {db}: {exc}") from exc
     try:
-        found = connection.execute(_PARTS, (session, session)).fetchall()
+        found = connection.execute(_PARTS, {"session": session, "cap": MAX_LINE_BYTES}).fetchall()
     except sqlite3.Error as exc:
         raise OSError(f"cannot read {db}: {exc}") from exc
     finally:
         connection.close()
     out = []
     for part_id, message, part, created in found:
-        try:
-            info, data = json.loads(message), json.loads(part)
-        except (TypeError, ValueError):
+        if message is None or part is None:
+            _log.warning("memtui: opencode part %s skipped (its JSON is over %d characters)", part_id, MAX_LINE_BYTES)
             continue
+        info, data = decode(message, "an opencode message"), decode(part, "an opencode part")
         if isinstance(info, dict) and isinstance(data, dict):
             out.append((str(part_id), info, data, created))
     return out
@@ -84,7 +90,7 @@ def read_span(path: Path, start: int = 0) -> Span:
 
 def parse_span(data: bytes, start: int = 0) -> Span:
     """`read_span` of a pointer file's bytes (the pointer is the whole of what a file holds here)."""
-    doc = json.loads(data or b"{}")
+    doc = decode(data or b"{}", "an opencode session pointer")
     if not isinstance(doc, dict) or not isinstance(doc.get("db"), str) or not isinstance(doc.get("session"), str):
         return Span(start=start, end=start, start_offset=NO_OFFSET, end_offset=NO_OFFSET, total=start)
     return _span(rows(doc["db"], doc["session"]), start)
@@ -127,7 +133,7 @@ def said(part: dict[str, Any]) -> str:
 def summarise_tool(part: dict[str, Any]) -> str:
     """One line for a tool part: its name (an MCP tool as opencode names it, `<server>_<tool>`) and,
     for a shell command, the command."""
-    name = str(part.get("tool") or "?")
+    name = cut(str(part.get("tool") or "?"), COMMAND_CHARS)
     state = part.get("state")
     arguments = state.get("input") if isinstance(state, dict) else None
     arguments = arguments if isinstance(arguments, dict) else {}

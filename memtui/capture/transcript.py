@@ -20,6 +20,7 @@ The cursor counts non-blank lines, as memory-mcp's does, so its cursor.json carr
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,27 @@ PROMPT_CHARS = 4000
 TEXT_CHARS = 4000
 COMMAND_CHARS = 200
 ERROR_CHARS = 300
+#: A transcript line (a JSON record) longer than this is skipped, with a log line, never parsed: no
+#: agent writes one (a whole Gemini history rewritten is a few MB), and parsing one costs its size
+#: several times over in memory.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+_log = logging.getLogger("memtui.capture")
+
+
+def decode(raw: bytes | str, where: str = "a transcript line") -> Any:
+    """The JSON value of one record, or None for one that is not JSON, is nested deeper than the
+    decoder goes (RecursionError: a line of `[[[[…` costs it a few thousand levels, then stops),
+    or is longer than MAX_LINE_BYTES (skipped with a log line). Every transcript reader parses
+    through this, so no record can end a capture with a traceback."""
+    if len(raw) > MAX_LINE_BYTES:
+        _log.warning("memtui: %s of %d bytes skipped (over %d)", where, len(raw), MAX_LINE_BYTES)
+        return None
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
 
 _NOT_SPOKEN = (
     "<command-name>",
@@ -177,7 +199,10 @@ def iter_lines(data: bytes, start: int) -> tuple[list[tuple[int, bytes]], list[i
         if line.strip():
             if newline == -1:
                 try:
-                    json.loads(line)
+                    if len(line) <= MAX_LINE_BYTES:
+                        json.loads(line)
+                except RecursionError:
+                    pass  # whole, but nested too deep to read: counted, and skipped by `decode`
                 except ValueError:
                     break  # half-written: the writer has not finished this line yet
                 next_position = size

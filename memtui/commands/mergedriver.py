@@ -34,9 +34,19 @@ def _read(path: str) -> bytes:
         return b""
 
 
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def cmd_merge_driver(args: argparse.Namespace) -> int:
+    import signal
+
     from memtui.store import gitmerge
     from memtui.store.atomic import atomic_write
+
+    # Killed politely (SIGTERM) mid-merge, the driver still runs its `finally`s: the line merge's
+    # private files and the half-written result's temp file go (by default Python dies on the spot).
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
     name = Path(args.path or args.ours).name
     base, ours, theirs = _read(args.base), _read(args.ours), _read(args.theirs)

@@ -1,9 +1,12 @@
 """What the model backends that run a coding agent's own CLI share (`claudecode`, `codex`, `gemini`):
-finding the binary, the empty folder a nested run works in, a short status run (`claude auth status`,
-`codex login status`) that never reaches a model, and the client's state and daily cap (`CLIClient`)."""
+finding the binary, the empty folder a nested run works in and the private folder each run keeps its
+files in, a short status run (`claude auth status`, `codex login status`) that never reaches a
+model, and the client's state and daily cap (`CLIClient`). Every run goes through `cliruns.run`:
+its process group dies with the call and with memtui."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -11,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from memtui.core.headless import HEADLESS_ENV
-from memtui.llm import usage
+from memtui.llm import cliruns, usage
 from memtui.llm.settings import LLMSettings
 
 #: Seconds a status run may take (a Node start, no network) before its answer counts as unknown.
@@ -35,12 +38,31 @@ def find(name: str, wanted: str | None, usual_places: Sequence[str], env: Mappin
     return None
 
 
+def _cache(env: Mapping[str, str]) -> Path:
+    return Path(env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or str(Path.home()), ".cache")) / "memtui"
+
+
 def workdir(env: Mapping[str, str]) -> Path:
-    """An empty folder for the nested run, so it reads no project's files."""
-    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or str(Path.home()), ".cache")
-    path = Path(base) / "memtui" / "model-runs"
+    """An empty folder for the nested run, so it reads no project's files (nor another run's)."""
+    path = _cache(env) / "model-runs"
     path.mkdir(parents=True, exist_ok=True)
+    # Runs' folders were kept here before they had a lock: a dead one left by an older memtui goes.
+    cliruns.sweep(path)
     return path
+
+
+def runs_dir(env: Mapping[str, str]) -> Path:
+    """Where each run's own private folder is made (`cliruns.folder`): beside `workdir`, not in
+    it, so no nested run's folder is another's to read."""
+    path = _cache(env) / "runs"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def run_folder(env: Mapping[str, str], prefix: str) -> contextlib.AbstractContextManager[cliruns.Run]:
+    """A run's own folder, locked while it lives and swept at once when it died (`cliruns`)."""
+    workdir(env)  # sweeps what an older memtui left there
+    return cliruns.folder(runs_dir(env), prefix)
 
 
 def status(
@@ -49,16 +71,9 @@ def status(
     """`cli args…` run headless (memtui's hooks stay quiet inside it) with no input; None when it
     could not run or did not answer in time."""
     run_env = {**(os.environ if env is None else env), HEADLESS_ENV: "1"}
+    cliruns.sweep(runs_dir(run_env))  # `memtui status` too removes what a killed run left
     try:
-        return subprocess.run(
-            [str(cli), *args],
-            capture_output=True,
-            text=True,
-            timeout=STATUS_TIMEOUT,
-            env=run_env,
-            stdin=subprocess.DEVNULL,
-            cwd=workdir(run_env),
-        )
+        return cliruns.run([str(cli), *args], input="", env=run_env, cwd=workdir(run_env), timeout=STATUS_TIMEOUT)
     except (OSError, subprocess.SubprocessError):
         return None
 

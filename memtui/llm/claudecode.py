@@ -34,7 +34,7 @@ from typing import Any
 
 from memtui.core.headless import HEADLESS_ENV
 from memtui.core.redact import redact
-from memtui.llm import agentcli, usage
+from memtui.llm import agentcli, cliruns, usage
 from memtui.llm.errors import AuthFailed, BadOutput, LLMError, ModelNotFound, NoApiKey, RequestRejected, Unavailable
 from memtui.llm.schema import validate
 from memtui.llm.settings import LLMSettings
@@ -218,64 +218,28 @@ def _spawn(
     timeout: float,
     on_event: Callable[[dict[str, Any]], None] | None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the CLI with `prompt` on stdin; with `on_event`, each JSON line of its output is handed
-    over as it arrives. TimeoutExpired after `timeout` seconds (the process is killed)."""
-    if on_event is None:
-        return subprocess.run(
+    """Run the CLI with `prompt` on stdin (its process group dies with the call: `cliruns`); with
+    `on_event`, each JSON line of its output is handed over as it arrives. TimeoutExpired after
+    `timeout` seconds."""
+
+    def line(text: str) -> None:
+        try:
+            event = json.loads(text)
+        except (ValueError, RecursionError):
+            return
+        if isinstance(event, dict) and on_event is not None:
+            on_event(event)
+
+    with agentcli.run_folder(env, "memtui-claude-") as run:
+        return cliruns.run(
             args,
             input=prompt,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            cwd=agentcli.workdir(env),
             env=env,
+            cwd=agentcli.workdir(env),
             timeout=timeout,
+            into=run,
+            on_line=line if on_event is not None else None,
         )
-    import threading
-
-    proc = subprocess.Popen(
-        args,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        cwd=agentcli.workdir(env),
-        env=env,
-    )
-    killed = threading.Event()
-
-    def expire() -> None:
-        killed.set()
-        proc.kill()
-
-    timer = threading.Timer(timeout, expire)
-    timer.start()
-    lines: list[str] = []
-    try:
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        proc.stdin.write(prompt)
-        proc.stdin.close()
-        for line in proc.stdout:
-            lines.append(line)
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(event, dict):
-                on_event(event)
-        stderr = proc.stderr.read()
-        proc.wait()
-    finally:
-        timer.cancel()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    if killed.is_set():
-        raise subprocess.TimeoutExpired(args, timeout)
-    return subprocess.CompletedProcess(args, proc.returncode, "".join(lines), stderr)
 
 
 def _result(stdout: str) -> dict[str, Any] | None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -38,7 +37,7 @@ from typing import Any
 
 from memtui.core.headless import HEADLESS_ENV
 from memtui.core.redact import redact
-from memtui.llm import agentcli, usage
+from memtui.llm import agentcli, cliruns, usage
 from memtui.llm.errors import (
     AuthFailed,
     BadOutput,
@@ -250,24 +249,21 @@ class CodexClient(agentcli.CLIClient):
             raise NoApiKey(f"Codex is not signed in ({self.cli})", fix=SIGN_IN_FIX)
         env = {**self.env, HEADLESS_ENV: "1"}
         timeout = self.settings.timeout * (self.settings.max_retries + 1)
-        with tempfile.TemporaryDirectory(prefix="memtui-codex-") as scratch:
-            instructions = Path(scratch) / "instructions.md"
+        with agentcli.run_folder(env, "memtui-codex-") as run:
+            instructions = run.path / "instructions.md"
             instructions.write_text(system, encoding="utf-8")
             schema_path = None
             if schema is not None:
-                schema_path = Path(scratch) / "schema.json"
+                schema_path = run.path / "schema.json"
                 schema_path.write_text(json.dumps(schema), encoding="utf-8")
             try:
-                done = subprocess.run(
+                done = cliruns.run(
                     self.command(instructions, schema_path),
                     input=prompt,
-                    capture_output=True,
-                    text=True,
-                    encoding="utf-8",
-                    errors="replace",
-                    cwd=agentcli.workdir(env),
                     env=env,
+                    cwd=agentcli.workdir(env),
                     timeout=timeout,
+                    into=run,
                 )
             except FileNotFoundError:
                 raise NoApiKey(f"Codex CLI is not installed at {self.cli}", fix=INSTALL_FIX) from None

@@ -4,7 +4,8 @@ Codex.
 
 Each call runs the installed `gemini` once, headless (Gemini CLI 0.61; agents-contracts.md §2.2,
 §3.2), a separate process. Gemini CLI has no flag that turns its chat recording off, so the run gets
-a home of its own (`GEMINI_CLI_HOME`, a private scratch folder removed after the call), holding only:
+a home of its own (`GEMINI_CLI_HOME`, a private scratch folder removed after the call, and at once by
+the next call when memtui was killed: `cliruns`), holding only:
 
 * `settings.json`, written here: the person's sign-in method (`security.auth`, carried), and no
   tools (`tools.core = []`), no MCP servers, hooks off (`hooksConfig.enabled = false`), no skills,
@@ -34,14 +35,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from memtui.core.headless import HEADLESS_ENV
 from memtui.core.redact import redact
-from memtui.llm import agentcli, gemini_home, usage
+from memtui.llm import agentcli, cliruns, gemini_home, usage
 from memtui.llm.errors import AuthFailed, BadOutput, LLMError, ModelNotFound, NoApiKey, RequestRejected, Unavailable
 from memtui.llm.gemini_home import own_model, prepare_home, signed_in
 from memtui.llm.schema import validate
@@ -154,10 +154,8 @@ class GeminiClient(agentcli.CLIClient):
         if not self._signed_in:
             raise NoApiKey(f"Gemini is not signed in ({self.cli})", fix=SIGN_IN_FIX)
         timeout = self.settings.timeout * (self.settings.max_retries + 1)
-        work = agentcli.workdir(self.env)
-        gemini_home.sweep(work)
-        with tempfile.TemporaryDirectory(prefix=gemini_home.PREFIX, dir=work) as name:
-            scratch = Path(name)
+        with agentcli.run_folder(self.env, gemini_home.PREFIX) as run:
+            scratch = run.path
             home = prepare_home(scratch, self.settings, self.env)
             (scratch / "system.md").write_text(system, encoding="utf-8")
             (scratch / "tmp").mkdir()
@@ -176,17 +174,7 @@ class GeminiClient(agentcli.CLIClient):
                 }
             )
             try:
-                done = subprocess.run(
-                    self.command(),
-                    input=prompt,
-                    capture_output=True,
-                    text=True,
-                    encoding="utf-8",
-                    errors="replace",
-                    cwd=home / "work",
-                    env=env,
-                    timeout=timeout,
-                )
+                done = cliruns.run(self.command(), input=prompt, env=env, cwd=home / "work", timeout=timeout, into=run)
             except FileNotFoundError:
                 raise NoApiKey(f"Gemini CLI is not installed at {self.cli}", fix=INSTALL_FIX) from None
             except subprocess.TimeoutExpired:

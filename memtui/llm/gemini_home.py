@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,8 @@ from memtui.llm.settings import LLMSettings
 #: The files of `~/.gemini` a login lives in: Login with Google's token, the encrypted-file keychain
 #: (a stored API key or token), the cached account (no userinfo call) and the installation id.
 LOGIN_FILES = ("oauth_creds.json", "gemini-credentials.json", "google_accounts.json", "installation_id")
-#: How a run's own folder is named, in `agentcli.workdir`.
+#: How a run's own folder is named (`agentcli.run_folder`; a dead run's is swept by `cliruns`).
 PREFIX = "memtui-gemini-"
-#: A run's folder older than this was left by a process that was killed: it is removed.
-STALE_SECONDS = 3600.0
 
 
 def gemini_dir(env: Mapping[str, str]) -> Path:
@@ -160,19 +157,3 @@ def prepare_home(scratch: Path, settings: LLMSettings, env: Mapping[str, str]) -
         except OSError:
             continue  # not there: this sign-in method does not use it
     return own.parent
-
-
-def sweep(work: Path, now: float | None = None) -> None:
-    """Remove the folders of runs whose process was killed before it could (they hold copies of the
-    person's login files): any of ours in `work` untouched for `STALE_SECONDS`."""
-    cutoff = (time.time() if now is None else now) - STALE_SECONDS
-    try:
-        found = [p for p in work.iterdir() if p.name.startswith(PREFIX)]
-    except OSError:
-        return
-    for path in found:
-        try:
-            if path.stat().st_mtime < cutoff:
-                shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-            continue

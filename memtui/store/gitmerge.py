@@ -316,9 +316,6 @@ def merge_claude_md(base: str, ours: str, theirs: str) -> tuple[str, bool]:
     """(merged text, clean). memtui's block merges as a whole (the changed side's; memtui renders it
     again after its next change); the person's text around it through git's own line merge, which
     may leave conflict markers there, in their prose, as in any file they wrote."""
-    import subprocess
-    import tempfile
-
     from memtui.core.render_block import END, START
 
     def parts(text: str) -> tuple[str, str | None]:
@@ -339,19 +336,9 @@ def merge_claude_md(base: str, ours: str, theirs: str) -> tuple[str, bool]:
         else (None, False)
     )
     if outside is None:
-        with tempfile.TemporaryDirectory() as tmp:
-            files = []
-            for name, text in (("ours", o_out), ("base", b_out), ("theirs", t_out)):
-                path = f"{tmp}/{name}"
-                with open(path, "w", encoding="utf-8") as fh:
-                    fh.write(text)
-                files.append(path)
-            proc = subprocess.run(
-                ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *files],
-                capture_output=True,
-                timeout=30,
-            )
-            outside, clean = proc.stdout.decode("utf-8", "replace"), proc.returncode == 0
+        from memtui.store.linemerge import line_merge
+
+        outside, clean = line_merge(o_out, b_out, t_out)
     if block is None:
         return outside.replace(_HOLE, ""), clean
     return (outside.replace(_HOLE, block) if _HOLE in outside else outside.rstrip("\n") + "\n\n" + block + "\n"), clean
