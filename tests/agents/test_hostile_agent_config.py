@@ -100,4 +100,4 @@ def test_a_config_nested_100000_deep_is_one_line(clone, cli, home):
     assert "Traceback" not in status.stderr.decode() and "RecursionError" not in status.stdout.decode()
     setup = cli("setup", "--agent", "claude", "--team", cwd=clone, env={"HOME": str(home)})
     err = setup.stderr.decode()
-    assert setup.returncode != 0 and "Traceback" not in err and "nested too deep" in err, err
+    assert setup.returncode != 0 and "Traceback" not in err and "nested deeper than a config file can be" in err, err
