@@ -67,6 +67,8 @@ def os_error_line(exc: OSError) -> str:
     """
     import errno
 
+    if isinstance(exc, MemtuiError):  # core/boundedread.Unreadable: its own line names the file and the fix
+        return str(exc)
     path = exc.filename2 if exc.filename2 and isinstance(exc, IsADirectoryError) else exc.filename
     where = f"{path}" if path else "a file memtui needed"
     if isinstance(exc, IsADirectoryError):
