@@ -53,7 +53,7 @@ class Config:
     @classmethod
     def load(cls, path: Path) -> Config:
         try:
-            text = boundedread.read_text(path, "config")
+            text = boundedread.read_text(path, "config", universal=True)
         except FileNotFoundError:
             return cls(path=path)
         except boundedread.Unreadable as exc:  # a device, FIFO or link out of the project: every command says so

@@ -24,7 +24,7 @@ import os
 import stat
 from collections.abc import Iterable
 
-from memtui.errors import MemtuiError
+from memtui.errors import LinkEscape, MemtuiError
 
 MiB = 1024 * 1024
 
@@ -39,6 +39,7 @@ CAPS: dict[str, int] = {
     "database": 4096 * MiB,  # a SQLite database `memtui import` copies before opening it
 }
 
+_STEP = 1 * MiB
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -54,22 +55,41 @@ class Unreadable(MemtuiError, OSError):
         return str(self.args[0])
 
 
+class LinkedOut(Unreadable, LinkEscape):
+    """A link out of the allowed roots: refused as a write through it is (store/safepath.py)."""
+
+
 def read_bytes(path: str | os.PathLike[str], kind: str, roots: Iterable[str | os.PathLike[str]] | None = None) -> bytes:
     """The whole file at `path`, bounded as the module says; raises Unreadable (or the OSError of
     a missing or unreadable file). `roots`: where a link may lead (default: the file's project)."""
     cap = CAPS[kind]
     fd = open_regular(path, kind, roots)
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(cap + 1)
-    if len(data) > cap:
+    with os.fdopen(fd, "rb", buffering=0) as handle:
+        # The size fstat gave, plus one byte to see the end: read(cap + 1) would reserve the whole
+        # cap for every small file. A file that grows meanwhile is read on in steps, to the cap.
+        size = os.fstat(fd).st_size
+        chunks = [handle.read(size + 1)]
+        got = len(chunks[0])
+        while got > size and chunks[-1] and got <= cap:
+            chunks.append(handle.read(min(_STEP, cap + 1 - got)))
+            got += len(chunks[-1])
+    if got > cap:
         raise _over(path, kind)
-    return data
+    return chunks[0] if len(chunks) <= 2 else b"".join(chunks)
 
 
-def read_text(path: str | os.PathLike[str], kind: str, roots: Iterable[str | os.PathLike[str]] | None = None) -> str:
+def read_text(
+    path: str | os.PathLike[str],
+    kind: str,
+    roots: Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    universal: bool = False,
+) -> str:
     """`read_bytes` decoded as UTF-8 (strict: UnicodeDecodeError as `bytes.decode` raises it). The
-    newlines stay as they are (no universal newlines: a CRLF file is written back CRLF)."""
-    return read_bytes(path, kind, roots).decode("utf-8")
+    newlines stay as they are (a CRLF file is written back CRLF), or with `universal` all become LF,
+    as `Path.read_text` has them."""
+    text = read_bytes(path, kind, roots).decode("utf-8")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if universal and "\r" in text else text
 
 
 def head(path: str | os.PathLike[str], limit: int, roots: Iterable[str | os.PathLike[str]] | None = None) -> bytes:
@@ -118,12 +138,23 @@ def _through_link(path: str | os.PathLike[str], roots: Iterable[str | os.PathLik
         mode = 0
     if mode and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
         raise Unreadable(f"{path} is a link to {_what(mode)} ({target}), not a file; {_FIX}", path) from exc
-    allowed = [os.path.realpath(r) for r in roots] if roots is not None else [_project_of(os.path.abspath(path))]
+    if roots is not None:
+        allowed = [os.path.realpath(r) for r in roots]
+        where = " or ".join(allowed) or "anywhere"
+    else:
+        found = _project_of(os.path.abspath(path))
+        if found is None:  # under no project: the user's own file, theirs to link (as store/safepath.py has it)
+            return _open_target(path, target, exc)
+        where, place = found
+        allowed = [place]
     if not any(target == r or target.startswith(r.rstrip(os.sep) + os.sep) for r in allowed):
-        where = " or ".join(allowed)
-        raise Unreadable(
-            f"{path} is a link to {target}, outside {where}; memtui reads nothing through it: {_FIX}", path
+        raise LinkedOut(
+            f"{path} is a symbolic link to {target}, outside {where}; memtui reads nothing through it: {_FIX}", path
         ) from exc
+    return _open_target(path, target, exc)
+
+
+def _open_target(path: str | os.PathLike[str], target: str, exc: OSError) -> int:
     try:
         return os.open(target, _FLAGS)
     except FileNotFoundError:
@@ -134,21 +165,18 @@ def _through_link(path: str | os.PathLike[str], roots: Iterable[str | os.PathLik
         raise
 
 
-def _project_of(path: str) -> str:
-    """The folder a link in `path` may lead into: the nearest enclosing project (a folder with
-    `.memory` or `.git`), else the home folder when the path is in it, else the file's folder. The
-    nearest one is the strictest: a planted `.git` deeper down only narrows what a link may reach."""
+def _project_of(path: str) -> tuple[str, str] | None:
+    """(how to name it, its real path): the folder a link in `path` may lead into, the nearest
+    enclosing project (a folder with `.memory` or `.git`); None under no project. The nearest is
+    the strictest: a planted `.git` deeper down only narrows what a link may reach."""
     here = os.path.dirname(path)
     while True:
         if os.path.lexists(os.path.join(here, ".memory")) or os.path.lexists(os.path.join(here, ".git")):
-            return os.path.realpath(here)
+            return f"the project {here}", os.path.realpath(here)
         parent = os.path.dirname(here)
         if parent == here:
-            break
+            return None
         here = parent
-    home = os.path.realpath(os.path.expanduser("~"))
-    real = os.path.realpath(os.path.dirname(path))
-    return home if real.startswith(home.rstrip(os.sep) + os.sep) else real
 
 
 def _what(mode: int) -> str:

@@ -70,7 +70,7 @@ def default_path(ctx: Context) -> Path:
     if not data:
         settings = ctx.home / ".claude-mem" / "settings.json"
         try:
-            loaded = json.loads(boundedread.read_text(settings, "config"))
+            loaded = json.loads(boundedread.read_text(settings, "config", universal=True))
             data = loaded.get("CLAUDE_MEM_DATA_DIR") or (loaded.get("env") or {}).get("CLAUDE_MEM_DATA_DIR")
         except (OSError, ValueError, AttributeError):
             data = None

@@ -50,7 +50,7 @@ def apply(bank: Any) -> int:
     counts: Counter[str] = Counter()
     for path in pending:
         try:
-            lines = boundedread.read_text(path, "record").splitlines()
+            lines = boundedread.read_text(path, "record", universal=True).splitlines()
         except OSError:
             continue
         for line in lines:

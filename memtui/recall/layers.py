@@ -156,7 +156,7 @@ def _block_in(path: Path) -> str:
     from memtui.core import boundedread, render_block
 
     try:
-        text = boundedread.read_text(path, "block").replace("\r\n", "\n").replace("\r", "\n")  # as read_text() had it
+        text = boundedread.read_text(path, "block", universal=True)
         return render_block.current_block(text) or ""
     except Exception:  # no readable block (missing, not UTF-8, a device, too large) means nothing carried
         return ""

@@ -39,7 +39,7 @@ class SessionState:
     def load(cls, memory_dir: Path, session_id: str) -> SessionState:
         path = session_path(memory_dir, session_id)
         try:
-            data: Any = json.loads(boundedread.read_text(path, "record"))
+            data: Any = json.loads(boundedread.read_text(path, "record", universal=True))
         except (OSError, ValueError):
             return cls(path)
         if not isinstance(data, dict):

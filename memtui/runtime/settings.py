@@ -34,7 +34,7 @@ def read_config(project: Any, log: Any = None) -> Any:
 
     path = project.path("config.toml")
     try:
-        text = boundedread.read_text(path, "config")
+        text = boundedread.read_text(path, "config", universal=True)
     except boundedread.Unreadable as exc:
         if log is not None:
             log(f"{exc}; using the defaults")

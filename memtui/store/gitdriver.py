@@ -22,7 +22,7 @@ NAME = "memtui: memories by id and field"
 def wants_driver(root: Path) -> bool:
     """The project's .gitattributes sends files to our driver (a teammate's clone after `setup --team`)."""
     try:
-        return "merge=memtui" in read_text(root / ".gitattributes", "config")
+        return "merge=memtui" in read_text(root / ".gitattributes", "config", universal=True)
     except (OSError, UnicodeDecodeError):
         return False
 

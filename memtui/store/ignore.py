@@ -43,7 +43,7 @@ def ensure_ignored(project: Project) -> bool:
     person added stay). True when it changed."""
     ignore = project.path(".gitignore")
     try:
-        text = boundedread.read_text(ignore, "config")
+        text = boundedread.read_text(ignore, "config", universal=True)
     except FileNotFoundError:
         text = "# derived, per-machine files (state.json and config.toml are shared)\n"
     except (OSError, UnicodeDecodeError):

