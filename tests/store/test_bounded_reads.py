@@ -83,6 +83,19 @@ def test_a_users_own_file_under_no_project_may_link_anywhere_regular(tmp_path):
         boundedread.read_text(tmp_path / "memory" / "x.md", "markdown")
 
 
+def test_a_journal_that_is_a_fifo_is_one_line_not_a_hang(cli, project):
+    """The journal is read on every write (its last sequence number): a FIFO there held `add`."""
+    journal = project.path("journal.jsonl")
+    journal.unlink(missing_ok=True)
+    os.mkfifo(journal)
+    before = project.path("state.json").read_bytes()
+    run = cli("add", "--type", "decision", "We ship on Fridays", cwd=project.root, timeout=30)
+    err = run.stderr.decode()
+    assert run.returncode == 1 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert f"{journal} is a FIFO (named pipe), not a file; remove it" in err
+    assert project.path("state.json").read_bytes() == before
+
+
 # -- the guard: no reader of a shipped file reads around the helper -------------------------------
 
 #: Modules that read files a repository, a teammate or another tool can ship.
