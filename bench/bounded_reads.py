@@ -10,7 +10,7 @@ order swapped every pair, ABBA), on the same project with the recall service off
 in process, so every file it reads (config.toml, state.json's signature, CLAUDE.md, MEMORY.md, the
 session record) is read in the measured process. The first runs of each warm the page cache and the
 index and are not counted. Reported: each side's p50 and p90 in milliseconds, the ratio of the p50s
-(target ≤ 1.05), the median of the per-pair ratios, and the load average before and after; then, in
+(target ≤ 1.05), the same of their CPU time, the median of the per-pair ratios, and the load average before and after; then, in
 one process, each file the hook reads read plainly and bounded in turn (median microseconds), the
 same comparison without the process start that dominates a hook's time.
 """
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    from hook_latency import prompts, timed
+    from hook_latency import _cpu_ms, prompts, timed
 
     scratch = Path(tempfile.mkdtemp(prefix="memtui-bench-bounded-"))
     home, root = scratch / "home", scratch / "repo"
@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     queries = prompts()
     sides = {"bounded": hook(ROOT), "base": hook(args.base.resolve())}
     samples: dict[str, list[float]] = {name: [] for name in sides}
+    cpu: dict[str, list[float]] = {name: [] for name in sides}  # the child's CPU ms: steadier on a busy machine
     load_before = os.getloadavg()
 
     def payload(i: int) -> bytes:
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             elapsed, _ = timed(sides[name], payload(i), env, root)
             if i >= args.warmup:
                 samples[name].append(elapsed)
+                cpu[name].append(_cpu_ms[-1])
     load_after = os.getloadavg()
 
     def p(values: list[float], q: float) -> float:
@@ -129,11 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         "base": str(args.base),
         "load": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
         "seconds": round(time.perf_counter() - started, 1),
-        **{name: {"p50": p(v, 0.5), "p90": p(v, 0.9)} for name, v in samples.items()},
+        **{name: {"p50": p(v, 0.5), "p90": p(v, 0.9), "cpu_p50": p(cpu[name], 0.5)} for name, v in samples.items()},
     }
     report["reads"] = reads(root)
     pairs = [a / b for a, b in zip(samples["bounded"], samples["base"], strict=True)]
     report["ratio_p50"] = round(statistics.median(samples["bounded"]) / statistics.median(samples["base"]), 3)
+    report["ratio_cpu_p50"] = round(statistics.median(cpu["bounded"]) / statistics.median(cpu["base"]), 3)
     report["ratio_pairs_median"] = round(statistics.median(pairs), 3)
     report["target"] = TARGET
     print(json.dumps(report, indent=2))
