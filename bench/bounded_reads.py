@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -85,9 +86,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    from hook_latency import _cpu_ms, prompts, timed
 
     scratch = Path(tempfile.mkdtemp(prefix="memtui-bench-bounded-"))
+    try:
+        return _run(args, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, scratch: Path) -> int:
+    from hook_latency import _cpu_ms, prompts, timed
+
     home, root = scratch / "home", scratch / "repo"
     home.mkdir()
     os.environ["HOME"] = str(home)
