@@ -9,6 +9,8 @@ MemtuiError
 ├── Conflict           the memory changed on disk since it was read
 ├── LockTimeout        another writer held the lock too long
 ├── LinkEscape         a store folder or file is a symbolic link out of the project
+├── Unreadable         a file a bounded read refuses: a device, a FIFO, over its cap (core/boundedread.py;
+│                      also an OSError; LinkedOut, a link out of the project, is a LinkEscape too)
 └── UsageError         a request that cannot be carried out as asked
 """
 
