@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.errors import ConfigError
 
@@ -144,9 +145,11 @@ class Config:
     @classmethod
     def load(cls, path: Path) -> Config:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = boundedread.read_text(path, "config", universal=True)
         except FileNotFoundError:
             return cls(path=path)
+        except boundedread.Unreadable as exc:  # a device, FIFO or link out of the project: every command says so
+            raise ConfigError(str(exc)) from exc
         except UnicodeDecodeError as exc:
             raise ConfigError(f"{path} is not valid TOML ({exc}); fix it or delete it to use the defaults") from exc
         return cls.parse(text, path)

@@ -9,6 +9,8 @@ MemtuiError
 ├── Conflict           the memory changed on disk since it was read
 ├── LockTimeout        another writer held the lock too long
 ├── LinkEscape         a store folder or file is a symbolic link out of the project
+├── Unreadable         a file a bounded read refuses: a device, a FIFO, over its cap (core/boundedread.py;
+│                      also an OSError; LinkedOut, a link out of the project, is a LinkEscape too)
 └── UsageError         a request that cannot be carried out as asked
     └── MissingArgument  a command given nothing to work on: its usage line too, exit 2
 """
@@ -79,6 +81,8 @@ def os_error_line(exc: OSError) -> str:
     """
     import errno
 
+    if isinstance(exc, MemtuiError):  # core/boundedread.Unreadable: its own line names the file and the fix
+        return str(exc)
     path = exc.filename2 if exc.filename2 and isinstance(exc, IsADirectoryError) else exc.filename
     where = f"{path}" if path else "a file memtui needed"
     if isinstance(exc, IsADirectoryError):

@@ -20,6 +20,7 @@ from typing import Any
 
 from memtui.agents import jsonconfig
 from memtui.agents.jsonconfig import SERVER, is_our_hook, is_our_server
+from memtui.core import boundedread
 from memtui.core.payload import HookEvent, context_answer, hook_event
 
 NAME = "claude"
@@ -214,7 +215,7 @@ def settings_files(root: Path, env: Any) -> list[Path]:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(boundedread.read_text(path, "config", universal=True))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

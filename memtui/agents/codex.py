@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
 from memtui.core.payload import (
     COMPACTION,
     PROMPT,
@@ -383,7 +384,7 @@ def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:
 
     def read(path: Path) -> str | None:
         try:
-            return path.read_text(encoding="utf-8")
+            return boundedread.read_text(path, "config", universal=True)
         except (OSError, UnicodeDecodeError):
             return None
 

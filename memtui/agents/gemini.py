@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
 from memtui.core.payload import (
     COMPACTION,
     PROMPT,
@@ -286,7 +287,7 @@ def where(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
     """The settings file with memtui's entries for `root`: the project's, else the user's; or None."""
     for path in (settings_file(root, env), settings_file(None, env)):
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc = json.loads(boundedread.read_text(path, "config", universal=True))
         except (OSError, ValueError):
             continue
         if isinstance(doc, dict) and has_entries(doc):

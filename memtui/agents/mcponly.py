@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import jsonsplice
+from memtui.core import boundedread
 from memtui.errors import UsageError
 
 SERVER = "memtui"
@@ -89,7 +90,7 @@ def args(command: Sequence[str], name: str) -> list[str]:
 
 def read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return boundedread.read_text(path, "config", universal=True)
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
@@ -128,7 +129,7 @@ def has_server(path: Path, servers: Sequence[str]) -> bool:
     from memtui.agents.jsonconfig import is_our_server
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = boundedread.read_text(path, "config", universal=True)
     except (OSError, UnicodeDecodeError):
         return False
     return is_our_server(jsonsplice.get(text, servers, SERVER))

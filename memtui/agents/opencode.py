@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
 from memtui.core.payload import (
     COMPACTION,
     PROMPT,
@@ -129,7 +130,7 @@ def _point(payload: dict[str, Any]) -> dict[str, Any]:
     path = pointer(db, session)
     body = json.dumps({"db": db, "session": session})
     try:
-        if not path.is_file() or path.read_text(encoding="utf-8") != body:
+        if not path.is_file() or boundedread.read_text(path, "config", universal=True) != body:
             path.parent.mkdir(parents=True, exist_ok=True)
             from memtui.store.atomic import atomic_write
 
@@ -276,7 +277,7 @@ def where(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
 
     def read(path: Path) -> str | None:
         try:
-            return path.read_text(encoding="utf-8")
+            return boundedread.read_text(path, "config", universal=True)
         except (OSError, UnicodeDecodeError):
             return None
 

@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from memtui.core import ids
+from memtui.core import boundedread, ids
 from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
 from memtui.core.redact import redact_values
 from memtui.core.text import plural
@@ -39,8 +39,8 @@ def _path(project: Any) -> Path:
 
 def load(project: Any) -> dict[str, Any]:
     try:
-        data = json.loads(_path(project).read_text(encoding="utf-8"))
-    except (FileNotFoundError, ValueError, UnicodeDecodeError):
+        data = json.loads(boundedread.read_text(_path(project), "record", universal=True))
+    except (FileNotFoundError, boundedread.Unreadable, ValueError, UnicodeDecodeError):
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -15,19 +15,21 @@ def project_dir(args: argparse.Namespace) -> Path | None:
     return Path(args.project).expanduser() if getattr(args, "project", None) else None
 
 
-def open_bank(args: argparse.Namespace):
-    """The Bank of the project the command runs in (raises NotInitialised with the fix)."""
+def open_bank(args: argparse.Namespace, *, tolerant: bool = False):
+    """The Bank of the project the command runs in (raises NotInitialised with the fix).
+    `tolerant`: a config.toml or state.json memtui will not read is a problem line (`status`)."""
     import os
 
     from memtui.store.bank import Bank
 
     directory = project_dir(args)
+    opener = Bank.open_tolerant if tolerant else Bank.open
     if directory is not None:
         env = dict(os.environ)
         env["CLAUDE_PROJECT_DIR"] = str(directory.resolve())
-        bank = Bank.open(directory, env=env)
+        bank = opener(directory, env=env)
     else:
-        bank = Bank.open()
+        bank = opener()
     OPENED.append(bank)
     return bank
 

@@ -28,8 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _read(path: str) -> bytes:
+    """git's version of the file, bounded (core/boundedread.py): one over its cap or not a regular
+    file raises Unreadable, one line, and git keeps the conflict rather than a merge of nothing."""
+    from memtui.core.boundedread import Unreadable, read_bytes
+
     try:
-        return Path(path).read_bytes()
+        return read_bytes(path, "state", roots=())
+    except Unreadable:
+        raise
     except OSError:
         return b""
 

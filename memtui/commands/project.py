@@ -90,6 +90,11 @@ def _status(bank) -> dict:
             f"`git rm --cached {' '.join(stray)}` and commit"
         )
     claude, agents = _rendered(bank, problems)
+    from memtui.core.boundedread import problem
+
+    unread = problem(bank.project.root / "AGENTS.md", "block")  # read by Codex's hooks, set up or not
+    if unread and unread not in problems:
+        problems.append(unread)
     everything = {m.id: m for m in bank.memories()}
     conflicts = [
         [m.id, other.id]
@@ -161,7 +166,7 @@ def _capture_health(bank) -> dict | None:
 def cmd_status(args: argparse.Namespace) -> int:
     from memtui.runtime.service import info
 
-    bank = open_bank(args)
+    bank = open_bank(args, tolerant=True)
     status = _status(bank)
     status["service"] = info(bank.project)
     status["context"] = _layers(bank)

@@ -7,7 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtui.errors import UsageError
-from memtui.importers.unit import Context, Reading, Unit, mapped, mtime, parse_date, read_text, require_dir, slug
+from memtui.importers.unit import (
+    Context,
+    Reading,
+    Unit,
+    mapped,
+    mtime,
+    parse_date,
+    read_text,
+    readable,
+    require_dir,
+    slug,
+)
 from memtui.store import frontmatter
 
 TOOL = "basic-memory"
@@ -37,7 +48,7 @@ def read(path: Path, ctx: Context) -> Reading:
     if not notes:
         raise UsageError(f"{path} holds no Markdown notes; give a basic-memory project folder (e.g. ~/basic-memory)")
     reading = Reading(TOOL, path)
-    for note in notes:
+    for note in readable(notes, reading, lambda n: n.relative_to(path).as_posix()):
         _note(note, path, reading)
     return reading
 

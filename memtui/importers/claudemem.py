@@ -15,6 +15,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memtui.core import boundedread
 from memtui.errors import UsageError
 from memtui.importers.unit import Context, Reading, Unit, mapped, slug
 
@@ -69,7 +70,7 @@ def default_path(ctx: Context) -> Path:
     if not data:
         settings = ctx.home / ".claude-mem" / "settings.json"
         try:
-            loaded = json.loads(settings.read_text(encoding="utf-8"))
+            loaded = json.loads(boundedread.read_text(settings, "config", universal=True))
             data = loaded.get("CLAUDE_MEM_DATA_DIR") or (loaded.get("env") or {}).get("CLAUDE_MEM_DATA_DIR")
         except (OSError, ValueError, AttributeError):
             data = None
@@ -120,6 +121,10 @@ class _opened:
 
     def __enter__(self) -> sqlite3.Connection:
         target = self.path
+        for part in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            why = boundedread.problem(part, "database")  # SQLite would wait on a FIFO, copy a device forever
+            if why is not None:
+                raise UsageError(why)
         if not Path(f"{self.path}-shm").exists():
             self.tmp = tempfile.TemporaryDirectory(prefix="memtui-import-")
             target = Path(self.tmp.name) / "claude-mem.db"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from memtui.errors import UsageError
 from memtui.importers.mdblocks import blocks
-from memtui.importers.unit import Context, Reading, Unit, mtime, read_text, require_dir, slug
+from memtui.importers.unit import Context, Reading, Unit, mtime, read_text, readable, require_dir, slug
 
 TOOL = "cline"
 
@@ -46,7 +46,7 @@ def read(path: Path, ctx: Context) -> Reading:
     if not files:
         raise UsageError(f"{path} holds no Markdown files; give the memory-bank folder Cline writes")
     reading = Reading(TOOL, path)
-    for file in files:
+    for file in readable(files, reading):
         stem = file.stem.lower()
         by_file = FILES.get(stem, "context")
         for block in blocks(read_text(file)):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from memtui.errors import UsageError
 from memtui.importers.mdblocks import blocks
-from memtui.importers.unit import Context, Reading, Unit, mtime, read_text, require_dir
+from memtui.importers.unit import Context, Reading, Unit, mtime, read_text, readable, require_dir
 
 TOOL = "gemini"
 ADDED = "gemini added memories"
@@ -54,16 +54,16 @@ def _project_folders(path: Path, ctx: Context) -> list[Path]:
     ids.append(hashlib.sha256(root.encode()).hexdigest())  # the layout before slugs
     for marker in tmp.glob("*/.project_root"):
         try:
-            if marker.read_text(encoding="utf-8").strip() == root:
+            if read_text(marker).strip() == root:
                 ids.append(marker.parent.name)
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UsageError):
             continue
     found = [tmp / i / "memory" for i in dict.fromkeys(ids)]
     return [p for p in found if p.is_dir()]
 
 
 def _memory_folder(folder: Path, base: Path, reading: Reading) -> None:
-    for note in sorted(folder.glob("*.md")):
+    for note in readable(sorted(folder.glob("*.md")), reading, lambda n: n.relative_to(base).as_posix()):
         ref = note.relative_to(base).as_posix()
         for block in blocks(read_text(note)):
             if note.name == "MEMORY.md" and block.kind != "item":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memtui.errors import UsageError
 from memtui.importers.mdblocks import blocks
-from memtui.importers.unit import Context, Reading, Unit, is_binary, mtime, read_text, require_dir, slug
+from memtui.importers.unit import Context, Reading, Unit, is_binary, mtime, read_text, readable, require_dir, slug
 
 TOOL = "memory-tool"
 
@@ -31,7 +31,7 @@ def read(path: Path, ctx: Context) -> Reading:
     if not files:
         raise UsageError(f"{path} is empty; give the folder that backs the memory tool's /memories")
     reading = Reading(TOOL, path)
-    for file in files:
+    for file in readable(files, reading, lambda f: "/memories/" + f.relative_to(path).as_posix()):
         rel = "/memories/" + file.relative_to(path).as_posix()
         if is_binary(file):
             reading.refused.append((rel, "not a text file"))

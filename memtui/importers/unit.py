@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memtui.core import boundedread
 from memtui.errors import UsageError
 
 
@@ -64,8 +65,9 @@ def mapped(table: Mapping[str, str], category: str) -> tuple[str, str | None]:
 
 
 def read_text(path: Path) -> str:
-    """A source file's text, or one line saying what is wrong with it and what to do."""
-    data = path.read_bytes()
+    """A source file's text, or one line saying what is wrong with it and what to do (a bounded
+    read: core/boundedread.py; a device, a FIFO or a file over 64 MiB raises Unreadable)."""
+    data = boundedread.read_bytes(path, "import")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -76,8 +78,18 @@ def read_text(path: Path) -> str:
 
 
 def is_binary(path: Path) -> bool:
-    with path.open("rb") as fh:
-        return b"\0" in fh.read(8192)
+    return b"\0" in boundedread.head(path, 8192)
+
+
+def readable(files: Iterable[Path], reading: Reading, ref: Callable[[Path], str] = lambda f: f.name) -> Iterator[Path]:
+    """The `files` a bounded read takes; each other one (a link to a device, a FIFO, a file over
+    the cap, a link out of its folder's project) is refused in `reading`, one line, and skipped."""
+    for file in files:
+        why = boundedread.problem(file, "import")
+        if why is None:
+            yield file
+        else:
+            reading.refused.append((ref(file), why))
 
 
 def mtime(path: Path) -> datetime:

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from memtui.core.boundedread import Unreadable, read_bytes
 from memtui.core.ids import valid as valid_id
 from memtui.core.memory import Memory
 from memtui.index.rows import FIELDS, Row, to_row
@@ -212,8 +213,8 @@ def _sync_state(
     else:
         _skip_journal(conn, sources)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        data = read_bytes(path, "state")
+    except (FileNotFoundError, Unreadable):  # a device or FIFO committed as state.json recalls nothing of it
         delete(conn, [r[0] for r in conn.execute("SELECT id FROM docs WHERE store = ?", (STATE,))], report)
         return
     if journal_ok:

@@ -16,6 +16,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
+
 FILE = "access.jsonl"
 
 
@@ -48,7 +50,7 @@ def apply(bank: Any) -> int:
     counts: Counter[str] = Counter()
     for path in pending:
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = boundedread.read_text(path, "record", universal=True).splitlines()
         except OSError:
             continue
         for line in lines:

@@ -134,18 +134,14 @@ class Loads:
 
 
 def _head(path: Path, limit: int = INDEX_READ_BYTES) -> str:
-    """The first `limit` bytes of a regular file, else "" (none yet, or a FIFO or device, which
-    must not hold the hook: opened without blocking, then checked)."""
-    import stat
+    """The first `limit` bytes of a regular file, else "" (none yet, or a FIFO, device or link out
+    of bounds, which must not hold the hook: core/boundedread.py)."""
+    from memtui.core import boundedread
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        return boundedread.head(path, limit).decode("utf-8", "replace")
     except OSError:
         return ""
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return ""
-        return handle.read(limit).decode("utf-8", "replace")
 
 
 def _block(project: Any, config: Any) -> str:
@@ -157,11 +153,12 @@ def _block(project: Any, config: Any) -> str:
 
 
 def _block_in(path: Path) -> str:
-    from memtui.core import render_block
+    from memtui.core import boundedread, render_block
 
     try:
-        return render_block.current_block(path.read_text(encoding="utf-8")) or ""
-    except Exception:  # no readable block (missing, not UTF-8) means nothing carried
+        text = boundedread.read_text(path, "block", universal=True)
+        return render_block.current_block(text) or ""
+    except Exception:  # no readable block (missing, not UTF-8, a device, too large) means nothing carried
         return ""
 
 

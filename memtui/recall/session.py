@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 #: Session files untouched this long are removed by the worker.
 STALE_DAYS = 14
@@ -37,7 +39,7 @@ class SessionState:
     def load(cls, memory_dir: Path, session_id: str) -> SessionState:
         path = session_path(memory_dir, session_id)
         try:
-            data: Any = json.loads(path.read_text(encoding="utf-8"))
+            data: Any = json.loads(boundedread.read_text(path, "record", universal=True))
         except (OSError, ValueError):
             return cls(path)
         if not isinstance(data, dict):

@@ -29,11 +29,16 @@ def read_config(project: Any, log: Any = None) -> Any:
     parsed whenever the file has content (a missing or empty file is the defaults). A broken file
     means the defaults and a log line: a hook never fails on it."""
     from memtui.config import Config
+    from memtui.core import boundedread
     from memtui.errors import ConfigError
 
     path = project.path("config.toml")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = boundedread.read_text(path, "config", universal=True)
+    except boundedread.Unreadable as exc:
+        if log is not None:
+            log(f"{exc}; using the defaults")
+        text = ""
     except OSError:
         text = ""
     except ValueError:

@@ -18,7 +18,7 @@ from memtui.config import Config
 from memtui.core import dedup, ids, intake, ops, redact
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
-from memtui.errors import Ambiguous, Conflict, NotFound, UsageError
+from memtui.errors import Ambiguous, ConfigError, Conflict, NotFound, UsageError
 from memtui.store import proposals, rendering, undo
 from memtui.store.agentstores import open_store, read_only
 from memtui.store.journal import Change, Entry, Journal
@@ -107,6 +107,8 @@ class Bank:
         #: says so, and `undo` takes the session's run of changes back as one step (store/undo.py).
         self.actor = actor
         self.config = config or Config.load(project.path("config.toml"))
+        #: A config.toml a tolerant open (`open_tolerant`) could not read, as its one line.
+        self.config_problem: str | None = None
         self.registry = self.config.types
         self.clock = clock
         self.lock = ProjectLock(project.path("lock"))
@@ -122,6 +124,25 @@ class Bank:
     def open(cls, cwd: Path | None = None, env: Mapping[str, str] | None = None, **kwargs: Any) -> Bank:
         project = find_project(cwd, env).require()
         return cls(project, Config.load(project.path("config.toml")), env=env, **kwargs)
+
+    @classmethod
+    def open_tolerant(cls, cwd: Path | None = None, env: Mapping[str, str] | None = None) -> Bank:
+        """`open` for a reader that shows what it can (`status`): a config.toml or state.json that a
+        bounded read refuses (core/boundedread.py) is a line in `problems`, not a failure."""
+        from memtui.core.boundedread import Unreadable
+
+        project = find_project(cwd, env).require()
+        try:
+            config = Config.load(project.path("config.toml"))
+            unread = None
+        except ConfigError as exc:
+            if not isinstance(exc.__cause__, Unreadable):
+                raise
+            config, unread = Config(path=project.path("config.toml")), f"{exc}; the defaults are used"
+        bank = cls(project, config, env=env)
+        bank.state.tolerant = True
+        bank.config_problem = unread
+        return bank
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -161,7 +182,9 @@ class Bank:
     @property
     def problems(self) -> list[str]:
         salvaged = [f"{self.state.salvaged}; `memtui repair` writes the merge and lists what to review"]
-        return (salvaged if self.state.salvaged else []) + [p for s in self.markdown for p in s.problems]
+        # What a tolerant open (`status`) could not read:
+        unread = [p for p in (self.config_problem, self.state.problem) if p]
+        return unread + (salvaged if self.state.salvaged else []) + [p for s in self.markdown for p in s.problems]
 
     def get(self, memory_id: str) -> Memory:
         for memory in self.memories():

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.core import redact
+from memtui.core.boundedread import Unreadable, read_text
 from memtui.core.clock import from_epoch, parse_ts
 from memtui.core.memory import Memory, Source
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
@@ -185,7 +186,10 @@ class CodexMemoriesStore(MarkdownStore):
             if st.st_size > MAX_FILE_BYTES:
                 self.problems.append(f"{index}: too large to read (limit 1 MiB)")
                 return memories
-            text = index.read_bytes().decode("utf-8")
+            text = read_text(index, "markdown")
+        except Unreadable as exc:
+            self.problems.append(str(exc))
+            return memories
         except UnicodeDecodeError:
             self.problems.append(f"{index}: not UTF-8 text; Codex rewrites it on its next consolidation")
             return memories

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.core import defuse, redact
+from memtui.core.boundedread import Unreadable, read_text
 from memtui.core.clock import from_epoch
 from memtui.core.memory import Memory, Source
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
@@ -128,9 +129,11 @@ class GeminiMemoryStore(MarkdownStore):
             if index.stat().st_size > MAX_FILE_BYTES:
                 self.problems.append(f"{index}: too large to read (limit 1 MiB); trim it")
                 return None
-            return index.read_bytes().decode("utf-8")
+            return read_text(index, "markdown")
         except FileNotFoundError:
             return None
+        except Unreadable as exc:
+            self.problems.append(str(exc))
         except UnicodeDecodeError as exc:
             self.problems.append(f"{index}: not UTF-8 text (byte {exc.start}); re-save it as UTF-8")
         except OSError as exc:

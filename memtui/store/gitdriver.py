@@ -14,13 +14,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from memtui.core.boundedread import read_text
+
 NAME = "memtui: memories by id and field"
 
 
 def wants_driver(root: Path) -> bool:
     """The project's .gitattributes sends files to our driver (a teammate's clone after `setup --team`)."""
     try:
-        return "merge=memtui" in (root / ".gitattributes").read_text(encoding="utf-8")
+        return "merge=memtui" in read_text(root / ".gitattributes", "config", universal=True)
     except (OSError, UnicodeDecodeError):
         return False
 

@@ -4,6 +4,7 @@ is not. A newer memtui adds its own entries to an older project's file; lines a 
 
 from __future__ import annotations
 
+from memtui.core import boundedread
 from memtui.store.atomic import atomic_write
 from memtui.store.locations import Project
 
@@ -42,7 +43,7 @@ def ensure_ignored(project: Project) -> bool:
     person added stay). True when it changed."""
     ignore = project.path(".gitignore")
     try:
-        text = ignore.read_text(encoding="utf-8")
+        text = boundedread.read_text(ignore, "config", universal=True)
     except FileNotFoundError:
         text = "# derived, per-machine files (state.json and config.toml are shared)\n"
     except (OSError, UnicodeDecodeError):

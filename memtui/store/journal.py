@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memtui.core import ids
+from memtui.core import boundedread, ids
 from memtui.core.clock import format_ts, utcnow
 from memtui.core.redact import redact_values
 from memtui.store.atomic import append_line, atomic_write
@@ -90,7 +90,8 @@ class Journal:
     def __iter__(self) -> Iterator[Entry]:
         self.unreadable = 0
         try:
-            with self.path.open(encoding="utf-8", errors="replace") as fh:
+            # A regular file only (a clone can commit a FIFO here): opened without blocking.
+            with open(boundedread.open_regular(self.path), encoding="utf-8", errors="replace") as fh:
                 for line in fh:
                     try:
                         yield Entry.from_json(line)
@@ -106,7 +107,7 @@ class Journal:
 
     def _last_seq(self) -> int:
         try:
-            with self.path.open("rb") as fh:
+            with open(boundedread.open_regular(self.path), "rb") as fh:
                 fh.seek(0, 2)
                 size = fh.tell()
                 fh.seek(max(0, size - 65536))

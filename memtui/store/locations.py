@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtui.core import boundedread
 from memtui.errors import NotInitialised
 from memtui.store import root
 
@@ -166,8 +167,7 @@ def gemini_slug(project: Project, env: Mapping[str, str] | None = None) -> str |
     names another project (Gemini gives the slug up then, and so does memtui)."""
     base = gemini_dir(env)
     try:
-        with open(base / "projects.json", "rb") as handle:
-            data = handle.read(_REGISTRY_BYTES + 1)
+        data = boundedread.head(base / "projects.json", _REGISTRY_BYTES + 1)  # Gemini's file: no FIFO holds us
         registry = json.loads(data) if len(data) <= _REGISTRY_BYTES else None
     except (OSError, ValueError):
         return None
@@ -181,7 +181,7 @@ def gemini_slug(project: Project, env: Mapping[str, str] | None = None) -> str |
     if not isinstance(slug, str) or not _one_name(slug):
         return None
     try:
-        owner = (base / "tmp" / slug / ".project_root").read_text(encoding="utf-8").strip()
+        owner = boundedread.read_text(base / "tmp" / slug / ".project_root", "record", universal=True).strip()
     except (OSError, UnicodeDecodeError):
         return slug  # no marker (older Gemini): the registry's word stands
     return slug if _same(owner, root) else None

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.core import ids, redact, render_index
+from memtui.core.boundedread import Unreadable, read_text
 from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
 from memtui.core.memory import Memory, Source, Status
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
@@ -104,13 +105,16 @@ class MarkdownStore:
                     f"{file}: {st.st_size} bytes is too large for a memory (limit 1 MiB); split or trim it"
                 )
                 return None
-            text = file.read_bytes().decode("utf-8")
+            text = read_text(file, "markdown")
             doc = frontmatter.parse(text)
         except UnicodeDecodeError as exc:
             self.problems.append(f"{file}: not UTF-8 text (byte {exc.start}); re-save it as UTF-8")
             return None
         except frontmatter.FrontmatterError as exc:
             self.problems.append(f"{file}: {exc}; fix the file by hand")
+            return None
+        except Unreadable as exc:  # a link to a device, a FIFO, over the cap: one line, skipped
+            self.problems.append(str(exc))
             return None
         except OSError as exc:
             self.problems.append(f"{file}: cannot be read ({exc.strerror}); check its permissions")
@@ -178,7 +182,7 @@ class MarkdownStore:
         # bytes, not read_text(): universal newlines would turn a CRLF file into LF on the next write
         return {
             "path": file.relative_to(self.path).as_posix(),
-            "text": file.read_bytes().decode("utf-8"),
+            "text": read_text(file, "markdown"),
             "mtime": file.stat().st_mtime,
         }
 
@@ -281,10 +285,10 @@ class MarkdownStore:
         person or Claude Code wrote stays), a missing one is written only when there is a memory to list."""
         index = self.path / INDEX
         try:
-            current: str | None = index.read_bytes().decode("utf-8")
+            current: str | None = read_text(index, "markdown")
         except FileNotFoundError:
             current = None
-        except UnicodeDecodeError:
+        except (UnicodeDecodeError, Unreadable):
             return render_index.render(self._memories.values(), now, self.registry)  # not ours to rewrite
         rendered = render_index.render(self._memories.values(), now, self.registry, existing=current, previous=previous)
         if not rendered.text and current is not None and current.strip():

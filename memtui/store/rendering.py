@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from memtui.core import claude_loads, render_block, render_index
+from memtui.core import boundedread, claude_loads, render_block, render_index
 from memtui.core.memory import Memory
 from memtui.core.render_block import AGENTS_MD, AGENTS_MD_CAP, Block
 from memtui.core.types import TypeRegistry
@@ -173,7 +173,9 @@ def agents_on(bank: BankView) -> bool:
     if bank.project.path(AGENTS_RECORD).is_file():
         return True
     try:
-        return render_block.START in agents_path(bank).read_bytes().decode("utf-8")
+        return render_block.START in boundedread.read_text(agents_path(bank), "block")
+    except boundedread.LinkedOut:  # a link out of the project: said, as a write through it would be
+        raise
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -281,8 +283,8 @@ def remove_agents_block(root: Path) -> bool:
     record = root / MEMORY_DIR / AGENTS_RECORD
     created = _record(record).get("created") is True
     try:
-        text: str | None = path.read_bytes().decode("utf-8")
-    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
+        text: str | None = boundedread.read_text(path, "block")
+    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError, boundedread.Unreadable):
         text = None
     left = None if text is None else render_block.remove(text)
     if left is not None:
@@ -297,7 +299,7 @@ def remove_agents_block(root: Path) -> bool:
 
 def _record(path: Path) -> dict[str, Any]:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        value = json.loads(boundedread.read_text(path, "record", universal=True))
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}
@@ -305,7 +307,7 @@ def _record(path: Path) -> dict[str, Any]:
 
 def read_text(path: Path) -> str | None:
     try:
-        return path.read_bytes().decode("utf-8")  # keep CRLF: text outside the markers stays byte for byte
+        return boundedread.read_text(path, "block")  # keep CRLF: text outside the markers stays byte for byte
     except FileNotFoundError:
         return None
     except IsADirectoryError as exc:

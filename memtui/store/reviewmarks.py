@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from memtui.core import boundedread
 from memtui.store.atomic import atomic_write
 from memtui.store.locations import Project
 
@@ -51,7 +52,7 @@ class Marks:
     @classmethod
     def load(cls, project: Project) -> Marks:
         try:
-            data = json.loads(project.path(FILE).read_text(encoding="utf-8"))
+            data = json.loads(boundedread.read_text(project.path(FILE), "record", universal=True))
         except (OSError, ValueError, UnicodeDecodeError):
             data = {}
         marks = cls(project)

@@ -24,6 +24,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from memtui.core.boundedread import Unreadable, read_bytes
 from memtui.core.bulk import without_gc
 from memtui.core.clock import format_ts, utcnow
 from memtui.core.memory import Memory
@@ -48,6 +49,12 @@ from memtui.store.statevalues import ValueReader, kept
 _ID = attrgetter("id")
 
 
+def read_state(path: Path) -> bytes:
+    """The file's bytes, bounded (core/boundedread.py): a link to a device or a FIFO committed as
+    state.json raises Unreadable, one line, instead of holding the reader."""
+    return read_bytes(path, "state")
+
+
 def _signature(path: Path) -> tuple[int, int, int] | None:
     try:
         st = path.stat()
@@ -65,6 +72,11 @@ class StateStore:
         self.lean = lean
         #: Set when the file was read past git's conflict markers (both sides kept): status says so.
         self.salvaged: str | None = None
+        #: A reader that shows what it can (`status`) sets this: a state.json that a bounded read
+        #: refuses (a device, a FIFO, over its cap) then loads as no memories, its line in `problem`,
+        #: and a write still raises (nothing replaces the file unseen).
+        self.tolerant = False
+        self.problem: str | None = None
         self._values = ValueReader()
         self.project_name = project_name or path.parent.parent.name
         self._signature: tuple[int, int, int] | None = None
@@ -91,23 +103,38 @@ class StateStore:
         signature = _signature(self.path)
         if signature is not None and signature == self._signature:
             return self._memories
+        self.problem = None
         if signature is None:
-            header = {
-                "version": 2,
-                "project": self.project_name,
-                "description": "",
-                "memories": [],
-                "lastUpdated": format_ts(utcnow()),
-                "extractionCount": 0,
-            }
-            self._reset(header, {}, None, None, None)
+            return self._empty()
+        try:
+            return self._load(signature)
+        except Unreadable as exc:
+            if not self.tolerant:
+                raise
+            self.problem = str(exc)
+            self._empty()
+            self._raws = None  # a write reads the file again, and raises
             return self._memories
+
+    def _empty(self) -> dict[str, Memory]:
+        header = {
+            "version": 2,
+            "project": self.project_name,
+            "description": "",
+            "memories": [],
+            "lastUpdated": format_ts(utcnow()),
+            "extractionCount": 0,
+        }
+        self._reset(header, {}, None, None, None)
+        return self._memories
+
+    def _load(self, signature: tuple[int, int, int]) -> dict[str, Memory]:
         with without_gc():  # 100k memories are 1M objects, none in a cycle
             if self.lean:
                 header, memories = self._parse_values()
                 self._reset(header, None, memories, signature, None)
             else:
-                payload = self.path.read_bytes()
+                payload = read_state(self.path)
                 data = self._parse(payload)
                 raws = {str(raw["id"]): raw for raw in data["memories"]}
                 self._reset(data, raws, None, signature, payload)
@@ -144,7 +171,7 @@ class StateStore:
         paint; store/statevalues.py)."""
         if not self.lean or self._signature is None or _signature(self.path) != self._signature:
             return
-        payload = self.path.read_bytes()
+        payload = read_state(self.path)
         if _signature(self.path) == self._signature:  # still the file the memories were read from
             self._values.prime(payload, list(self._memories.values()))
 
@@ -154,7 +181,7 @@ class StateStore:
         found = self._values.read(self.path, self._memories)
         if found is not None:
             return found
-        data = self._parse(self.path.read_bytes())
+        data = self._parse(read_state(self.path))
         values = [kept(from_raw(raw), self._memories) for raw in data["memories"]]
         data["memories"] = []
         return data, values
@@ -241,7 +268,7 @@ class StateStore:
         """The parsed memory objects by id. A lean store reads them again from the file, which is what
         it loaded: a writer holds the lock and has called load(), and every writer takes the lock."""
         if self._raws is None:
-            payload = self.path.read_bytes()
+            payload = read_state(self.path)
             data = self._parse(payload)
             self._raws = {str(raw["id"]): raw for raw in data["memories"]}
             self._payload = payload

@@ -23,6 +23,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from memtui.core.boundedread import read_bytes
 from memtui.core.ids import valid
 from memtui.core.memory import Memory
 from memtui.store.stateraw import cut, from_raw, texts
@@ -67,7 +68,7 @@ class ValueReader:
 
     def read(self, path: Path, held: Mapping[str, Memory]) -> tuple[dict[str, Any], list[Memory]] | None:
         """The header and the memories of the file at `path`, reusing `held` values where unchanged."""
-        payload = path.read_bytes()
+        payload = read_bytes(path, "state")
         where = cut(payload) if self._tracking else None
         hashes: list[int] = []
         if where is not None:

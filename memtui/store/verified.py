@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
+
 SUMMARY = "verified.json"
 #: memtui's and Claude Code's own folders and files: never part of the tree a memory is checked
 #: against (they hold the memories' own words, and a memory must not verify itself).
@@ -27,7 +29,7 @@ def own(rel: str) -> bool:
 
 def read(memory_dir: Path) -> dict[str, Any]:
     try:
-        data = json.loads((Path(memory_dir) / SUMMARY).read_text(encoding="utf-8"))
+        data = json.loads(boundedread.read_text(Path(memory_dir) / SUMMARY, "record", universal=True))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -64,7 +66,7 @@ def _git_dir(root: Path) -> Path | None:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8").strip()
+        return boundedread.read_text(path, "record", universal=True).strip()
     except OSError:
         return None
 

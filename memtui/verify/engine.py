@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memtui.core import boundedread
 from memtui.core.references import PATH, extract
 from memtui.index import verdicts as stored
 from memtui.index.index import Index
@@ -314,7 +315,7 @@ def _affirmations(memory_dir: Path) -> dict[str, dict[str, Any]]:
     (a bare list is a file from before affirmations were stamped: it holds until the memory is next
     undone)."""
     try:
-        data = json.loads((Path(memory_dir) / AFFIRMED).read_text(encoding="utf-8"))
+        data = json.loads(boundedread.read_text(Path(memory_dir) / AFFIRMED, "record", universal=True))
     except (OSError, ValueError):
         return {}
     out: dict[str, dict[str, Any]] = {}
