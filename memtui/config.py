@@ -49,8 +49,6 @@ PER_USER: dict[str, tuple[str, str]] = {
 #: The keys that name a file of the project: a value that is absolute or climbs out of the project
 #: is dropped like a per-user key (writes are confined anyway; this keeps reads in too).
 PROJECT_PATHS = ("claude_md.path",)
-#: The most of the person's own config.toml that is read (a few settings; more is not a config).
-USER_CONFIG_BYTES = 1 << 20
 
 
 def user_path(env: Mapping[str, str] | None = None) -> Path:
@@ -73,8 +71,8 @@ def user_table(name: str, env: Mapping[str, str] | None = None) -> dict[str, Any
     project's); {} when there is no such file. A broken file is a ConfigError naming it."""
     path = user_path(env)
     try:
-        with path.open("rb") as handle:
-            data = tomllib.loads(handle.read(USER_CONFIG_BYTES).decode("utf-8"))
+        # Bounded like every config file: a FIFO or a device there must not hold a hook.
+        data = tomllib.loads(boundedread.read_bytes(path, "config").decode("utf-8"))
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
