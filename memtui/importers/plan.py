@@ -118,6 +118,8 @@ def plan(bank: Bank, reading: Reading) -> Plan:
         else:
             seen[key] = out.origin(unit)
         out.items.append(item)
+    for ref, why in reading.skipped:
+        out.items.append(Item(Unit(_line(ref), "", ""), "", "skip", _line(why)))
     for ref, why in reading.refused:
         out.items.append(Item(Unit(_line(ref), "", ""), "", "refuse", _line(why)))
     return out

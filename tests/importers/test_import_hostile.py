@@ -148,3 +148,32 @@ def test_the_note_names_what_was_removed_from_an_imported_unit(run, project, hom
     assert "note: removed 2 invisible characters (bidi controls) from the text" in lines[rlo + 1], out
     tags = next(n for n, line in enumerate(lines) if "Login works (tag-characters)" in line)
     assert "(tag characters) from the text" in lines[tags + 1], out
+
+
+def test_every_block_cline_holds_is_added_or_listed_as_skipped(run, project, home):
+    """Issue 42: the project brief's paragraph was dropped without a word."""
+    bank = project.root / "memory-bank"
+    bank.mkdir()
+    (bank / "projectbrief.md").write_text(
+        "# Project Brief\n\nA shared todo list for small teams.\n\n## Goals\n- Ship the first version in May.\n",
+        encoding="utf-8",
+    )
+    (bank / "productContext.md").write_text(
+        "# Product Context\n\nThis file says why the product exists.\n\n## Why\nTeams lose their tasks in chat.\n",
+        encoding="utf-8",
+    )
+    (bank / "notes.md").write_text("Text before any heading is kept too.\n\n# Notes\n", encoding="utf-8")
+    code, out, err = run("import", "cline", "--dry-run", "--json")
+    assert code == 0, err
+    units = {i["source"]: (i["action"], i["type"], i["reason"]) for i in json.loads(out)}
+    assert units == {
+        "cline projectbrief.md:3 (Project Brief)": ("add", "project", None),
+        "cline projectbrief.md:6 (Goals)": ("add", "project", None),
+        "cline productContext.md:3 (Product Context)": (
+            "skip",
+            None,
+            "the file's subtitle: it says what the file holds",
+        ),
+        "cline productContext.md:6 (Why)": ("add", "context", None),
+        "cline notes.md:1": ("add", "context", None),
+    }
