@@ -104,9 +104,16 @@ def _invisible() -> re.Pattern[str]:
     about a millisecond to compile, which a hook whose text is ASCII never pays)."""
     global _INVISIBLE
     if _INVISIBLE is None:
-        _KIND_OF[:] = [(re.compile(f"[{chars}]"), kind) for kind, chars in _KINDS]
         _INVISIBLE = re.compile("[" + "".join(chars for _, chars in _KINDS) + "]")
     return _INVISIBLE
+
+
+def _kinds(removed: set[str]) -> tuple[str, ...]:
+    """The kinds of the characters removed, in the order `_KINDS` lists them (compiled only when
+    something was removed)."""
+    if not _KIND_OF:
+        _KIND_OF[:] = [(re.compile(f"[{chars}]"), kind) for kind, chars in _KINDS]
+    return tuple(kind for pattern, kind in _KIND_OF if any(pattern.match(c) for c in removed))
 
 
 def invisible_free(text: str) -> tuple[str, int, tuple[str, ...]]:
@@ -136,8 +143,7 @@ def invisible_free(text: str) -> tuple[str, int, tuple[str, ...]]:
         return ""
 
     out = pattern.sub(kept, text)
-    kinds = tuple(kind for kind_pattern, kind in _KIND_OF if any(kind_pattern.match(c) for c in removed))
-    return out, count, kinds
+    return out, count, _kinds(removed) if removed else ()
 
 
 def clean(value: str, field: str = "text", *, trim: bool = False) -> Cleaned:

@@ -59,3 +59,14 @@ def test_json_nested_too_deep_or_too_large_is_a_value_error_of_its_own():
     ]
     assert boundedjson.depth(b'{"a": [[["\\"["]]]}', 3) == 4  # over the limit: the scan stops there
     assert boundedjson.depth(b'["[[[[[\\"[[["]', 1) == 1  # brackets in a string do not count
+
+
+@pytest.mark.timeout(60)
+def test_100000_characters_of_each_worst_case_are_one_pass():
+    """Linear (bench/linear.py measures it): a regex pass and a look at each match's neighbours."""
+    for unit in ("a\u200d", "👩\u200d", "\ufe0f", "a\ufe0f\ufe0f", "\U000e0041", "\u202e"):
+        text = unit * (100_000 // len(unit))
+        out, removed, _ = intake.invisible_free(text)
+        assert len(out) + removed == len(text)
+    for unit in ("[", "[],", '"\\', "{"):
+        assert boundedjson.depth(unit * 100_000, 16) <= 17
