@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memtui.capture.explicit import explicit_memories
-from memtui.core import dedup, redact, references
+from memtui.core import boundedjson, dedup, intake, redact, references
 from memtui.core.memory import Memory
 from memtui.index import query, rows
 
@@ -85,6 +85,13 @@ UNITS = {
     "hex": "0123456789abcdef",
     "base64": "aZ09+/",
     "blanks inside": "a    ",
+    # the way in's invisible characters and the JSON nesting scan (issue 39)
+    "joiners": "a\u200d",
+    "emoji joiners": "\U0001f469\u200d",
+    "selectors": "\ufe0f",
+    "json nesting": "[{",
+    "json pairs": "[],",
+    "json escapes": '"\\',
 }
 
 # The row tokeniser before this change: the naive approach.
@@ -133,6 +140,8 @@ def entries(tmp: Path) -> dict[str, Callable[[str], object]]:
         "references": references.extract,
         "dedup decision": lambda t: dedup.decide("context", t, {"mem_1_a": memory(t)}),
         "explicit detection": explicit_memories,
+        "way in: invisible characters": intake.invisible_free,
+        "JSON nesting scan": lambda t: boundedjson.depth(t, 16),
     }
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import check_filters, line_width, one_line, open_bank, print_json, text_argument
+from memtui.core import intake
 from memtui.core.defuse import for_terminal
-from memtui.core.intake import control_free
 from memtui.core.memory import TOOL_TEXT, Source
-from memtui.core.text import clip, plural
+from memtui.core.text import clip
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -240,9 +240,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
     )
     shown = one_line(memory.id)
     print(f"Updated {shown}" if memory != before else f"{shown} already says that; nothing changed")
-    for field, value in (("text", text), ("name", args.name), ("description", args.description)):
-        if value is not None and (removed := control_free(value)[1]):
-            print(f"  note: removed {plural(removed, 'control character')} from the {field}")
+    # What the way in changed (the update took the same fields through it, so they are in bounds).
+    for note in intake.fields(text=text, name=args.name, description=args.description, tags=tags)[1]:
+        print(f"  note: {note}")
     return 0
 
 

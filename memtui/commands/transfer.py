@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from memtui.commands.common import open_bank, print_json
+from memtui.commands.common import one_line, open_bank, print_json
 from memtui.core.text import clip, plural
 from memtui.importers import SOURCES
 
@@ -50,21 +50,26 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _summary(result, dry_run: bool) -> None:
+    """The plan, one line per unit. Everything in it may come from the other tool's files (titles,
+    file names, headings, the path given): each part goes through the terminal defuser."""
     marks = {"add": "+", "added": "+", "reaffirmed": "~", "skip": "=", "refuse": "!"}
     for item in result.items:
-        what = clip(" ".join(item.text.split()), 60) if item.text else ""
-        note = f"{item.reason} {item.memory or ''}".strip()
-        label = item.unit.type if item.action in ("add", "added") else item.action
-        print(f"{marks[item.action]} {label:<12} {item.unit.ref}  {what}{'  (' + note + ')' if note else ''}")
+        what = clip(one_line(item.text), 60) if item.text else ""
+        note = one_line(f"{item.reason} {item.memory or ''}")
+        label = one_line(item.unit.type if item.action in ("add", "added") else item.action)
+        print(f"{marks[item.action]} {label:<12} {one_line(item.unit.ref)}  {what}{'  (' + note + ')' if note else ''}")
+        for said in item.notes:
+            print(f"    note: {one_line(said)}")
     added = result.count("add") if dry_run else result.count("added")
     verb = "Would add" if dry_run else "Added"
     tail = "" if dry_run else (f", re-affirmed {result.count('reaffirmed')}" if result.count("reaffirmed") else "")
     print(
         f"{verb} {added}{tail}, skipped {result.count('skip')}, refused {result.count('refuse')} "
-        f"from {result.tool} ({result.path})" + ("; nothing written" if dry_run else "; `memtui undo` takes it back")
+        f"from {one_line(result.tool)} ({one_line(result.path)})"
+        + ("; nothing written" if dry_run else "; `memtui undo` takes it back")
     )
     for note in [*result.notes, *([result.unknown()] if result.unknown() else [])]:
-        print(f"  note: {note}")
+        print(f"  note: {one_line(note)}")
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memtui.core import boundedread
+from memtui.core import boundedjson, boundedread
 from memtui.errors import UsageError
 from memtui.importers.unit import Context, Reading, Unit, mapped, slug
 
@@ -72,7 +72,7 @@ def default_path(ctx: Context) -> Path:
         try:
             loaded = json.loads(boundedread.read_text(settings, "config", universal=True))
             data = loaded.get("CLAUDE_MEM_DATA_DIR") or (loaded.get("env") or {}).get("CLAUDE_MEM_DATA_DIR")
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError):  # the person's own file; its default then
             data = None
     folder = Path(str(data)).expanduser() if data else ctx.home / ".claude-mem"
     return folder / "claude-mem.db"
@@ -154,12 +154,29 @@ def _ours(row: dict[str, object], project: str, everything: bool) -> bool:
     return everything or project in (row.get("project"), row.get("merged_into_project"))
 
 
-def _json_list(value: object) -> list[str]:
-    """A JSON array column: NULL and invalid JSON read as empty, as claude-mem itself treats them."""
+#: claude-mem's JSON columns are flat lists of strings; a little room above that for other versions.
+MAX_JSON_DEPTH = 16
+#: Per column: far beyond a real list of facts or file names (a memory holds 8,000 characters).
+MAX_JSON_SIZE = 1 << 20
+
+
+class _Refused(Exception):
+    """A row that cannot be read; the message is the reason the import lists it with."""
+
+
+def _json_list(value: object, column: str = "", ref: str = "") -> list[str]:
+    """A JSON array column: NULL and invalid JSON read as empty, as claude-mem itself treats them.
+    A value nested too deep or too large for any real row refuses the row (`_Refused`)."""
     if not isinstance(value, str) or not value.strip():
         return []
     try:
-        data = json.loads(value)
+        data = boundedjson.loads(value, max_depth=MAX_JSON_DEPTH, max_size=MAX_JSON_SIZE)
+    except (boundedjson.TooDeep, boundedjson.TooLarge) as exc:
+        row = ref.rpartition("/")[2]
+        raise _Refused(
+            f"its {column} column is {exc}, not a list claude-mem writes; the row is left out: fix or delete "
+            f"it in claude-mem (sqlite3 claude-mem.db 'DELETE FROM observations WHERE id = {row}') and import again"
+        ) from None
     except ValueError:
         return []
     return [str(x).strip() for x in data if str(x).strip()] if isinstance(data, list) else []
@@ -185,12 +202,17 @@ def _observations(db: sqlite3.Connection, reading: Reading, project: str, everyt
             others += 1
             continue
         ref = f"observations/{row['id']}"
-        concepts = [c.split(":", 1)[0].strip().lower() for c in _json_list(row["concepts"])]
+        try:
+            lists = {k: _json_list(row[k], k, ref) for k in ("concepts", "facts", "files_modified", "files_read")}
+        except _Refused as exc:
+            reading.refused.append((ref, str(exc)))
+            continue
+        concepts = [c.split(":", 1)[0].strip().lower() for c in lists["concepts"]]
         lines = [str(row[k]).strip() for k in ("title", "subtitle") if row[k] and str(row[k]).strip()]
         body = str(row["narrative"] or row["text"] or "").strip()
         lines += [body] if body else []
-        lines += [f"- {fact}" for fact in _json_list(row["facts"])]
-        files = list(dict.fromkeys(_json_list(row["files_modified"]) + _json_list(row["files_read"])))
+        lines += [f"- {fact}" for fact in lists["facts"]]
+        files = list(dict.fromkeys(lists["files_modified"] + lists["files_read"]))
         if not lines:
             reading.refused.append((ref, "no title, narrative, facts or text"))
             continue

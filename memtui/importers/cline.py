@@ -50,12 +50,13 @@ def read(path: Path, ctx: Context) -> Reading:
         stem = file.stem.lower()
         by_file = FILES.get(stem, "context")
         for block in blocks(read_text(file)):
-            if not block.headings or (len(block.headings) == 1 and block.kind == "para" and block.line < 4):
-                continue  # the file's title line and its one-line subtitle say what the file is
+            ref = f"{file.name}:{block.line}" + (f" ({block.heading})" if block.heading else "")
+            subtitle = len(block.headings) == 1 and block.kind == "para" and block.line < 4 and "\n" not in block.text
+            if subtitle and by_file != "project":  # the project brief's first paragraph is the brief
+                reading.skipped.append((ref, "the file's subtitle: it says what the file holds"))
+                continue
             heading = block.heading.lower()
             type_ = next((t for word, t in HEADINGS if word in heading), by_file)
             tags = tuple(t for t in (slug(file.stem), slug(block.heading)) if t)
-            reading.units.append(
-                Unit(f"{file.name}:{block.line} ({block.heading})", type_, block.text, tags, mtime(file))
-            )
+            reading.units.append(Unit(ref, type_, block.text, tags, mtime(file)))
     return reading

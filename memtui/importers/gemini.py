@@ -6,9 +6,9 @@ an index whose pointer lines name sibling notes, and those notes). `<id>` is the
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
+from memtui.core import boundedjson
 from memtui.errors import UsageError
 from memtui.importers.mdblocks import blocks
 from memtui.importers.unit import Context, Reading, Unit, mtime, read_text, readable, require_dir
@@ -16,6 +16,8 @@ from memtui.importers.unit import Context, Reading, Unit, mtime, read_text, read
 TOOL = "gemini"
 ADDED = "gemini added memories"
 _PERSONAL = ("i ", "i'm ", "my ", "the user ", "user ")
+#: projects.json is one flat map of folders to slugs: a few levels and a few MB are far beyond it.
+_PROJECTS_JSON = {"max_depth": 8, "max_size": 4 << 20}
 
 
 def default_path(ctx: Context) -> Path:
@@ -32,7 +34,7 @@ def read(path: Path, ctx: Context) -> Reading:
         for block in blocks(read_text(global_file)):
             if block.kind == "item" and block.heading.strip().lower() == ADDED:
                 reading.units.append(_unit(f"GEMINI.md:{block.line}", block.text, global_file))
-    folders = _project_folders(path, ctx)
+    folders = _project_folders(path, ctx, reading.notes)
     for folder in folders:
         _memory_folder(folder, path, reading)
     if not folders:
@@ -40,15 +42,17 @@ def read(path: Path, ctx: Context) -> Reading:
     return reading
 
 
-def _project_folders(path: Path, ctx: Context) -> list[Path]:
+def _project_folders(path: Path, ctx: Context, notes: list[str]) -> list[Path]:
     tmp = path / "tmp"
     if ctx.all_projects:
         return sorted(p for p in tmp.glob("*/memory") if p.is_dir())
     root = str(ctx.root.resolve())
     ids: list[str] = []
     try:
-        projects = json.loads(read_text(path / "projects.json")).get("projects") or {}
+        projects = boundedjson.loads(read_text(path / "projects.json"), **_PROJECTS_JSON).get("projects") or {}
         ids += [str(v) for k, v in projects.items() if str(Path(k).expanduser().resolve()) == root]
+    except (boundedjson.TooDeep, boundedjson.TooLarge) as exc:
+        notes.append(f"{path / 'projects.json'} was not read ({exc}); this project's folder was found without it")
     except (OSError, ValueError, AttributeError):
         pass
     ids.append(hashlib.sha256(root.encode()).hexdigest())  # the layout before slugs

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from memtui.core import redact
+from memtui.core import defuse, intake, redact
 from memtui.core.clock import format_ts
 from memtui.core.memory import Source
 from memtui.errors import MemtuiError, UsageError
@@ -31,6 +31,8 @@ class Item:
     #: The memory (or the source's unit) it duplicates, or the memory it became.
     memory: str | None = None
     redacted: tuple[str, ...] = ()
+    #: What the way in changed (core/intake.py): "removed 2 invisible characters (bidi controls) from the text".
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -92,12 +94,20 @@ def plan(bank: Bank, reading: Reading) -> Plan:
         if memory.source is not None and memory.source.origin:
             imported.setdefault(memory.source.origin, memory.id)
     seen: dict[str, str] = {}
-    for unit in reading.units:
-        scan = redact.scan(unit.content)
+    for unit in map(_shown, reading.units):
+        try:
+            cleaned = intake.clean(unit.content)  # what the Bank's add will make of it
+        except intake.TooLong as exc:
+            cleaned, too_long = intake.clean(unit.content, trim=True), str(exc)
+        else:
+            too_long = ""
+        scan = redact.scan(cleaned.text)
         text = scan.text.strip()
         key = normal(text)
-        item = Item(unit, text, "add", redacted=scan.kinds)
-        if not text:
+        item = Item(unit, text, "add", redacted=scan.kinds, notes=cleaned.notes)
+        if too_long:
+            item = replace(item, action="refuse", reason=too_long)
+        elif not text:
             item = replace(item, action="refuse", reason="nothing left once secrets and <private> spans are removed")
         elif out.origin(unit) in imported:
             item = replace(item, action="skip", reason="already imported", memory=imported[out.origin(unit)])
@@ -108,9 +118,27 @@ def plan(bank: Bank, reading: Reading) -> Plan:
         else:
             seen[key] = out.origin(unit)
         out.items.append(item)
+    for ref, why in reading.skipped:
+        out.items.append(Item(Unit(_line(ref), "", ""), "", "skip", _line(why)))
     for ref, why in reading.refused:
-        out.items.append(Item(Unit(ref, "", ""), "", "refuse", why))
+        out.items.append(Item(Unit(_line(ref), "", ""), "", "refuse", _line(why)))
     return out
+
+
+def _line(text: str) -> str:
+    """A name from another tool's files (a file name, a heading, a row's title) as it is shown and
+    kept as lineage: one line, no escape sequence, control or invisible character (core/defuse.py)."""
+    return defuse.for_terminal(text, oneline=True)
+
+
+def _shown(unit: Unit) -> Unit:
+    """The unit with its ref and category safe to print and keep (its text and tags pass the way in)."""
+    return replace(
+        unit,
+        ref=_line(unit.ref),
+        unknown=_line(unit.unknown) if unit.unknown else None,
+        session=_line(unit.session) if unit.session else None,
+    )
 
 
 def apply(bank: Bank, planned: Plan, only: Collection[int] | None = None) -> Plan:
@@ -136,7 +164,7 @@ def apply(bank: Bank, planned: Plan, only: Collection[int] | None = None) -> Pla
                 continue
             action = "reaffirmed" if saved.reaffirmed else "added"
             reason = f"supersedes {', '.join(m.id for m in saved.superseded)}" if saved.superseded else ""
-            done.items.append(replace(item, action=action, memory=saved.memory.id, reason=reason))
+            done.items.append(replace(item, action=action, memory=saved.memory.id, reason=reason, notes=saved.notes))
         added = done.count("added")
         batch.summary = f"import {added} memories from {planned.tool} ({planned.path})"
     return done
@@ -156,6 +184,7 @@ def as_json(result: Plan) -> list[dict[str, Any]]:
             "memory": i.memory,
             "redacted": sorted(set(i.redacted)),
             "unknown_category": i.unit.unknown,
+            "notes": list(i.notes),
         }
         for i in result.items
     ]

@@ -35,6 +35,8 @@ class Reading:
     units: list[Unit] = field(default_factory=list)
     #: (ref, why): parts of the source that could not become a memory.
     refused: list[tuple[str, str]] = field(default_factory=list)
+    #: (ref, why): parts read and left out on purpose (a file's subtitle), each listed as skipped.
+    skipped: list[tuple[str, str]] = field(default_factory=list)
     #: What was left out on purpose (other projects), one sentence each.
     notes: list[str] = field(default_factory=list)
     #: The coding agent whose sessions wrote the units, when the tool is an agent's own memory

@@ -5,9 +5,10 @@ Whatever a client sends, the service answers it or drops it; nothing a client do
 service or makes another client wait. So a request must arrive whole within `DEADLINE` seconds of
 the connection (a client that sends nothing is dropped, alone), it may not exceed `MAX_REQUEST`
 bytes, requests are read side by side on one thread (`Intake`: a slow one holds no worker), and
-its header line is at most `MAX_HEADER` bytes nested at most `MAX_DEPTH` deep, checked
-by a linear scan before `json` sees it: the C decoder recurses once per level, and a header nested
-100,000 deep would otherwise raise RecursionError (which is caught too, as a second line).
+its header line is at most `MAX_HEADER` bytes nested at most `MAX_DEPTH` deep, checked by a linear
+scan before `json` sees it (`core/boundedjson.py`, shared with every reader of JSON from outside):
+the C decoder recurses once per level, and a header nested 100,000 deep would otherwise raise
+RecursionError (which is caught too, as a second line).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import select
 import selectors
 import time
 from typing import Any
+
+from memtui.core.boundedjson import depth
 
 #: Seconds from accepting a connection to its last request byte; a slower client is dropped.
 DEADLINE = 5.0
@@ -140,7 +143,7 @@ def parse(data: bytes) -> tuple[dict[str, Any], bytes]:
     head, _, body = data.partition(b"\n")
     if len(head) > MAX_HEADER:
         raise BadRequest("request header too long")
-    if depth(head) > MAX_DEPTH:
+    if depth(head, MAX_DEPTH) > MAX_DEPTH:
         raise BadRequest("request nested too deep")
     try:
         request = json.loads(head)
@@ -149,34 +152,6 @@ def parse(data: bytes) -> tuple[dict[str, Any], bytes]:
     if not isinstance(request, dict):
         raise BadRequest("bad request")
     return request, body
-
-
-def depth(text: bytes) -> int:
-    """How deep the JSON text's arrays and objects nest (brackets inside strings do not count), or
-    more than MAX_DEPTH as soon as it is. Linear; a header with few brackets is not scanned at all."""
-    if text.count(b"[") + text.count(b"{") <= MAX_DEPTH:
-        return 0
-    level = deepest = 0
-    in_string = escaped = False
-    for byte in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # closing quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            level += 1
-            if level > deepest:
-                deepest = level
-                if deepest > MAX_DEPTH:
-                    return deepest
-        elif byte in (0x5D, 0x7D):  # ] }
-            level -= 1
-    return deepest
 
 
 def answer_now(conn: Any, reply: bytes) -> None:

@@ -592,13 +592,14 @@ class Bank:
             target = self._stores[sources[0].store]
             target.load()
             now = self.clock()
+            given, _ = _taken_in(False, text=content, name=name, tags=tags)  # the way in, as add's
             merged, superseded = ops.merge(
                 sources,
-                redact.redact(content).strip(),
+                redact.redact(given["text"]).strip(),
                 now,
                 type_=type_,
-                tags=clean_tags(tags) if tags is not None else None,
-                name=name,
+                tags=clean_tags(given["tags"]) if tags is not None else None,
+                name=given["name"],
             )
             if isinstance(target, MarkdownStore):
                 merged = merged.evolve(id=target.id_for(target.new_relpath(merged)))

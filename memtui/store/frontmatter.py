@@ -64,7 +64,7 @@ class Document:
         return f"---{nl}" + "".join(self.lines) + f"---{nl}" + self.body
 
 
-def _scalar(text: str | None) -> object:
+def _scalar(text: str | None, *, item: bool = False) -> object:
     if text is None or text == "":
         return None
     if text.startswith('"') and text.endswith('"') and len(text) >= 2:
@@ -74,9 +74,11 @@ def _scalar(text: str | None) -> object:
             return text[1:-1]
     if text.startswith("'") and text.endswith("'") and len(text) >= 2:
         return text[1:-1].replace("''", "'")
-    if text.startswith("[") and text.endswith("]"):
+    if text.startswith("[") and text.endswith("]") and not item:
+        # One level: an item of a flow list is a scalar (a list inside one stays its text), so a
+        # hostile `[[[[…]]]]` 100,000 deep is one pass, not a recursion per level.
         inner = text[1:-1].strip()
-        return [] if not inner else [_scalar(part.strip()) for part in _split_flow(inner)]
+        return [] if not inner else [_scalar(part.strip(), item=True) for part in _split_flow(inner)]
     if " #" in text:
         text = text.split(" #", 1)[0].rstrip()
     lowered = text.lower()

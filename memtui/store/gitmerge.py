@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memtui.core import intake
 from memtui.core.clock import parse_ts
 from memtui.store.stateraw import fragment, layout, parse, salvage, split
 
@@ -198,7 +199,7 @@ def merge_state(base: bytes, ours: bytes, theirs: bytes) -> Merged:
         else:
             (merged.__setitem__(mid, memory) if b is not None else added.append(memory))
     added.sort(key=lambda r: (str(r.get("created", "")), str(r.get("id", ""))))
-    memories = list(merged.values()) + added
+    memories = [m if o_mem.get(str(m.get("id"))) == m else _taken_in(m) for m in list(merged.values()) + added]
     result.before = None if "ours" in salvaged else o_mem
     result.after = {str(m.get("id")): m for m in memories}
 
@@ -206,6 +207,19 @@ def merge_state(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     fragments = _fragments(ours, o_mem, memories)
     result.data = b"".join(layout(header, fragments))
     return result
+
+
+def _taken_in(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A memory the merge brings (not ours as it was), as every way in takes it (core/intake.py):
+    no control or invisible characters in its text, name, description or tags. No size limit: a
+    merge never refuses, and nothing else changes."""
+    out = dict(raw)
+    for key in ("content", "name", "description"):
+        if isinstance(out.get(key), str):
+            out[key] = intake.visible(out[key])
+    if isinstance(out.get("tags"), list):
+        out["tags"] = [intake.visible(t) if isinstance(t, str) else t for t in out["tags"]]
+    return out
 
 
 MARKERS = (b"<<<<<<< ", b"=======", b">>>>>>> ", b"||||||| ")

@@ -9,14 +9,13 @@ nothing is created outside an initialised project.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtui.core import boundedread
+from memtui.core import boundedjson, boundedread
 from memtui.errors import NotInitialised
 from memtui.store import root
 
@@ -168,8 +167,8 @@ def gemini_slug(project: Project, env: Mapping[str, str] | None = None) -> str |
     base = gemini_dir(env)
     try:
         data = boundedread.head(base / "projects.json", _REGISTRY_BYTES + 1)  # Gemini's file: no FIFO holds us
-        registry = json.loads(data) if len(data) <= _REGISTRY_BYTES else None
-    except (OSError, ValueError):
+        registry = boundedjson.loads(data, max_depth=8, max_size=_REGISTRY_BYTES)  # one flat map
+    except (OSError, ValueError):  # TooDeep and TooLarge among them
         return None
     projects = registry.get("projects") if isinstance(registry, dict) else None
     if not isinstance(projects, dict):
