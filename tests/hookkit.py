@@ -131,3 +131,24 @@ def wait_for_worker(memory_dir: Path, timeout: float = 20) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("the worker did not exit")
         time.sleep(0.05)
+
+
+#: Relevance is relative to the rest of the bank (BM25's IDF): recall is tested inside a bank of
+#: unrelated memories, as in a real project, not in a bank holding only the memory sought.
+BACKGROUND = [
+    "billing invoices are generated nightly by the cron worker",
+    "the frontend uses React with Vite and Tailwind",
+    "Postgres migrations run with alembic before the API restarts",
+    "feature flags live in LaunchDarkly",
+    "the mobile app talks to GraphQL",
+    "logs are collected by Loki through promtail",
+    "emails go out through Postmark templates",
+    "tests run with pytest and xdist in CI",
+    "the search service is Elasticsearch 8",
+    "Redis caches sessions for 24 hours",
+    "images are resized by a Lambda function",
+    "the admin panel is Django admin",
+    "payments use Stripe webhooks",
+    "translations are managed in Crowdin",
+    "metrics go to Prometheus",
+]

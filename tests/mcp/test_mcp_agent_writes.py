@@ -5,7 +5,7 @@ accept, reject and undo go through the real CLI."""
 
 from __future__ import annotations
 
-from hookkit import context_of, payload, run_hook
+from hookkit import BACKGROUND, context_of, payload, run_hook
 from mcpkit import session, text
 
 from memtui.store.bank import Bank
@@ -14,21 +14,6 @@ PERSON = "Deploys need two approvals before they go to production"
 #: Worded so that dedup takes it as the newer version of the person's memory (Jaccard 0.625).
 AGENT = "Deploys now need zero approvals before they go to production"
 PROMPT = "Do deploys need approvals before they go to production?"
-#: Relevance is relative to the rest of the bank (BM25's IDF): recall is tried among unrelated memories.
-BACKGROUND = [
-    "billing invoices are generated nightly by the cron worker",
-    "the frontend uses React with Vite and Tailwind",
-    "Postgres migrations run with alembic before the API restarts",
-    "feature flags live in LaunchDarkly",
-    "the mobile app talks to GraphQL",
-    "logs are collected by Loki through promtail",
-    "emails go out through Postmark templates",
-    "tests run with pytest and xdist in CI",
-    "the search service is Elasticsearch 8",
-    "Redis caches sessions for 24 hours",
-    "images are resized by a Lambda function",
-    "payments use Stripe webhooks",
-]
 
 
 def _save(project, home, content: str = AGENT) -> str:

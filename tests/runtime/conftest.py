@@ -41,3 +41,18 @@ def transcript(home, project) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(TRANSCRIPT, target)
     return target
+
+
+@pytest.fixture
+def service(project, home, bank):
+    """A warm recall service for the project (one memory in it); its pid. Stopped at teardown."""
+    from test_service import set_service, wait_ready
+
+    from memtui.runtime import service as control
+
+    bank.add("decision", "We deploy with make ship from the main branch")
+    set_service(project, idle_seconds=60)
+    assert control.ensure(project, env={})
+    pid = wait_ready(project)["pid"]
+    yield pid
+    control.stop(project)

@@ -8,25 +8,11 @@ import os
 import time
 
 import pytest
-from hookkit import context_of
+from hookkit import BACKGROUND, context_of
 
 from memtui.store.bank import Bank
 from memtui.store.locations import markdown_dirs
 
-BACKGROUND = [
-    "billing invoices are generated nightly by the cron worker",
-    "the frontend uses React with Vite and Tailwind",
-    "Postgres migrations run with alembic before the API restarts",
-    "feature flags live in LaunchDarkly",
-    "the mobile app talks to GraphQL",
-    "logs are collected by Loki through promtail",
-    "emails go out through Postmark templates",
-    "tests run with pytest and xdist in CI",
-    "the search service is Elasticsearch 8",
-    "Redis caches sessions for 24 hours",
-    "images are resized by a Lambda function",
-    "payments use Stripe webhooks",
-]
 DEPLOY_PROMPT = "How do we deploy with make ship from the main branch?"
 
 

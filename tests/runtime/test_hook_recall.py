@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
-from hookkit import context_of
+from hookkit import BACKGROUND, context_of
 
 from memtui.core.clock import utcnow
 from memtui.recall import fence
@@ -15,25 +15,6 @@ from memtui.store.bank import Bank
 
 DEPLOY = "We deploy with make ship from the main branch"
 PROMPT = "How do we deploy with make ship from the main branch?"
-#: Relevance is relative to the rest of the bank (BM25's IDF): recall is tested inside a bank of
-#: unrelated memories, as in a real project, not in a bank holding only the memory sought.
-BACKGROUND = [
-    "billing invoices are generated nightly by the cron worker",
-    "the frontend uses React with Vite and Tailwind",
-    "Postgres migrations run with alembic before the API restarts",
-    "feature flags live in LaunchDarkly",
-    "the mobile app talks to GraphQL",
-    "logs are collected by Loki through promtail",
-    "emails go out through Postmark templates",
-    "tests run with pytest and xdist in CI",
-    "the search service is Elasticsearch 8",
-    "Redis caches sessions for 24 hours",
-    "images are resized by a Lambda function",
-    "the admin panel is Django admin",
-    "payments use Stripe webhooks",
-    "translations are managed in Crowdin",
-    "metrics go to Prometheus",
-]
 WORDS = [
     "alpha",
     "bravo",

@@ -12,23 +12,11 @@ import subprocess
 import threading
 import time
 
-import pytest
 from envkit import isolated_env
-from test_service import LAUNCHER, log_of, payload, set_service, wait_ready
+from test_service import LAUNCHER, log_of, payload
 
 from memtui.index import remote
 from memtui.runtime import client, server, wire
-from memtui.runtime import service as control
-
-
-@pytest.fixture
-def service(project, home, bank):
-    bank.add("decision", "We deploy with make ship from the main branch")
-    set_service(project, idle_seconds=60)
-    assert control.ensure(project, env={})
-    pid = wait_ready(project)["pid"]
-    yield pid
-    control.stop(project)
 
 
 def connect(project) -> socket.socket:

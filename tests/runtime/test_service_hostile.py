@@ -7,21 +7,10 @@ import json
 import socket
 
 import pytest
-from test_service import log_of, set_service, wait_ready
+from test_service import log_of
 
 from memtui.index import remote
-from memtui.runtime import service as control
 from memtui.runtime import wire
-
-
-@pytest.fixture
-def service(project, home, bank):
-    bank.add("decision", "We deploy with make ship from the main branch")
-    set_service(project, idle_seconds=60)
-    assert control.ensure(project, env={})
-    pid = wait_ready(project)["pid"]
-    yield pid
-    control.stop(project)
 
 
 def connect(project) -> socket.socket:
