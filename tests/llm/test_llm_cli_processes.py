@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -54,22 +55,7 @@ print(client.stream_text(system="s", prompt="p", purpose="ask"))
 def machine(tmp_path: Path) -> dict[str, str]:
     """The environment of a memtui process beside a person's Gemini CLI, signed in with a key, whose
     `gemini` is the stand-in."""
-    home = tmp_path / "home"
-    (home / ".gemini").mkdir(parents=True)
-    (home / ".gemini" / "oauth_creds.json").write_text('{"refresh_token": "the-persons-token"}')
-    fake = tmp_path / "gemini"
-    fake.write_text(FAKE.format(python=sys.executable))
-    fake.chmod(0o755)
-    (tmp_path / "records").mkdir()
-    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL")}
-    return {
-        **keep,
-        "HOME": str(home),
-        "GEMINI_API_KEY": "fake-gemini-key",
-        "MEMTUI_GEMINI": str(fake),
-        "FAKE_GEMINI_RECORDS": str(tmp_path / "records"),
-        "PYTHONPATH": os.pathsep.join(sys.path),
-    }
+    return _machine_in(tmp_path)
 
 
 def start_call(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], dict]:
@@ -174,3 +160,53 @@ def test_a_call_that_times_out_ends_the_cli_and_what_it_started(machine):
         assert not Path(record["home"]).parent.exists()
     finally:
         kill_all(record)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="a second user needs root and setpriv")
+def test_another_user_cannot_read_a_live_runs_copy_of_the_login(tmp_path):
+    """While a run is live its private home holds a copy of the person's Gemini login: another user
+    on the machine (uid 65534 through setpriv) can neither list the runs nor read the copy, even
+    where the person's home and ~/.cache are open to all (0755, as many homes are)."""
+    import tempfile
+
+    open_dir = Path(tempfile.mkdtemp(prefix="memtui-open-", dir="/tmp"))
+    try:
+        open_dir.chmod(0o755)
+        env = _machine_in(open_dir)
+        for folder in (Path(env["HOME"]), Path(env["HOME"]) / ".cache"):
+            folder.mkdir(parents=True, exist_ok=True)
+            folder.chmod(0o755)
+        proc, live = start_call(env)
+        try:
+            copy = Path(live["home"]) / ".gemini" / "oauth_creds.json"
+            assert copy.read_text() == '{"refresh_token": "the-persons-token"}'
+            other = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            for argv in (["cat", str(copy)], ["ls", str(Path(live["home"]).parent.parent)]):
+                seen = subprocess.run([*other, *argv], capture_output=True, text=True, timeout=30)
+                assert seen.returncode != 0 and "the-persons-token" not in seen.stdout, (argv, seen)
+        finally:
+            proc.kill()
+            proc.wait()
+            kill_all(live)
+    finally:
+        shutil.rmtree(open_dir, ignore_errors=True)
+
+
+def _machine_in(base: Path) -> dict[str, str]:
+    """The `machine` fixture's environment under `base` (a folder other users may traverse)."""
+    home = base / "home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "oauth_creds.json").write_text('{"refresh_token": "the-persons-token"}')
+    fake = base / "gemini"
+    fake.write_text(FAKE.format(python=sys.executable))
+    fake.chmod(0o755)
+    (base / "records").mkdir()
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL")}
+    return {
+        **keep,
+        "HOME": str(home),
+        "GEMINI_API_KEY": "fake-gemini-key",
+        "MEMTUI_GEMINI": str(fake),
+        "FAKE_GEMINI_RECORDS": str(base / "records"),
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
