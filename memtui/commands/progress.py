@@ -1,0 +1,57 @@
+"""Progress of long work (import, a first index build, verify, consolidate): a bar drawn by
+`rich.progress` on stderr, and only when stderr is a terminal. Scripts, pipes and tests see exactly
+the output they saw before; stdout (a command's answer, its `--json`) is never touched."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Tally:
+    """How far the work got: what a Ctrl-C message reports. `advance` also moves the bar, if any."""
+
+    total: int
+    done: int = 0
+    _bar: Any = None
+    _task: Any = None
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.done)
+
+    def update(self, done: int, total: int | None = None) -> None:
+        """The work's own count (e.g. `vectors.update`'s `progress(done, total)` callback)."""
+        self.done, self.total = done, self.total if total is None else total
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done, total=self.total)
+
+
+def on_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed stderr: no terminal to draw on
+        return False
+
+
+@contextmanager
+def progress(label: str, work: int | Tally) -> Iterator[Tally]:
+    """A `Tally` of `work` steps (or the one given: made before, it is there for a Ctrl-C that comes
+    while the bar starts); a bar labelled `label` (memtui's own words, never a source's text) while
+    it runs, removed when it ends, so the command's last lines read as before."""
+    tally = work if isinstance(work, Tally) else Tally(work)
+    if not on_terminal() or tally.total <= 0:
+        yield tally
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        tally._bar, tally._task = bar, bar.add_task(label, total=tally.total)
+        yield tally
