@@ -40,12 +40,13 @@ def on_terminal() -> bool:
 
 
 @contextmanager
-def progress(label: str, work: int | Tally) -> Iterator[Tally]:
-    """A `Tally` of `work` steps (or the one given: made before, it is there for a Ctrl-C that comes
-    while the bar starts); a bar labelled `label` (memtui's own words, never a source's text) while
-    it runs, removed when it ends, so the command's last lines read as before."""
-    tally = work if isinstance(work, Tally) else Tally(work)
-    if not on_terminal() or tally.total <= 0:
+def progress(label: str, work: int | Tally | None) -> Iterator[Tally]:
+    """A `Tally` of `work` steps: a count, the one given (made before, it is there for a Ctrl-C that
+    comes while the bar starts), or None when the work learns its size later (`update`). A bar
+    labelled `label` (memtui's own words, never a source's text) while it runs, removed when it
+    ends, so the command's last lines read as before."""
+    tally = work if isinstance(work, Tally) else Tally(work or 0)
+    if not on_terminal() or (work is not None and tally.total <= 0):
         yield tally
         return
     from rich.console import Console
@@ -53,5 +54,5 @@ def progress(label: str, work: int | Tally) -> Iterator[Tally]:
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        tally._bar, tally._task = bar, bar.add_task(label, total=tally.total)
+        tally._bar, tally._task = bar, bar.add_task(label, total=tally.total or None)
         yield tally
