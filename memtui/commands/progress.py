@@ -4,8 +4,9 @@ the output they saw before; stdout (a command's answer, its `--json`) is never t
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ class Tally:
     done: int = 0
     _bar: Any = None
     _task: Any = None
+    _start: Callable[[int], None] | None = None
 
     def advance(self, n: int = 1) -> None:
         self.done += n
@@ -28,6 +30,8 @@ class Tally:
     def update(self, done: int, total: int | None = None) -> None:
         """The work's own count (e.g. `vectors.update`'s `progress(done, total)` callback)."""
         self.done, self.total = done, self.total if total is None else total
+        if self._bar is None and self._start is not None and self.total > 0:
+            self._start(self.total)  # the size is known now: the bar appears
         if self._bar is not None:
             self._bar.update(self._task, completed=done, total=self.total)
 
@@ -42,17 +46,24 @@ def on_terminal() -> bool:
 @contextmanager
 def progress(label: str, work: int | Tally | None) -> Iterator[Tally]:
     """A `Tally` of `work` steps: a count, the one given (made before, it is there for a Ctrl-C that
-    comes while the bar starts), or None when the work learns its size later (`update`). A bar
-    labelled `label` (memtui's own words, never a source's text) while it runs, removed when it
-    ends, so the command's last lines read as before."""
+    comes while the bar starts), or None when the work learns its size later: the bar appears at
+    the first `update` with something to do. Labelled `label` (memtui's own words, never a source's
+    text) while it runs, removed when it ends, so the command's last lines read as before."""
     tally = work if isinstance(work, Tally) else Tally(work or 0)
-    if not on_terminal() or (work is not None and tally.total <= 0):
+    if not on_terminal():
         yield tally
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        tally._bar, tally._task = bar, bar.add_task(label, total=tally.total or None)
+    with contextlib.ExitStack() as stack:
+
+        def start(total: int) -> None:
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            bar = stack.enter_context(Progress(*columns, console=Console(stderr=True), transient=True))
+            tally._bar, tally._task = bar, bar.add_task(label, total=total, completed=tally.done)
+
+        tally._start = start
+        if tally.total > 0:
+            start(tally.total)
         yield tally
