@@ -149,12 +149,7 @@ def _load(conn: sqlite3.Connection, paths: Iterable[str] | None = None) -> dict[
     return out
 
 
-def sync(
-    conn: sqlite3.Connection,
-    root: Path,
-    only: Sequence[str] | None = None,
-    step: Step | None = None,
-) -> Change:
+def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None, step: Step | None = None) -> Change:
     """Rescan what changed since the last scan (all files, or just `only`). Call inside a transaction.
     `step(done, of)` follows the scan of files never seen (all of them, the first time)."""
     change = Change()
@@ -227,19 +222,16 @@ def scan_file(root: Path, rel: str) -> tuple[set[str], set[str]]:
 
 #: From this many unseen files (a first scan), the scan runs in worker processes, one per core.
 PARALLEL_FILES = 1000
-#: `step(files done, files)`: how far a scan got.
-Step = Callable[[int, int], None]
-#: Files per piece of a first scan: small enough for a smooth bar, large enough to cost nothing.
-SCAN_CHUNK = 200
+Step = Callable[[int, int], None]  # step(files done, files): how far a scan got
+Scanned = tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]  # rows, files and defs per token
+SCAN_CHUNK = 200  # files per piece of a first scan: a smooth bar, at no cost worth counting
 
 
-def scan_many(
-    root: Path, items: Sequence[tuple[str, str]], step: Step | None = None
-) -> tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]:
+def scan_many(root: Path, items: Sequence[tuple[str, str]], step: Step | None = None) -> Scanned:
     """Scan files the index has never seen: their rows, and how many of them hold and define each
     token. Reading and matching dominate a first scan of a large tree and are independent per file,
-    so from PARALLEL_FILES files they are split across processes (fork, where the platform has it).
-    Done in chunks of SCAN_CHUNK files, so `step(files done, files)` can follow it (a progress bar)."""
+    so from PARALLEL_FILES files they are split across processes (fork, where the platform has it);
+    in pieces of SCAN_CHUNK files, which `step` follows (a progress bar)."""
     import multiprocessing
 
     workers = min(os.cpu_count() or 1, 4)
@@ -249,10 +241,10 @@ def scan_many(
     defs: Counter[str] = Counter()
     with contextlib.ExitStack() as stack:
         if len(items) < PARALLEL_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-            parts: Iterable[Any] = (_scan_chunk(*chunk) for chunk in chunks)
+            parts: Iterable[Any] = map(_scan_chunk, chunks)
         else:
             pool = stack.enter_context(multiprocessing.get_context("fork").Pool(workers))
-            parts = pool.imap(_scan_star, chunks)
+            parts = pool.imap(_scan_chunk, chunks)
         for part_rows, part_files, part_defs in parts:
             rows += part_rows
             files.update(part_files)
@@ -262,13 +254,8 @@ def scan_many(
     return rows, files, defs
 
 
-def _scan_star(chunk: tuple[str, list[tuple[str, str]]]) -> Any:
-    return _scan_chunk(*chunk)
-
-
-def _scan_chunk(
-    root: str, items: list[tuple[str, str]]
-) -> tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]:
+def _scan_chunk(chunk: tuple[str, list[tuple[str, str]]]) -> Scanned:
+    root, items = chunk
     base = Path(root)
     rows = []
     files: Counter[str] = Counter()
