@@ -23,7 +23,7 @@ memory a person reviewed (those items are `held` for a person's `memtui consolid
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -156,13 +156,15 @@ def plan(
     enforce_budget: bool = False,
     max_calls: int | None = None,
     since: Mapping[str, datetime] | None = None,
+    step: Callable[[int, int], None] | None = None,
 ) -> Plan:
     """Ask the model for a plan (LLMError when it cannot be asked or answers malformed JSON).
 
     `max_calls` bounds the model calls (groups over BATCH memories take one call per batch);
     `since` (type → when an automatic run last looked at it) leaves out groups with fewer than
     MIN_CHANGED memories new or updated after that: they were tidied then, and a call to look at
-    them again finds little. A type it does not name is looked at."""
+    them again finds little. A type it does not name is looked at. `step(calls, of)` follows each
+    model call (a progress bar)."""
     from memtui.llm import prompts, schema
     from memtui.llm.backend import open_client
 
@@ -176,6 +178,10 @@ def plan(
     problems: list[str] = []
     shown: dict[str, Memory] = {}
     calls = 0
+    of = sum(len(range(0, len(ms) - 1, BATCH)) for ms in found.values())  # batches of two or more
+    of = of if max_calls is None else min(of, max_calls)
+    if step is not None:
+        step(0, of)
     for kind in bank.registry.order(found):
         members = sorted(found[kind], key=lambda m: m.created, reverse=True)
         for at in range(0, len(members), BATCH):
@@ -194,6 +200,8 @@ def plan(
             )
             shown.update({m.id: m for m in batch})
             _check(kind, {m.id for m in batch}, answer, items, keep, problems)
+            if step is not None:
+                step(calls, of)
     return Plan(tuple(items), tuple(keep), tuple(problems), tuple(bank.registry.order(found)), shown)
 
 

@@ -118,14 +118,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
     from memtui.capture import consolidate
+    from memtui.commands.progress import progress
     from memtui.core.headless import mark_headless
     from memtui.store.lock import ProjectLock
 
     mark_headless()
     bank = open_bank(args)
     # Queue behind a running capture (which may be consolidating itself) rather than race it.
-    with ProjectLock(bank.project.path("capture.lock"), timeout=300):
-        plan = consolidate.plan(bank, type_=args.type)
+    with ProjectLock(bank.project.path("capture.lock"), timeout=300), progress("consolidating", None) as tally:
+        plan = consolidate.plan(bank, type_=args.type, step=tally.update)
         entry = None if args.dry_run or plan.empty else consolidate.apply(bank, plan)
     if args.json:
         print_json({**plan.to_dict(), "applied": entry is not None, "journal": entry.seq if entry else None})

@@ -190,6 +190,27 @@ def cmd_related(args: argparse.Namespace) -> int:
     return 0
 
 
+def _embed(index: Any, model: Any, pending: int) -> bool:
+    """The embedding of what has no vector: the long part of a first build, with a bar on a terminal.
+    Each batch of vectors is committed as it is done, so Ctrl-C keeps those and says how many (False)."""
+    from memtui.commands.progress import Tally, progress
+    from memtui.index import vectors
+
+    tally = Tally(pending)
+    try:
+        with progress(f"embedding with {model.model_id}", tally):
+            vectors.update(index, model, progress=tally.update)
+    except KeyboardInterrupt:
+        kept = pending - len(vectors.missing(index, model.model_id))  # what is committed, not what was drawn
+        print(
+            f"memtui: interrupted; {kept:,} of {pending:,} memories were embedded and are kept, "
+            "the rest were not: `memtui index` embeds them",
+            file=sys.stderr,
+        )
+        return False
+    return True
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     import time
 
@@ -216,7 +237,9 @@ def cmd_index(args: argparse.Namespace) -> int:
         pending = len(vectors.missing(index, model.model_id))
         if pending and not args.json:
             print(f"embedding {pending} memories with {model.model_id}…", file=sys.stderr)
-        semantic.ensure_vectors(index, model)
+        if pending and not _embed(index, model, pending):
+            return 130
+        semantic.ensure_vectors(index, model)  # records that this generation is checked
         out["vectors"] = {"model": model.model_id, "embedded": pending}
     if args.json:
         print_json(out)

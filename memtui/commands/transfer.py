@@ -4,8 +4,10 @@ and export (the store in their shapes)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from memtui.commands.common import one_line, open_bank, print_json
+from memtui.commands.progress import Tally, progress
 from memtui.core.text import clip, plural
 from memtui.importers import SOURCES
 
@@ -41,12 +43,30 @@ def cmd_import(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     result = plan.preview(bank, args.source, args.path, all_projects=args.all_projects)
     if not args.dry_run:
-        result = plan.apply(bank, result)
+        tally = Tally(result.count("add"))
+        try:
+            with progress(f"import from {result.tool}", tally):
+                result = plan.apply(bank, result, step=tally.advance)
+        except KeyboardInterrupt:
+            if tally.done >= tally.total:
+                raise  # past the last unit, in the write itself: cli.py's general line holds
+            return _interrupted(tally.done, tally.total)  # said once the bar is gone
     if args.json:
         print_json(plan.as_json(result))
         return 0
     _summary(result, args.dry_run)
     return 0
+
+
+def _interrupted(done: int, total: int) -> int:
+    """Ctrl-C while the units were being saved. The import is one change (one journal entry), written
+    only after its last unit: none of it is in the store, and the store is as it was before."""
+    print(
+        f"memtui: interrupted; nothing was imported ({done:,} of {total:,} memories were ready, and the import "
+        "is written only whole, at its end); the store is as it was: run the import again",
+        file=sys.stderr,
+    )
+    return 130
 
 
 def _summary(result, dry_run: bool) -> None:

@@ -24,10 +24,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0 whatever it finds: drift is a hint for a person, not a failure."""
+    from memtui.commands.progress import progress
     from memtui.verify.engine import verify
 
     bank = open_bank(args)
-    report = verify(bank, full=args.full)
+    with progress("scanning the tree", None) as tally:
+        report = verify(bank, full=args.full, step=tally.update)
     if args.json:
         print_json([v.to_json() for v in report.verdicts])
         return 0

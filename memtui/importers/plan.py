@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -141,9 +141,12 @@ def _shown(unit: Unit) -> Unit:
     )
 
 
-def apply(bank: Bank, planned: Plan, only: Collection[int] | None = None) -> Plan:
+def apply(
+    bank: Bank, planned: Plan, only: Collection[int] | None = None, *, step: Callable[[], None] | None = None
+) -> Plan:
     """Save the units the plan adds (those whose index is in `only`, when given) as one change:
-    `memtui undo` takes the whole import back. Returns the plan as it turned out."""
+    `memtui undo` takes the whole import back. Returns the plan as it turned out. `step` is called
+    once per unit it saved or refused (a progress bar); nothing is written until the last one."""
     done = Plan(planned.tool, planned.path, notes=list(planned.notes), agent=planned.agent)
     with bank.batch("import", f"import from {planned.tool}") as batch:
         for n, item in enumerate(planned.items):
@@ -161,10 +164,14 @@ def apply(bank: Bank, planned: Plan, only: Collection[int] | None = None) -> Pla
                 )
             except MemtuiError as exc:
                 done.items.append(replace(item, action="refuse", reason=str(exc)))
+                if step is not None:
+                    step()
                 continue
             action = "reaffirmed" if saved.reaffirmed else "added"
             reason = f"supersedes {', '.join(m.id for m in saved.superseded)}" if saved.superseded else ""
             done.items.append(replace(item, action=action, memory=saved.memory.id, reason=reason, notes=saved.notes))
+            if step is not None:
+                step()
         added = done.count("added")
         batch.summary = f"import {added} memories from {planned.tool} ({planned.path})"
     return done

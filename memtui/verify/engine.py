@@ -56,10 +56,13 @@ def _project(bank_or_project: Any) -> Any:
     return getattr(bank_or_project, "project", bank_or_project)
 
 
-def verify(bank_or_project: Any, *, index: Index | None = None, full: bool = False) -> Report:
+def verify(
+    bank_or_project: Any, *, index: Index | None = None, full: bool = False, step: tree.Step | None = None
+) -> Report:
     """Rescan what changed in the tree, read new history, and check the memories that need it:
     those naming something whose presence changed, those added or edited since, and all of them
-    on the first run, after new commits, or with `full`. The report holds every verdict."""
+    on the first run, after new commits, or with `full`. The report holds every verdict. `step`
+    follows the scan of files (a progress bar)."""
     project = _project(bank_or_project)
     own = index is None
     index = index or Index.open(bank_or_project)
@@ -72,7 +75,7 @@ def verify(bank_or_project: Any, *, index: Index | None = None, full: bool = Fal
         conn = index.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            change = tree.sync(conn, root)
+            change = tree.sync(conn, root, step=step)
             report.seconds["scan"] = time.perf_counter() - clock
             meta = dict(conn.execute("SELECT key, value FROM meta WHERE key LIKE 'verify:%'"))
             last = meta.get("verify:history")

@@ -14,13 +14,15 @@ did (same words); definitions that disappeared from a file beside new ones go to
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import subprocess
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from memtui.store.verified import OWN_NAMES, own
 from memtui.verify import scan
@@ -147,8 +149,9 @@ def _load(conn: sqlite3.Connection, paths: Iterable[str] | None = None) -> dict[
     return out
 
 
-def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None) -> Change:
-    """Rescan what changed since the last scan (all files, or just `only`). Call inside a transaction."""
+def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None, step: Step | None = None) -> Change:
+    """Rescan what changed since the last scan (all files, or just `only`). Call inside a transaction.
+    `step(done, of)` follows the scan of files never seen (all of them, the first time)."""
     change = Change()
     if only is None:
         listed = list_files(root)
@@ -174,7 +177,7 @@ def sync(conn: sqlite3.Connection, root: Path, only: Sequence[str] | None = None
             changed.append((rel, sig))
     if fresh and known:  # not the first scan: these files are new since the last one
         conn.executemany("INSERT OR IGNORE INTO vborn (path) VALUES (?)", [(rel,) for rel, _ in fresh])
-    rows, files_delta, defs_delta = scan_many(root, fresh)
+    rows, files_delta, defs_delta = scan_many(root, fresh, step)
     ever: set[str] = set(defs_delta)
     upserts: list[tuple[str, str, str, str]] = list(rows)
     for rel, sig in changed:
@@ -219,36 +222,40 @@ def scan_file(root: Path, rel: str) -> tuple[set[str], set[str]]:
 
 #: From this many unseen files (a first scan), the scan runs in worker processes, one per core.
 PARALLEL_FILES = 1000
+Step = Callable[[int, int], None]  # step(files done, files): how far a scan got
+Scanned = tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]  # rows, files and defs per token
+SCAN_CHUNK = 200  # files per piece of a first scan: a smooth bar, at no cost worth counting
 
 
-def scan_many(
-    root: Path, items: Sequence[tuple[str, str]]
-) -> tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]:
+def scan_many(root: Path, items: Sequence[tuple[str, str]], step: Step | None = None) -> Scanned:
     """Scan files the index has never seen: their rows, and how many of them hold and define each
     token. Reading and matching dominate a first scan of a large tree and are independent per file,
-    so from PARALLEL_FILES files they are split across processes (fork, where the platform has it)."""
+    so from PARALLEL_FILES files they are split across processes (fork, where the platform has it);
+    in pieces of SCAN_CHUNK files, which `step` follows (a progress bar)."""
     import multiprocessing
 
     workers = min(os.cpu_count() or 1, 4)
-    if len(items) < PARALLEL_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return _scan_chunk(str(root), list(items))
-    chunks = [list(items[i::workers]) for i in range(workers)]
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers) as pool:
-        parts = pool.starmap(_scan_chunk, [(str(root), chunk) for chunk in chunks])
+    chunks = [(str(root), list(items[i : i + SCAN_CHUNK])) for i in range(0, len(items), SCAN_CHUNK)]
     rows: list[tuple[str, str, str, str]] = []
     files: Counter[str] = Counter()
     defs: Counter[str] = Counter()
-    for part_rows, part_files, part_defs in parts:
-        rows += part_rows
-        files.update(part_files)
-        defs.update(part_defs)
+    with contextlib.ExitStack() as stack:
+        if len(items) < PARALLEL_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            parts: Iterable[Any] = map(_scan_chunk, chunks)
+        else:
+            pool = stack.enter_context(multiprocessing.get_context("fork").Pool(workers))
+            parts = pool.imap(_scan_chunk, chunks)
+        for part_rows, part_files, part_defs in parts:
+            rows += part_rows
+            files.update(part_files)
+            defs.update(part_defs)
+            if step is not None:
+                step(len(rows), len(items))
     return rows, files, defs
 
 
-def _scan_chunk(
-    root: str, items: list[tuple[str, str]]
-) -> tuple[list[tuple[str, str, str, str]], Counter[str], Counter[str]]:
+def _scan_chunk(chunk: tuple[str, list[tuple[str, str]]]) -> Scanned:
+    root, items = chunk
     base = Path(root)
     rows = []
     files: Counter[str] = Counter()

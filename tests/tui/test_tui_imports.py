@@ -10,6 +10,9 @@ from pathlib import Path
 import memtui
 
 PACKAGE = Path(memtui.__file__).parent
+#: The one module outside tui/ that may import rich: the CLI's progress bar (rich.progress, on a
+#: terminal's stderr only), imported inside its function, never on the hook path.
+PROGRESS = Path("commands") / "progress.py"
 
 
 def textual_imports(path: Path) -> list[int]:
@@ -28,7 +31,7 @@ def test_no_textual_import_outside_the_tui_package():
     for path in PACKAGE.rglob("*.py"):
         rel = path.relative_to(PACKAGE)
         inside_tui = rel.parts[0] == "tui" and (len(rel.parts) < 2 or rel.parts[1] != "data")
-        if not inside_tui and textual_imports(path):
+        if not inside_tui and rel != PROGRESS and textual_imports(path):
             offenders.append(f"{rel}:{textual_imports(path)}")
     assert offenders == []
 
