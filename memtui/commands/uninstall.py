@@ -63,8 +63,10 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
 
     remove_agents_md(root)
     _attributes(root)
-    _empty_dir(root / ".claude")
-    _empty_dir(Path.home() / ".claude")
+    from memtui.commands.setupfiles import remove_made_folder
+
+    remove_made_folder(root / ".claude")
+    remove_made_folder(Path.home() / ".claude")
     plugin = enabled_plugin(root)
     if plugin is not None:
         plugin_id, where = plugin
@@ -147,9 +149,10 @@ def _prune_servers(path: Path, before: dict[str, Any] | None, root: Path) -> Non
         path.unlink()
         print(f"{path}: removed (it held only memtui's MCP server)")
         return
+    from memtui.agents.jsonsplice import rewrite
     from memtui.store.atomic import atomic_write
 
-    atomic_write(path, json.dumps(after, indent=2, ensure_ascii=False) + "\n")
+    atomic_write(path, rewrite(path.read_text(encoding="utf-8"), after, str(path)))
     print(f"{path}: removed the empty mcpServers memtui's server had been in")
 
 
