@@ -169,9 +169,9 @@ def remove_made_folder(folder: Path, stop: Path | None = None) -> None:
 
 
 def read_text(path: Path) -> str | None:
-    """The file's text; None when there is none."""
+    """The file's text, its newlines as they are (CRLF stays CRLF); None when there is none."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:

@@ -44,7 +44,9 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     from memtui.store.locations import find_project
 
     root = find_project(Path(args.project).expanduser() if args.project else None).root
-    home_json = Path.home() / ".claude.json"
+    from memtui.commands.setup_claude import claude_home
+
+    settings_dir, home_json = claude_home()  # CLAUDE_CONFIG_DIR's, where Claude Code is told to look there
     before = _json(home_json)
     changed: set[Path] = set()  # one account for both passes: a file the first changed is not "already clean"
     made: list[Path] = []  # the backups this run makes: the only copies of what it changes
@@ -55,8 +57,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     failed = _other_agents(argparse.Namespace(**vars(args), changed=changed, backups_made=made, said_clean=said))
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
         _drop_if_empty(path)
-    for path in (Path.home() / ".claude" / "settings.json",):
-        _drop_if_empty(path)
+    _drop_if_empty(settings_dir / "settings.json")
     _prune_servers(home_json, before, root)
     _claude_md(root)
     from memtui.commands.setupfiles import remove_agents_md
@@ -66,7 +67,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     from memtui.commands.setupfiles import remove_made_folder
 
     remove_made_folder(root / ".claude")
-    remove_made_folder(Path.home() / ".claude")
+    remove_made_folder(settings_dir)
     plugin = enabled_plugin(root)
     if plugin is not None:
         plugin_id, where = plugin
@@ -152,7 +153,7 @@ def _prune_servers(path: Path, before: dict[str, Any] | None, root: Path) -> Non
     from memtui.agents.jsonsplice import rewrite
     from memtui.store.atomic import atomic_write
 
-    atomic_write(path, rewrite(path.read_text(encoding="utf-8"), after, str(path)))
+    atomic_write(path, rewrite(path.read_bytes().decode("utf-8"), after, str(path)))
     print(f"{path}: removed the empty mcpServers memtui's server had been in")
 
 

@@ -166,8 +166,10 @@ def test_backups_are_named_and_purge_deletes_only_setups(run, project, home):
     assert not (cache / "memtui").exists()  # nothing else in it: the folders go too
 
 
-def test_a_second_uninstall_says_each_clean_file_once(run, project):
+def test_a_second_uninstall_says_each_clean_file_once(run, project, home):
     """~/.claude.json holds the project's MCP entry and the user's: both passes look at it, one line says so."""
+    (home / ".claude").mkdir()
+    (home / ".claude" / ".claude.json").write_text('{"numStartups": 1}\n')  # the person's: it stays
     assert run("setup")[0] == 0
     assert run("uninstall")[0] == 0
     code, out, err = run("uninstall")
