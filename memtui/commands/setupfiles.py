@@ -232,17 +232,22 @@ def hook_line(args: argparse.Namespace, command: list[str]) -> str:
 
 def said_clean(args: argparse.Namespace, path: Path, existing: bool) -> None:
     """ "already clean/up to date", once per file. A file that does not exist is neither, and one
-    this run changed already is not "already" anything: nothing to say."""
-    said = getattr(args, "said_clean", None)  # `memtui uninstall`: one file, one line, both passes
-    if existing and (said is None or path not in said):
+    this run changed already is not "already" anything: nothing to say. `memtui uninstall` counts
+    them instead and says one line for them all, after one line per file it changed."""
+    said = getattr(args, "said_clean", None)  # `memtui uninstall`: counted, said once in its summary
+    if existing and said is not None:
+        said.add(path)
+    elif existing:
         print(f"{path}: already {'clean' if args.uninstall else 'up to date'}")
-        if said is not None:
-            said.add(path)
 
 
 def made(args: argparse.Namespace, path: Path, label: str, backup: Path | None) -> None:
     if backup is not None and isinstance(getattr(args, "backups_made", None), list):
         args.backups_made.append(backup)  # `memtui uninstall --purge` must not delete these
+    told = getattr(args, "told", None)
+    if isinstance(told, dict):  # `memtui uninstall`: one line per file, said once every pass is done
+        told[path] = (label, told.get(path, (label, None))[1] or backup)
+        return
     print(f"{path}: {label}" + (f" (backup: {backup})" if backup else ""))
 
 
@@ -270,6 +275,8 @@ def agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: boo
     if not project.initialised or (remove and not _has_agents_block(project.root)):
         return
     readers = _other_readers(name, project.root)
+    if remove and readers and getattr(args, "said_clean", None) is not None:
+        return  # `memtui uninstall` takes every agent out, then the block, with one line of its own
     if remove and readers:
         verb = "reads" if len(readers) == 1 else "read"
         print(f"{project.root / 'AGENTS.md'}: memtui's block stays ({', '.join(readers)} still {verb} it)")

@@ -172,3 +172,26 @@ def test_global_uninstall_removes_only_the_folders_setup_made(run, project, home
         if existed == "empty":
             assert list((home / folder).iterdir()) == [], name
     assert (home / ".config").is_dir() == (existed == "empty")  # setup made ~/.config too, when it did
+
+
+def test_uninstall_says_one_line_per_file_it_changed_and_one_for_the_rest(run, project, home):
+    """Claude Code, Gemini CLI, Crush and Amp set up here (three read AGENTS.md): uninstall takes the
+    AGENTS.md block out once, with one line, never "stays" for agents it takes out the same run;
+    every file it leaves alone is one summary line, not one "already clean" each."""
+    (project.root / "AGENTS.md").write_bytes(b"# Ours\n")
+    put(home / ".qwen" / "settings.json", '{"model": {"name": "qwen3-coder-plus"}}')  # Qwen's, never set up
+    env = {**fake_gemini(home), **installed(home, "crush", "amp")}
+    env["PATH"] = env["PATH"]  # the fake agents' folder first
+    for agent in ("claude", "gemini", "crush", "amp"):
+        code, _, err = run("setup", "--agent", agent, env=env)
+        assert code == 0, f"{agent}: {err}"
+    code, out, err = run("uninstall", env=env)
+    assert code == 0, err
+    lines = out.splitlines()
+    agents_md = [line for line in lines if "AGENTS.md" in line]
+    assert agents_md == [f"{project.root / 'AGENTS.md'}: removed the memory block (your text kept as it was)"], out
+    assert (project.root / "AGENTS.md").read_bytes() == b"# Ours\n"
+    named = [line.split(": ", 1)[0] for line in lines if line.startswith("/")]
+    assert len(named) == len(set(named)), out  # one line per file
+    clean = [line for line in lines if "clean" in line]
+    assert clean == ["Already clean: 1 other agent file (nothing of memtui's in them)"], out
