@@ -266,16 +266,12 @@ def has_entries(doc: Mapping[str, Any]) -> bool:
     return all(_ours(doc, e) for e in EVENTS) and isinstance(servers, dict) and is_our_server(servers.get(SERVER))
 
 
-def render(doc: Mapping[str, Any], old: str | None) -> str:
-    """`doc` as the file's text: its own indentation, its last line ended or not as it was."""
-    indent = 2
-    for line in (old or "").splitlines()[1:]:
-        stripped = line.lstrip(" ")
-        if stripped and len(stripped) < len(line):
-            indent = len(line) - len(stripped)
-            break
-    end = "" if old and not old.endswith("\n") else "\n"
-    return json.dumps(doc, indent=indent, ensure_ascii=False) + end
+def render(doc: Mapping[str, Any], old: str | None, where: str = "settings.json") -> str:
+    """`doc` spliced into the file's text (agents/jsonsplice.py): only what memtui changes is
+    edited, so the person's layout, newlines and final newline or its absence stay."""
+    from memtui.agents.jsonsplice import rewrite
+
+    return rewrite(old, dict(doc), where)
 
 
 def set_up(root: Path, env: Mapping[str, str] | None = None) -> bool:

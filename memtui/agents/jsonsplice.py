@@ -261,3 +261,114 @@ def _without_items(text: str, items: list[tuple[int, int]], doomed: set[int]) ->
         at = end
     kept.append(text[at:])
     return "".join(kept)
+
+
+# -- a whole new document spliced into the old text: only what differs is edited --------------------
+
+Steps = tuple[str | int, ...]
+
+
+def rewrite(text: str | None, new: Any, where: str) -> str:
+    """`text` turned into `new` by splicing in only what differs (a member added or taken out, an
+    item appended or removed, a value replaced): the person's layout, newlines (CRLF included),
+    final newline or its absence, indentation (tabs included) and key order stay where nothing
+    changed, so a change and its reverse give back the same bytes. Every JSON settings file
+    memtui edits goes through this (or `put`/`take` above)."""
+    old = load(text, where)
+    if not text or not text.strip():
+        return json.dumps(new, indent=2, ensure_ascii=False) + "\n"
+    return _sync(text, (), old, new)
+
+
+def _sync(text: str, path: Steps, old: Any, new: Any) -> str:
+    if type(old) is dict and type(new) is dict:
+        for key in [k for k in old if k not in new]:
+            text = _cut_at(text, path, key)
+        for key, value in new.items():
+            if key in old and old[key] != value:
+                text = _sync(text, (*path, key), old[key], value)
+        for key in [k for k in new if k not in old]:
+            text = _add_at(text, path, key, new[key])
+        return text
+    if type(old) is list and type(new) is list and old and new:
+        if new[: len(old)] == old:
+            for item in new[len(old) :]:
+                text = _append_at(text, path, item)
+            return text
+        gone = _removed(old, new)
+        if gone is not None:
+            items, _ = _items(text, _locate(text, path)[0])
+            return _without_items(text, items, gone)
+        if len(old) == len(new):
+            for i, (was, now) in enumerate(zip(old, new, strict=True)):
+                if was != now:
+                    text = _sync(text, (*path, i), was, now)
+            return text
+    start, end = _locate(text, path)
+    return text[:start] + _dump(text, new, len(path)) + text[end:]
+
+
+def _removed(old: list[Any], new: list[Any]) -> set[int] | None:
+    """The indices of `old` whose removal leaves `new` (None: `new` is not `old` minus some items)."""
+    gone, j = set(), 0
+    for i, item in enumerate(old):
+        if j < len(new) and item == new[j]:
+            j += 1
+        else:
+            gone.add(i)
+    return gone if j == len(new) and len(gone) < len(old) else None
+
+
+def _locate(text: str, path: Steps) -> tuple[int, int]:
+    """Where the value at `path` (keys of objects, indices of arrays) stands in `text`."""
+    start, end = _skip(text, 0), len(text.rstrip(_SPACE))
+    for step in path:
+        if isinstance(step, int):
+            start, end = _items(text, start)[0][step]
+        else:
+            member = _object(text, start, 0).members[step]
+            start, end = member.value_start, member.value_end
+    return start, end
+
+
+def _style(text: str) -> tuple[str, str]:
+    """(the file's newline, its indentation unit): CRLF where it uses CRLF, tabs where it indents with tabs."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    for line in text.splitlines()[1:]:
+        pad = line[: len(line) - len(line.lstrip(" \t"))]
+        if pad and line.strip():
+            return newline, "\t" if pad[0] == "\t" else " " * indent_unit(text)
+    return newline, "  "
+
+
+def _dump(text: str, value: Any, depth: int) -> str:
+    """`value` as it stands at `depth` in `text`, in the file's own newline and indentation."""
+    newline, unit = _style(text)
+    return json.dumps(value, indent=unit, ensure_ascii=False).replace("\n", newline + unit * depth)
+
+
+def _add_at(text: str, path: Steps, key: str, value: Any) -> str:
+    """`"key": value` after the last member of the object at `path`, on a line of its own."""
+    start, _ = _locate(text, path)
+    obj = _object(text, start, 0)
+    newline, unit = _style(text)
+    member = f"{unit * (len(path) + 1)}{json.dumps(key, ensure_ascii=False)}: {_dump(text, value, len(path) + 1)}"
+    if obj.members:
+        last = max(m.value_end for m in obj.members.values())
+        return text[:last] + "," + newline + member + text[last:]
+    return text[: start + 1] + newline + member + newline + unit * len(path) + text[obj.end :]
+
+
+def _cut_at(text: str, path: Steps, key: str) -> str:
+    start, _ = _locate(text, path)
+    return _cut(text, _object(text, start, 0), key)
+
+
+def _append_at(text: str, path: Steps, item: Any) -> str:
+    start, _ = _locate(text, path)
+    items, close = _items(text, start)
+    newline, unit = _style(text)
+    body = unit * (len(path) + 1) + _dump(text, item, len(path) + 1)
+    if items:
+        return text[: items[-1][1]] + "," + newline + body + text[items[-1][1] :]
+    return text[: start + 1] + newline + body + newline + unit * len(path) + text[close:]

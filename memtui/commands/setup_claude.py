@@ -14,7 +14,7 @@ from memtui.commands.setupfiles import Target, read_json
 from memtui.errors import UsageError
 
 
-def _claude_home() -> tuple[Path, Path]:
+def claude_home() -> tuple[Path, Path]:
     """(the directory of user settings.json, the user's .claude.json)."""
     configured = os.environ.get("CLAUDE_CONFIG_DIR")
     if configured:
@@ -63,7 +63,7 @@ def targets(args: argparse.Namespace, command: list[str]) -> list[Target]:
 
 def _global_targets(args: argparse.Namespace, command: list[str], line: str) -> list[Target]:
     allow = not getattr(args, "no_permissions", False)  # --no-permissions: the person declined them
-    settings_dir, user_json = _claude_home()
+    settings_dir, user_json = claude_home()
     # User-scope servers need no approval; only project (.mcp.json) servers do.
     return [
         Target(
@@ -96,7 +96,7 @@ def _project_targets(args: argparse.Namespace, command: list[str], line: str) ->
         root / ".claude" / "settings.local.json",
         root / ".mcp.json",
     )
-    user_json = _claude_home()[1]
+    user_json = claude_home()[1]
     key = str(root.resolve())
 
     def local_server(doc: dict[str, Any], where: str) -> dict[str, Any]:

@@ -11,7 +11,6 @@ is told to load it (`context.fileName`).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from memtui.commands.setupfiles import (
     launcher,
     made,
     read_text,
+    remove_made_folder,
     said_clean,
     show_diff,
     write,
@@ -81,8 +81,7 @@ def _save(args: argparse.Namespace, path: Path, old: str | None, new: str | None
         return
     path.unlink()
     made(args, path, "removed (it held only memtui's entries)", backup)
-    with contextlib.suppress(OSError):
-        path.parent.rmdir()  # only when empty: anything of the person's keeps the folder
+    remove_made_folder(path.parent)  # only one setup made, and only when empty
 
 
 def _closing_words(args: argparse.Namespace, root: Path | None) -> None:

@@ -163,13 +163,11 @@ def _save(args: argparse.Namespace, path: Path, old: str | None, new: str, label
 
 def _remove_empty(folder: Path, root: Path | None) -> None:
     """The agent's own folder (`.cursor/`, `~/.copilot/`…) once the file memtui made was all it
-    held; never the project itself."""
-    if folder == root:
-        return
-    try:
-        folder.rmdir()
-    except OSError:
-        return
+    held, when setup made the folder too; never the project itself, nor a folder that was there."""
+    from memtui.commands.setupfiles import remove_made_folder
+
+    if folder != root:
+        remove_made_folder(folder, stop=root)
 
 
 def _closing_words(agent: Any, path: Path) -> None:

@@ -102,7 +102,6 @@ def _save(args: argparse.Namespace, path: Path, old: str | None, new: str, root:
         return
     backups = backup_dir(root)
     if new:
-        path.parent.mkdir(parents=True, exist_ok=True)
         made(args, path, label, write(path, old, new, backups, root))
         return
     kept = None if old is None or _is_ours(old) else write(path, old, "", backups, root)
@@ -112,13 +111,10 @@ def _save(args: argparse.Namespace, path: Path, old: str | None, new: str, root:
 
 def _prune(folder: Path, stop: Path) -> None:
     """Remove the folders setup made for the plugin (`.opencode/plugins/`, `.opencode/`) when
-    nothing is left in them; opencode's own files there keep them."""
-    while folder != stop and folder.is_dir():
-        try:
-            folder.rmdir()
-        except OSError:
-            return
-        folder = folder.parent
+    nothing is left in them; opencode's own files there keep them, and a folder setup did not make stays."""
+    from memtui.commands.setupfiles import remove_made_folder
+
+    remove_made_folder(folder, stop=stop)
 
 
 def _closing_words(args: argparse.Namespace, root: Path | None, plugin: Path) -> None:

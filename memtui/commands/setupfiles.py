@@ -38,17 +38,12 @@ def read_json(path: Path) -> tuple[str | None, dict[str, Any]]:
     return text, parse_object(text, str(path))
 
 
-def _indent(text: str | None) -> int:
-    """Keep the file's own indentation (Claude Code writes 2 spaces)."""
-    for line in (text or "").splitlines()[1:]:
-        stripped = line.lstrip(" ")
-        if stripped and len(stripped) < len(line):
-            return len(line) - len(stripped)
-    return 2
+def _render(doc: dict[str, Any], old: str | None, where: str) -> str:
+    """The new document spliced into the file's text: every byte memtui did not change stays, so
+    uninstall gives back the file as it was (agents/jsonsplice.py)."""
+    from memtui.agents.jsonsplice import rewrite
 
-
-def _render(doc: dict[str, Any], old: str | None) -> str:
-    return json.dumps(doc, indent=_indent(old), ensure_ascii=False) + "\n"
+    return rewrite(old, doc, where)
 
 
 def plan(target: Target) -> tuple[str | None, str | None]:
@@ -59,7 +54,7 @@ def plan(target: Target) -> tuple[str | None, str | None]:
         return old, None
     if old is None and not changed:
         return old, None  # uninstalling from a file that does not exist
-    return old, _render(changed, old)
+    return old, _render(changed, old, str(target.path))
 
 
 def backup_dir(project_root: Path | None) -> Path:
@@ -106,14 +101,77 @@ def write(path: Path, old: str | None, new: str, backups: Path, root: Path | Non
             n += 1
             backup = backups / f"{stem}.{time.strftime('%Y%m%dT%H%M%S')}-{n}"
         shutil.copy2(path, confine(backup, inside))
+    fresh = _missing_folders(path)
     atomic_write(path, new, root=root)
+    _note_made(fresh)
     return backup
 
 
-def read_text(path: Path) -> str | None:
-    """The file's text; None when there is none."""
+# -- the folders setup made: uninstall removes those, and only those ---------------------------------
+
+
+def _made_record() -> Path:
+    """setup's record of the folders it created, in the user's cache beside the backups: a folder
+    that was there before setup (a person's `~/.cursor`, an empty `.claude/`) is never removed."""
+    return backup_dir(None).parent / "made-folders.json"
+
+
+def _missing_folders(path: Path) -> list[Path]:
+    """The folders above `path` that do not exist yet (the ones writing it will make)."""
+    out, folder = [], Path(os.path.abspath(path)).parent
+    while not folder.exists() and folder != folder.parent:
+        out.append(folder)
+        folder = folder.parent
+    return out
+
+
+def _made() -> list[str]:
     try:
-        return path.read_text(encoding="utf-8")
+        value = json.loads(_made_record().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _keep_record(folders: list[str]) -> None:
+    from memtui.store.atomic import atomic_write
+
+    record = _made_record()
+    if folders:
+        atomic_write(record, json.dumps(sorted(set(folders)), indent=2, ensure_ascii=False) + "\n")
+    else:
+        record.unlink(missing_ok=True)
+
+
+def _note_made(folders: list[Path]) -> None:
+    known = _made()
+    if folders and not all(str(f) in known for f in folders):
+        _keep_record([*known, *map(str, folders)])
+
+
+def remove_made_folder(folder: Path, stop: Path | None = None) -> None:
+    """`folder`, then each folder above it up to `stop`, removed while setup made it (its record
+    says so) and it is empty; a folder it did not make, or with anything in it, stays."""
+    known = _made()
+    left = list(known)
+    folder, end = Path(os.path.abspath(folder)), Path(os.path.abspath(stop)) if stop is not None else None
+    while folder != end and str(folder) in left:
+        try:
+            folder.rmdir()
+        except FileNotFoundError:
+            pass  # gone already: only the record is left to forget
+        except OSError:
+            break  # something of the person's is in it
+        left.remove(str(folder))
+        folder = folder.parent
+    if left != known:
+        _keep_record(left)
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text, its newlines as they are (CRLF stays CRLF); None when there is none."""
+    try:
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
@@ -174,17 +232,22 @@ def hook_line(args: argparse.Namespace, command: list[str]) -> str:
 
 def said_clean(args: argparse.Namespace, path: Path, existing: bool) -> None:
     """ "already clean/up to date", once per file. A file that does not exist is neither, and one
-    this run changed already is not "already" anything: nothing to say."""
-    said = getattr(args, "said_clean", None)  # `memtui uninstall`: one file, one line, both passes
-    if existing and (said is None or path not in said):
+    this run changed already is not "already" anything: nothing to say. `memtui uninstall` counts
+    them instead and says one line for them all, after one line per file it changed."""
+    said = getattr(args, "said_clean", None)  # `memtui uninstall`: counted, said once in its summary
+    if existing and said is not None:
+        said.add(path)
+    elif existing:
         print(f"{path}: already {'clean' if args.uninstall else 'up to date'}")
-        if said is not None:
-            said.add(path)
 
 
 def made(args: argparse.Namespace, path: Path, label: str, backup: Path | None) -> None:
     if backup is not None and isinstance(getattr(args, "backups_made", None), list):
         args.backups_made.append(backup)  # `memtui uninstall --purge` must not delete these
+    told = getattr(args, "told", None)
+    if isinstance(told, dict):  # `memtui uninstall`: one line per file, said once every pass is done
+        told[path] = (label, told.get(path, (label, None))[1] or backup)
+        return
     print(f"{path}: {label}" + (f" (backup: {backup})" if backup else ""))
 
 
@@ -212,6 +275,8 @@ def agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: boo
     if not project.initialised or (remove and not _has_agents_block(project.root)):
         return
     readers = _other_readers(name, project.root)
+    if remove and readers and getattr(args, "said_clean", None) is not None:
+        return  # `memtui uninstall` takes every agent out, then the block, with one line of its own
     if remove and readers:
         verb = "reads" if len(readers) == 1 else "read"
         print(f"{project.root / 'AGENTS.md'}: memtui's block stays ({', '.join(readers)} still {verb} it)")

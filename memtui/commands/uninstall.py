@@ -44,27 +44,35 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     from memtui.store.locations import find_project
 
     root = find_project(Path(args.project).expanduser() if args.project else None).root
-    home_json = Path.home() / ".claude.json"
+    from memtui.commands.setup_claude import claude_home
+
+    settings_dir, home_json = claude_home()  # CLAUDE_CONFIG_DIR's, where Claude Code is told to look there
     before = _json(home_json)
     changed: set[Path] = set()  # one account for both passes: a file the first changed is not "already clean"
     made: list[Path] = []  # the backups this run makes: the only copies of what it changes
-    said: set[Path] = set()  # files already said to be clean (~/.claude.json is in both passes)
+    said: set[Path] = set()  # files with nothing of memtui's: one summary line (~/.claude.json is in both passes)
+    told: Told = {}  # the files changed: one line each, said once every pass is done
+    passes = {"changed": changed, "backups_made": made, "said_clean": said, "told": told}
     for global_ in (False, True):  # the project's scopes, then the user's
         flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
-        cmd_setup(argparse.Namespace(**vars(args), **flags, changed=changed, backups_made=made, said_clean=said))
-    failed = _other_agents(argparse.Namespace(**vars(args), changed=changed, backups_made=made, said_clean=said))
+        cmd_setup(argparse.Namespace(**vars(args), **flags, **passes))
+    failed = _other_agents(argparse.Namespace(**vars(args), **passes))
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
-        _drop_if_empty(path)
-    for path in (Path.home() / ".claude" / "settings.json",):
-        _drop_if_empty(path)
-    _prune_servers(home_json, before, root)
+        _drop_if_empty(path, told)
+    _drop_if_empty(settings_dir / "settings.json", told)
+    _prune_servers(home_json, before, root, told)
+    for path, (label, backup) in told.items():
+        print(f"{path}: {label}" + (f" (backup: {backup})" if backup else ""))
+    _clean(said - changed - set(told))
     _claude_md(root)
     from memtui.commands.setupfiles import remove_agents_md
 
     remove_agents_md(root)
     _attributes(root)
-    _empty_dir(root / ".claude")
-    _empty_dir(Path.home() / ".claude")
+    from memtui.commands.setupfiles import remove_made_folder
+
+    remove_made_folder(root / ".claude")
+    remove_made_folder(settings_dir)
     plugin = enabled_plugin(root)
     if plugin is not None:
         plugin_id, where = plugin
@@ -82,6 +90,14 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
         return 1
     print("memtui is uninstalled here; `pip uninstall memtui` (or `pipx uninstall memtui`) removes the program.")
     return 0
+
+
+def _clean(paths: set[Path]) -> None:
+    """One line for every file that held nothing of memtui's, after one line per file changed."""
+    from memtui.core.text import plural
+
+    if paths:
+        print(f"Already clean: {plural(len(paths), 'other agent file')} (nothing of memtui's in them)")
 
 
 def _other_agents(args: argparse.Namespace) -> list[str]:
@@ -113,15 +129,23 @@ def _json(path: Path) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _drop_if_empty(path: Path) -> None:
+#: What uninstall did to each file it changed: (what, the backup it made), said once at the end.
+Told = dict[Path, tuple[str, Path | None]]
+
+
+def _tell(told: Told, path: Path, label: str) -> None:
+    told[path] = (label, told.get(path, (label, None))[1])
+
+
+def _drop_if_empty(path: Path, told: Told) -> None:
     """A settings file that held only memtui's entries is `{}` (or an empty `mcpServers`) now: it
     goes, since nothing else was in it."""
     if path.is_file() and _json(path) in ({}, {"mcpServers": {}}):
         path.unlink()
-        print(f"{path}: removed (it held only memtui's entries)")
+        _tell(told, path, "removed (it held only memtui's entries)")
 
 
-def _prune_servers(path: Path, before: dict[str, Any] | None, root: Path) -> None:
+def _prune_servers(path: Path, before: dict[str, Any] | None, root: Path, told: Told) -> None:
     """Empty `mcpServers` objects memtui's removal left in ~/.claude.json (only those it emptied)."""
     after = _json(path)
     if after is None or before is None:
@@ -145,12 +169,14 @@ def _prune_servers(path: Path, before: dict[str, Any] | None, root: Path) -> Non
         return
     if after == {}:  # memtui's server was all it held: it goes, as setup's other files do
         path.unlink()
-        print(f"{path}: removed (it held only memtui's MCP server)")
+        _tell(told, path, "removed (it held only memtui's MCP server)")
         return
+    from memtui.agents.jsonsplice import rewrite
     from memtui.store.atomic import atomic_write
 
-    atomic_write(path, json.dumps(after, indent=2, ensure_ascii=False) + "\n")
-    print(f"{path}: removed the empty mcpServers memtui's server had been in")
+    atomic_write(path, rewrite(path.read_bytes().decode("utf-8"), after, str(path)))
+    if path not in told:  # else its line says already what went: memtui's server
+        _tell(told, path, "removed the empty mcpServers memtui's server had been in")
 
 
 def _claude_md(root: Path) -> None:
