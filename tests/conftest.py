@@ -38,6 +38,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
     # Nor the person's own memtui config (`memtui.config.user_path`): it sets [llm] keys for every project.
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    # memtui's own caches (backups, model runs, MCP answers, the folders setup made) follow HOME too:
+    # the kits read the download cache before this (codexkit._CACHE_HOME).
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("MEMTUI_SERVICE", "off")  # no test starts a recall service it did not ask for (envkit.py)
     # No test uses a `claude` it finds on this machine: the claude-code backend is chosen on purpose (claudekit.py).
     monkeypatch.setenv("MEMTUI_CLAUDE", str(home / ".no-claude-here"))

@@ -34,20 +34,36 @@ HOSTILE = (
 CAP = 1 << 30
 #: A hook that read /dev/zero holds hundreds of MB before the cap stops it; a bounded one, its usual.
 MAX_RSS_MB = 250
+#: `python -m memtui ARGS` that writes its own peak resident memory (VmHWM, kB) to a file at exit.
+PEAK = """\
+import atexit, runpy, sys
+out = sys.argv.pop(1)
+def peak():
+    with open("/proc/self/status") as status:
+        kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    with open(out, "w") as handle:
+        handle.write(str(kb))
+atexit.register(peak)
+sys.argv[0] = "memtui"
+runpy.run_module("memtui", run_name="__main__", alter_sys=True)
+"""
 PROMPT = "where are release approvals for a production deploy given?"
 
 
 def run_capped(args: list[str], data: bytes, env: dict[str, str], cwd: Path, timeout: float = 30) -> dict:
     """Run a real memtui process under a 1 GiB address-space cap: exit code, output, seconds and
-    peak resident memory (from wait4, this one process's own)."""
+    peak resident memory, as the process itself reads it (VmHWM) at its exit. Not wait4's ru_maxrss:
+    Linux carries the forking parent's peak into the child's across exec, so a pytest worker that
+    has grown to 400 MB would be counted as the hook's size."""
 
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as spot:
+        peak = Path(spot) / "vmhwm"
         started = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "memtui", *args],
+            [sys.executable, "-c", PEAK, str(peak), *args],
             stdin=subprocess.PIPE,
             stdout=out,
             stderr=err,
@@ -59,7 +75,7 @@ def run_capped(args: list[str], data: bytes, env: dict[str, str], cwd: Path, tim
         proc.stdin.write(data)
         proc.stdin.close()
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.monotonic() - started > timeout:
@@ -77,7 +93,8 @@ def run_capped(args: list[str], data: bytes, env: dict[str, str], cwd: Path, tim
             "out": out.read().decode("utf-8", "replace"),
             "err": err.read().decode("utf-8", "replace"),
             "seconds": elapsed,
-            "rss_mb": usage.ru_maxrss / 1024,
+            # A process that never reached its exit (killed at the cap) counts as over any limit.
+            "rss_mb": int(peak.read_text()) / 1024 if peak.exists() else float("inf"),
         }
 
 
