@@ -145,7 +145,8 @@ def apply(bank: Bank, planned: Plan, only: Collection[int] | None = None) -> Pla
     """Save the units the plan adds (those whose index is in `only`, when given) as one change:
     `memtui undo` takes the whole import back. Returns the plan as it turned out."""
     done = Plan(planned.tool, planned.path, notes=list(planned.notes), agent=planned.agent)
-    with bank.batch("import", f"import from {planned.tool}") as batch:
+    texts = [i.unit.content for i in planned.items if i.action == "add"]
+    with bank.batch("import", f"import from {planned.tool}", texts) as batch:
         for n, item in enumerate(planned.items):
             if item.action != "add" or (only is not None and n not in only):
                 done.items.append(item if item.action != "add" else replace(item, action="skip", reason="unticked"))
