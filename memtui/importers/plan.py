@@ -148,7 +148,8 @@ def apply(
     `memtui undo` takes the whole import back. Returns the plan as it turned out. `step` is called
     once per unit it saved or refused (a progress bar); nothing is written until the last one."""
     done = Plan(planned.tool, planned.path, notes=list(planned.notes), agent=planned.agent)
-    with bank.batch("import", f"import from {planned.tool}") as batch:
+    texts = [i.unit.content for i in planned.items if i.action == "add"]
+    with bank.batch("import", f"import from {planned.tool}", texts) as batch:
         for n, item in enumerate(planned.items):
             if item.action != "add" or (only is not None and n not in only):
                 done.items.append(item if item.action != "add" else replace(item, action="skip", reason="unticked"))

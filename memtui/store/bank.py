@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, ConfigError, Conflict, NotFound, UsageError
 from memtui.store import proposals, rendering, undo
 from memtui.store.agentstores import open_store, read_only
+from memtui.store.batchadd import Batch, prepare, track
 from memtui.store.journal import Change, Entry, Journal
 from memtui.store.locations import MarkdownDir, Project, find_project, markdown_dirs
 from memtui.store.lock import ProjectLock
@@ -79,17 +80,6 @@ def clean_questions(questions: Iterable[str]) -> tuple[str, ...]:
         if text:
             seen.setdefault(text.lower(), text)
     return tuple(seen.values())[:MAX_QUESTIONS]
-
-
-@dataclass
-class Batch:
-    """Changes to state.json gathered by `Bank.batch`, journalled as one entry on the way out."""
-
-    op: str
-    #: The journal entry's summary; the caller may set it once it knows what the batch did.
-    summary: str
-    changes: dict[str, Change] = field(default_factory=dict)
-    entry: Entry | None = None
 
 
 class Bank:
@@ -263,14 +253,16 @@ class Bank:
         return entry
 
     @contextmanager
-    def batch(self, op: str, summary: str) -> Iterator[Batch]:
+    def batch(self, op: str, summary: str, texts: Iterable[str] | None = None) -> Iterator[Batch]:
         """Many operations (`add`, with its redaction, checks and dedup) as ONE undoable change to
         state.json: inside, each is applied to what this process holds, so the next one's dedup sees
         it, and nothing is written; on the way out the whole batch is journalled as one entry and the
-        file written once. An error inside writes nothing at all."""
+        file written once. An error inside writes nothing at all. `texts`: what the adds will save,
+        when known, for a shortlist that keeps the dedup of a large batch fast (store/batchadd.py)."""
         with self.lock:
             self.state.load()
             batch = self._batch = Batch(op, summary)
+            prepare(batch, self.state, texts)
             try:
                 yield batch
             except BaseException:
@@ -300,6 +292,7 @@ class Bank:
             before = first.before if first is not None else self.state.snapshot(mid)
             batch.changes[mid] = Change(self.state.key, mid, before, after)
             snaps[mid] = after
+            track(batch, mid, memory)
         self.state.apply(snaps, now, write=False)
 
     def _writable(self, keys: Iterable[str]) -> None:
@@ -405,7 +398,11 @@ class Bank:
             problem = self.registry.unknown(type_, lambda: (m.type for m in target.load().values()))
             if problem:
                 raise UsageError(problem)
-            shortlist = target.dedup_shortlist() if isinstance(target, StateStore) else None
+            shortlist: dedup.Candidates | None = None
+            if self._batch is not None and self._batch.shortlist is not None and target is self.state:
+                shortlist = self._batch.shortlist.of(type_)
+            elif isinstance(target, StateStore):
+                shortlist = target.dedup_shortlist()
             decision = dedup.decide(type_, content, active, shortlist, supersedes)
             now = self.clock()
             if decision.reaffirm:
