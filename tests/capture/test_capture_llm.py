@@ -42,9 +42,13 @@ def test_key_resolution_follows_memory_mcps_order_then_our_own(home):
 
 def test_settings_come_from_config_and_the_environment_wins():
     assert LLMSettings.load({}, {}).model == "claude-haiku-4-5"
-    configured = LLMSettings.load({"model": "claude-sonnet-4-5", "daily_budget_usd": 3}, {})
-    assert (configured.model, configured.daily_budget_usd) == ("claude-sonnet-4-5", 3.0)
+    configured = LLMSettings.load({"model": "claude-sonnet-4-5", "daily_budget_usd": 0.5}, {}, user={})
+    assert (configured.model, configured.daily_budget_usd) == ("claude-sonnet-4-5", 0.5)
     assert "config.toml" in configured.model_source
+    # A project may lower the budget, not raise it (tests/llm/test_llm_config_split.py): your own
+    # config may.
+    assert LLMSettings.load({"daily_budget_usd": 3}, {}, user={}).daily_budget_usd == 1.0
+    assert LLMSettings.load({}, {}, user={"daily_budget_usd": 3}).daily_budget_usd == 3.0
     overridden = LLMSettings.load(
         {"model": "claude-sonnet-4-5"}, {"MEMTUI_MODEL": "claude-haiku-5-5", "MEMTUI_LLM_RETRIES": "0"}
     )
