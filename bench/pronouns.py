@@ -6,9 +6,10 @@
 `multi-turn/pronouns.jsonl` holds prompts whose subject is a pronoun ("how do I regenerate
 them?"), each with the turn that resolves it (`pronoun`) or with an unrelated turn that does not
 (`unresolved`); `multi-turn/turns.jsonl`'s `followup` prompts lean on the previous turn too.
-Targets (issue #30): with no conversation, nothing injected for any of them; with a resolving
-turn, the right memory first in at least 80 % of the follow-ups, and at most 2 memories injected
-on average; an unresolved turn injects nothing. Run it on an older checkout for the figures
+Targets (issue #30, #40): with no conversation, nothing injected for any of them; with a resolving
+turn, the right memory first in at least 87 % of the follow-ups, and at most 2 memories injected
+on average; an unresolved turn, and an off-topic prompt after an on-topic turn (`none`), inject
+nothing. Run it on an older checkout for the figures
 before (the data and this file copied in; the code under test is the checkout's).
 """
 
@@ -86,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         "pronoun (pronouns.jsonl)": [p for p in pronouns(data) if p["category"] == "pronoun"],
         "unresolved (pronouns.jsonl)": [p for p in pronouns(data) if p["category"] == "unresolved"],
         "followup (turns.jsonl)": [t for t in devsets.turns(data) if t["category"] == "followup"],
+        # Off-topic after an on-topic turn: must stay empty ("empty" 100 %) with the turn too.
+        "none (turns.jsonl)": [t for t in devsets.turns(data) if t["category"] == "none"],
+        "switch (turns.jsonl)": [t for t in devsets.turns(data) if t["category"] == "switch"],
     }
     with tempfile.TemporaryDirectory(prefix="memtui-pronouns-") as tmpdir:
         tmp = Path(tmpdir)

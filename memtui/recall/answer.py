@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memtui.recall import fence
+from memtui.recall import fence, recall_log
 from memtui.recall.session import SessionState
 
 #: The search sees this much of a long prompt (its start says what it is about).
@@ -56,6 +56,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
         parts.append(part)
         chosen.append(match.memory.id)
         room -= size
+    recall_log.record(context, "prompt", chosen, found=found, prompt=text)
     if not parts:
         return ""
     injected = fence.block(parts)
@@ -96,6 +97,7 @@ def briefing(context: Any) -> str:
         settings.briefing_bytes, settings.session_bytes - state.injected, settings.prompt_chars
     ) - fence.overhead(notice)
     lines, shown, whole = layers.briefing_lines(memories, loads, now, room, drifted)
+    recall_log.record(context, "briefing", shown)
     if not lines:
         _bookkeep(context, state, [])
         return ""

@@ -14,7 +14,7 @@ from typing import Any
 from memtui.core.memory import Memory
 from memtui.index.hit import Hit
 from memtui.recall.conversation import Turn
-from memtui.recall.subject import subjectless
+from memtui.recall.subject import points, subjectless, switches
 
 #: How much of the assistant's last answer a prompt that only points is searched with.
 SUBJECT_ANSWER_CHARS = 200
@@ -38,7 +38,10 @@ def search(
     answered as it is (an unrelated previous turn would only blur it) without reading the
     transcript, and a follow-up that names nothing gets its subject from the turn before
     (`index.search` says how). The second search costs no model run: both query vectors are
-    cached by then.
+    cached by then. A prompt that names a little and points at the rest ("where do those files
+    live now?", `subject.points`) is then searched as one text with the turn, as one that only
+    points is; a prompt that opens by changing the subject ("unrelated, but …",
+    `subject.switches`) is never read with the turn before.
 
     A prompt that only points at its subject ("is it safe to upgrade it?", `recall.subject`) is
     searched with the turn before it, before it is ranked and gated, and gets nothing without
@@ -60,6 +63,11 @@ def search(
             about=turn.previous if turn else "",
         )
 
+    def joined(turn: Turn) -> list[Hit]:
+        text = "\n".join(p for p in (query, turn.previous, turn.assistant[:SUBJECT_ANSWER_CHARS]) if p)
+        hits = index.search(target, text, k=max(k, 5), types=list(types) if types else None, semantic="warm")
+        return calibration.gate(hits, k)
+
     if recall and subjectless(query):
         # "how do I trigger it?" names nothing: alone it matches whatever shares its generic
         # words. Its subject is in the turn before, searched as one text with it: the prompt
@@ -68,17 +76,20 @@ def search(
         turn = conversation() if conversation is not None else Turn()
         if not turn.text:
             return []
-        text = "\n".join(p for p in (query, turn.previous, turn.assistant[:SUBJECT_ANSWER_CHARS]) if p)
-        hits = index.search(target, text, k=max(k, 5), types=list(types) if types else None, semantic="warm")
-        return [h for h in calibration.gate(hits, k) if h.memory.active and not h.memory.held]
+        return [h for h in joined(turn) if h.memory.active and not h.memory.held]
     hits = run()
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [h for h in hits[:k] if h.memory.active and not h.memory.held]
     kept = calibration.gate(hits, k)
-    if not kept and conversation is not None:
+    if not kept and conversation is not None and not switches(query):
         turn = conversation()
         if turn.text:
             kept = calibration.gate(run(turn), k)
+        if not kept and turn.text and points(query):
+            # "where do those files live now?" names a little and points at the rest: searched
+            # as one text with the turn, as a prompt that only points is. A prompt that points at
+            # nothing ("what's a good book on Stoicism?") is never joined to an on-topic turn.
+            kept = joined(turn)
     return [h for h in kept if h.memory.active and not h.memory.held]
 
 

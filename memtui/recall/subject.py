@@ -57,6 +57,23 @@ def _filler(word: str) -> bool:
     return False
 
 
+#: How a prompt announces a new subject: it leans on nothing said before.
+_SWITCHES = ("unrelated", "off topic", "by the way", "btw", "random question", "side question", "different topic")
+
+
+def switches(text: str) -> bool:
+    """True when the prompt opens by saying it changes the subject ("unrelated, but …", "by the
+    way, …"): the turn before is not its context, however on-topic it was."""
+    return " ".join(words(text[:80])).startswith(_SWITCHES)
+
+
+def points(text: str) -> bool:
+    """True when the prompt points back at all ("what does that CI job need?", "where do those
+    files live?"): it names something, but leans on the turn before for the rest. An off-topic
+    prompt after an on-topic turn ("what's a good book on Stoicism?") does not point."""
+    return any(w in REFERENCES for w in words(text))
+
+
 def subjectless(text: str) -> bool:
     """True when the prompt points (it, that, those…) at least as often as it names: its subject
     is in the conversation, not in the prompt."""

@@ -21,7 +21,9 @@ Events and what they do:
 
 Recall events are answered by the project's warm recall service when one runs (`hooks.client`,
 `memtui.service`); this module is the fallback that answers in-process, words only, and then
-starts the service for the next prompt.
+starts the service for the next prompt. A prompt that finds the service warming up (the session
+start has just started it) waits for it within WAIT_SECONDS (`asked_again`), so the first prompt of
+a session gets the warm answer too.
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ PLUGIN_FLAG = "--plugin"
 
 #: Seconds before the watchdog gives up on a hook; Claude Code's own timeout for us is larger.
 BUDGET_SECONDS = 5.0
+#: How long a prompt waits for a service that is warming up, within the budget: what is left
+#: covers the in-process answer when it does not come up in time (bench/cold.py measures both).
+WAIT_SECONDS = 2.5
+#: How often the waiting prompt asks again (the service binds its socket only once warm).
+WAIT_STEP = 0.05
+#: memtui's name of the prompt event (whatever the agent calls it).
+PROMPT = "UserPromptSubmit"
 
 
 class Deadline(BaseException):
@@ -94,6 +103,8 @@ def _run(agent_name: str, event: str, data: bytes | None) -> None:
         context = locate(agent, event, payload, os.environ)
         if context is not None:
             memory_dir = context.project.memory_dir
+            if not asked_again(context, agent_name, event, data):
+                return  # the service came up within the wait and answered
             answer = dispatch(context)
             _disarm_watchdog()  # a half-written answer would be worse than none
             _emit(answer)
@@ -114,6 +125,38 @@ def _run(agent_name: str, event: str, data: bytes | None) -> None:
             from memtui.runtime import log
 
             log.write(memory_dir, event or "?", log.describe(exc))
+
+
+def asked_again(context: Context, agent_name: str, event: str, data: bytes | None) -> bool:
+    """The cold path: a prompt that finds the service still warming up (the session start has just
+    started it, or this call starts it) waits for it within WAIT_SECONDS and prints its answer, so
+    the first prompt gets what the warm service gives, not the words-only answer of this process.
+    False when the service answered (printed here); True: answer in process. A disabled service
+    (`[service] enabled = false`, `MEMTUI_SERVICE=off`) is never started or waited for."""
+    if context.event != PROMPT or data is None:
+        return True
+    from memtui.runtime.service import alive, ensure
+    from memtui.runtime.settings import ServiceSettings
+
+    settings = ServiceSettings.from_table(context.config.section("service"), context.env)
+    if not settings.enabled or remote.refused:
+        return True
+    import time
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    ensure(context.project, context.log, context.env, settings)  # a no-op while one runs or warms up
+    while alive(context.project):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            context.log(f"recall service not ready within {WAIT_SECONDS:.0f}s; answered in process")
+            return True
+        printed = client.answer(event, data, env=context.env, agent=agent_name, budget=min(left, 1.0))
+        if printed is not None:
+            _disarm_watchdog()
+            client.emit(printed)
+            return False
+        time.sleep(min(WAIT_STEP, max(0.0, deadline - time.monotonic())))
+    return True
 
 
 def dispatch(context: Context) -> dict[str, Any] | None:

@@ -35,6 +35,7 @@ class MemtuiCommands(Provider):
                 ("search", "go: Search", "Ranked search over every memory"),
                 ("ask", "go: Ask", "Ask a question; the answer cites memories"),
                 ("health", "go: Health", "Extractor status, last error, tokens and cost today"),
+                ("recall_log", "go: Recall log", "What each session start and prompt was sent, and why"),
                 (
                     "import",
                     "go: Import",

@@ -151,3 +151,15 @@ def test_codexs_global_hooks_stay_quiet_where_there_is_no_memory(tmp_path, home,
         data = codex_payload(event, plain / "src", rollout, prompt="remember that we deploy with make ship")
         assert run_hook(event, data, root=None, home=home, cwd=plain / "src", agent="codex") is None
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_a_codex_follow_up_that_names_something_and_points_gets_its_turns_memory(project, home, bank, rollout):
+    """The rollout's last turn is about the API's port 8042; the follow-up names a proxy and points
+    at "that": the turn, read from Codex's rollout, says what it is about."""
+    saved = bank.add("decision", "The API on port 8042 sits behind the nginx ingress, which terminates TLS").memory
+    for i in range(30):
+        bank.add("context", f"The billing worker {i} reads the ledger queue with retries")
+    follow_up = "which ingress sits in front of that?"
+    alone = codex_hook("UserPromptSubmit", project, home, "/nonexistent/rollout.jsonl", prompt=follow_up)
+    answer = codex_hook("UserPromptSubmit", project, home, rollout, prompt=follow_up)
+    assert saved.id not in json.dumps(alone or {}) and saved.id in json.dumps(answer)

@@ -75,3 +75,29 @@ def test_an_unrelated_prompt_after_an_on_topic_turn_gets_nothing(hook, project, 
     Bank(project).add("decision", BACKUP)
     path = write_turn(tmp_path / "session.jsonl", "where do the nightly orders database backups go?", "To a bucket.")
     assert hook("UserPromptSubmit", prompt="what is a good name for a golden retriever puppy?", transcript=path) is None
+
+
+NAMED_FOLLOW_UP = "which datacenter holds those copies?"
+
+
+def test_a_follow_up_that_names_something_and_points_gets_the_memory_of_its_turn(hook, project, tmp_path):
+    bank = Bank(project)
+    saved = bank.add("decision", BACKUP).memory
+    for i in range(30):
+        bank.add("context", f"The billing service {i} talks to the ledger over gRPC with retries")
+    assert hook("UserPromptSubmit", prompt=NAMED_FOLLOW_UP) is None
+    path = write_turn(tmp_path / "session.jsonl", "where do the nightly orders database backups go?", "To a bucket.")
+    answer = hook("UserPromptSubmit", prompt=NAMED_FOLLOW_UP, transcript=path, session="s2")
+    assert answer is not None and saved.id in context_of(answer)
+
+
+def test_an_off_topic_prompt_that_names_things_after_an_on_topic_turn_gets_nothing(hook, project, tmp_path):
+    Bank(project).add("decision", BACKUP)
+    path = write_turn(tmp_path / "session.jsonl", "where do the nightly orders database backups go?", "To a bucket.")
+    assert hook("UserPromptSubmit", prompt="which datacenter game should I buy for my nephew?", transcript=path) is None
+
+
+def test_a_prompt_that_says_it_changes_the_subject_is_not_read_with_the_turn(hook, project, tmp_path):
+    Bank(project).add("decision", BACKUP)
+    path = write_turn(tmp_path / "session.jsonl", "where do the nightly orders database backups go?", "To a bucket.")
+    assert hook("UserPromptSubmit", prompt=f"by the way, {NAMED_FOLLOW_UP}", transcript=path) is None

@@ -41,15 +41,15 @@ def served(project, home, bank):
     """A project whose hooks may start the service (idle 30 s); every service is stopped after."""
     for type_, text in FACTS:
         bank.add(type_, text)
-    env = isolated_env(project.root, home, MEMTUI_SERVICE="")
+    base = isolated_env(project.root, home, MEMTUI_SERVICE="")
 
-    def hook(event: str, command=None, **extra) -> tuple[subprocess.CompletedProcess, float]:
+    def hook(event: str, command=None, env=None, **extra) -> tuple[subprocess.CompletedProcess, float]:
         started = time.perf_counter()
         proc = subprocess.run(
             [*(command or LAUNCHER), event],
             input=payload(event, project.root, **extra),
             capture_output=True,
-            env=env,
+            env={**base, **(env or {})},
             cwd=project.root,
             timeout=60,
         )
@@ -57,7 +57,7 @@ def served(project, home, bank):
         assert proc.stdout == b"" or isinstance(json.loads(proc.stdout), dict)
         return proc, time.perf_counter() - started
 
-    hook.env = env  # type: ignore[attr-defined]
+    hook.env = base  # type: ignore[attr-defined]
     set_service(project, idle_seconds=30)
     yield hook
     control.stop(project)
@@ -125,6 +125,23 @@ def test_session_start_starts_one_service_and_prompts_use_it(served, project):
     assert "make ship" in context
     assert remote.ping(str(project.root))["requests"] == before + 2  # the prompt, then this ping
     assert control.info(project)["state"] == "ready"
+
+
+def test_the_first_prompt_after_the_session_start_waits_for_the_service(served, project):
+    """The cold path: the session start starts the service and the prompt right after it waits for
+    it (within the hook's budget) instead of answering words-only in process."""
+    served("SessionStart", session="cold")
+    assert control.alive(project)  # warming up: the socket is bound only once it is warm
+    proc, _ = served("UserPromptSubmit", session="cold-prompt")
+    assert "make ship" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert remote.ping(str(project.root))["requests"] == 2  # the prompt, then this ping
+
+
+def test_a_prompt_with_the_service_off_starts_and_waits_for_nothing(served, project):
+    proc, _ = served("UserPromptSubmit", session="off", env={"MEMTUI_SERVICE": "off"})
+    assert "make ship" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    time.sleep(0.5)
+    assert not control.alive(project) and not services_for(project.root)
 
 
 def test_service_answers_exactly_what_the_hook_would(served, project, home):

@@ -99,3 +99,10 @@ def agent_label(name: str) -> str:
     from memtui.agents import label
 
     return owners.LABELS.get(name) or label(name)
+
+
+def recall_log(memory_dir: Any) -> list[dict[str, Any]]:
+    """The recall log's newest entries, oldest first (`recall.recall_log`, written by the hooks)."""
+    from memtui.recall.recall_log import read
+
+    return read(memory_dir)

@@ -14,6 +14,7 @@ PANELS = {
     "search": ("memtui.tui.screens.search", "SearchScreen"),
     "ask": ("memtui.tui.screens.ask", "AskScreen"),
     "health": ("memtui.tui.screens.health", "HealthScreen"),
+    "recall_log": ("memtui.tui.screens.recall_log", "RecallLogScreen"),
     "import": ("memtui.tui.screens.importer", "ImportScreen"),
 }
 

@@ -63,7 +63,8 @@ editors appear within half a second.
 
 `/` filters the list as you type (words must all match; `#tag` matches a tag), `s` changes the
 sort (rank, age, confidence), `v` groups by type or not. The sidebar (`←` or `h`; `→` or `l`
-back) narrows to a type or a store.
+back) narrows to a type or a store. `L` opens the recall log: what each session start and prompt
+sent to which agent, and why.
 """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="main.filter", tooltip="Filter the list as you type"),
@@ -116,6 +117,9 @@ back) narrows to a type or a store.
         Binding("f", "go('search')", "Search", id="main.search", tooltip="Ranked search"),
         Binding("a", "go('ask')", "Ask", id="main.ask", tooltip="Ask a question of the memories"),
         Binding("H", "go('health')", "Health", show=False, id="main.health"),
+        Binding(
+            "L", "go('recall_log')", "Recall log", id="main.recall_log", tooltip="What each prompt was sent, and why"
+        ),
         Binding("escape", "back", "Clear filter", show=False, id="main.back"),
         Binding("q", "app.quit", "Quit", id="main.quit", tooltip="Quit memtui (ctrl+q quits from any screen)"),
     ]
