@@ -13,170 +13,29 @@ for the length of a model call.
 
 from __future__ import annotations
 
-import contextlib
-import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from memtui.capture import chunk as chunking
-from memtui.capture import health, pending, transcript
-from memtui.capture.captured import Captured
-from memtui.capture.cursor import Cursors
+from memtui.capture import pending, transcript
 from memtui.capture.explicit import explicit_memories
 from memtui.capture.known import Known
+from memtui.capture.run import ExtractResult, Run, Stop
 from memtui.core import ids, redact
-from memtui.core.clock import format_ts, parse_ts
-from memtui.core.memory import Memory, Source, resting_on
+from memtui.core.clock import parse_ts
+from memtui.core.memory import resting_on
 from memtui.core.text import plural
 from memtui.errors import LockTimeout, MemtuiError
-from memtui.store.bank import Bank, SaveResult
+from memtui.store.bank import Bank
 from memtui.store.lock import ProjectLock
 
 #: New transcript lines an event needs before a run is worth a model call (memory-mcp's thresholds).
 MIN_NEW_LINES = {"Stop": 3, "SubagentStop": 3, "PreCompact": 1, "SessionEnd": 1}
 #: A run waits this long for another run of the same project to finish before giving up.
 LOCK_TIMEOUT = 900.0
-
-
-@dataclass(frozen=True)
-class ExtractResult:
-    saved: tuple[Memory, ...] = ()
-    superseded: tuple[Memory, ...] = ()
-    #: Existing memories the span said again (touched, not copied).
-    reaffirmed: tuple[Memory, ...] = ()
-    #: Supersede targets the model named that matched nothing (the memory was saved as new).
-    unmatched: tuple[str, ...] = ()
-    #: Memories from explicit "remember …" prompts (included in `saved`/`reaffirmed`).
-    explicit: int = 0
-    #: Why nothing (or not everything) was sent to the model, when that is not an error.
-    skipped: str | None = None
-    error: str | None = None
-    #: A stable name for the error (LLMError.kind, "io", "store", "busy", "internal").
-    kind: str | None = None
-    fix: str | None = None
-    #: The daily budget stopped the run; the rest of the span waits.
-    paused: bool = False
-    #: No model is available: nothing was consumed, the span waits for one (the job stays queued).
-    waiting: bool = False
-    new_lines: int = 0
-    cursor: int = 0
-    chunks: int = 0
-    consolidation: dict[str, Any] | None = field(default=None, compare=False)
-    #: The background doc2query batch run after the extraction (`capture.enrich`), if any.
-    enrichment: dict[str, Any] | None = field(default=None, compare=False)
-    #: What the way in changed in a saved memory ("<id>: cut the text to its first 8,000 characters").
-    notes: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-
-class _Run:
-    """One extraction: the state shared by its steps (kept out of the result until it is final)."""
-
-    def __init__(self, bank: Bank, path: Path, session: str, event: str, reader: Any, agent: str | None) -> None:
-        self.bank, self.path, self.session, self.event, self.agent = bank, path, session, event, agent
-        self.reader = reader  # the agent's transcript format: a module with `read_span(path, start)`
-        self.project = bank.project
-        self.cursors = Cursors(self.project.path("cursor.json"))
-        self.captured = Captured(self.project.memory_dir)
-        self.source = Source(session, event, agent=agent)
-        self.saved: list[Memory] = []
-        self.superseded: list[Memory] = []
-        self.reaffirmed: list[Memory] = []
-        self.unmatched: list[str] = []
-        self.notes: list[str] = []
-        self.explicit = 0
-        self.span: transcript.Span | None = None
-        self.cursor = 0
-        self.chunks = 0
-        self.client: Any = None
-        self.started = time.monotonic()
-
-    def keep(self, result: SaveResult, known: Known | None = None) -> None:
-        (self.reaffirmed if result.reaffirmed else self.saved).append(result.memory)
-        self.superseded += result.superseded
-        if result.unmatched_supersede:
-            self.unmatched.append(result.unmatched_supersede)
-        self.notes += [f"{result.memory.id}: {note}" for note in result.notes]
-        if known is not None:
-            known.add(result.memory)
-            for old in result.superseded:
-                known.remove(old.id)
-
-    def advance(self, line: int) -> None:
-        if line != self.cursor:
-            self.cursors.set(self.session, line)
-            if self.span is not None:
-                self.captured.add(u for i, u in sorted(self.span.uuids.items()) if self.cursor <= i < line)
-            self.cursor = line
-
-    def result(self, **extra: Any) -> ExtractResult:
-        return ExtractResult(
-            tuple(self.saved),
-            tuple(self.superseded),
-            tuple(self.reaffirmed),
-            tuple(self.unmatched),
-            self.explicit,
-            new_lines=self.span.new_lines if self.span else 0,
-            cursor=self.cursor,
-            chunks=self.chunks,
-            notes=tuple(self.notes),
-            **extra,
-        )
-
-    def record(self, result: ExtractResult, *, quiet: bool = False) -> ExtractResult:
-        """Write the outcome to status.json. `quiet`: a run that did nothing (too few new lines)
-        only updates the session's position, so `lastRun` keeps describing the last real run."""
-        now = format_ts(self.bank.clock())
-        run: dict[str, Any] = {
-            "at": now,
-            "session": self.session,
-            "event": self.event,
-            "agent": self.agent,
-            "ok": result.ok,
-            "saved": len(result.saved),
-            "superseded": len(result.superseded),
-            "lines": result.new_lines,
-            "skipped": result.skipped,
-            "ms": int((time.monotonic() - self.started) * 1000),
-        }
-        if result.notes:
-            run["notes"] = list(result.notes)
-        changes: dict[str, Any] = {"lastCheck" if quiet else "lastRun": run}
-        if quiet:
-            pass
-        elif result.waiting:
-            since = (health.load(self.project).get("waiting") or {}).get("since") or now
-            changes["waiting"] = {"since": since, "reason": result.skipped, "fix": result.fix}
-        elif result.ok:
-            changes["lastSuccess"] = now
-            changes["paused"] = {"since": now, "reason": result.skipped, "fix": result.fix} if result.paused else None
-            changes["waiting"] = None
-        else:
-            changes["lastError"] = {
-                "at": now,
-                "session": self.session,
-                "event": self.event,
-                "agent": self.agent,
-                "kind": result.kind,
-                "error": result.error,
-                "fix": result.fix,
-            }
-        if self.cursors.problem:
-            changes["cursorProblem"] = self.cursors.problem
-        if self.span is not None:
-            sessions = health.load(self.project).get("sessions", {})
-            sessions[self.session] = health.session_entry(self.path, self.cursor, self.span.offset(self.cursor))
-            changes["sessions"] = sessions
-        # The result still says what happened; a full disk must not hide it behind a traceback.
-        with contextlib.suppress(OSError):
-            health.update(self.project, **changes)
-        return result
 
 
 def extract(
@@ -198,7 +57,7 @@ def extract(
     later (`capture.pending`). `agent` (`job_agent`) and `reader` (its transcript format) are the session's agent's."""
     path = Path(transcript_path)
     # Claude Code names a transcript after its session: the stem is hashed as a session id is.
-    run = _Run(bank, path, ids.session(session_id or path.stem), event, reader, ids.agent(agent))
+    run = Run(bank, path, ids.session(session_id or path.stem), event, reader, ids.agent(agent))
     lock = ProjectLock(bank.project.path("capture.lock"), timeout=lock_timeout)
     try:
         lock.acquire()
@@ -238,34 +97,56 @@ def extract(
         lock.release()
 
 
-def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bool = False) -> ExtractResult:
-    from memtui.llm.backend import capture_fix
-    from memtui.llm.errors import BudgetExceeded, LLMError, NoApiKey
-
-    run.cursor = start = run.cursors.get(run.session)
+def _extract(run: Run, min_new_lines: int | None, client: Any, whole_chunks: bool = False) -> ExtractResult:
+    """The plan: read the new lines, save what the user asked to remember, then the model's memories
+    chunk by chunk; each step either goes on or stops the run with what to record."""
     try:
-        span = run.reader.read_span(run.path, start)
-        if span.total < start:  # the file was replaced: read it again; dedup absorbs what repeats
-            run.cursor = start = 0
+        span = _read_span(run)
+        _check_enough(run, span, min_new_lines)
+        _save_explicit(run, span)
+        if not span.events:
+            run.advance(span.end)
+            raise Stop(run.result(skipped="no conversation in the new lines"))
+        run.client = _open_client(run, span) if client is None else client
+        _save_chunks(run, span, whole_chunks)
+    except Stop as stop:
+        return run.record(stop.result, quiet=stop.quiet)
+    header = run.bank.state.header
+    run.bank.update_header(extractionCount=int(header.get("extractionCount", 0) or 0) + 1)
+    return run.record(run.result())
+
+
+def _read_span(run: Run) -> transcript.Span:
+    """The lines after the session's cursor, without records an earlier run captured."""
+    run.cursor = run.start = run.cursors.get(run.session)
+    try:
+        span = run.reader.read_span(run.path, run.start)
+        if span.total < run.start:  # the file was replaced: read it again; dedup absorbs what repeats
+            run.cursor = run.start = 0
             span = run.reader.read_span(run.path, 0)
     except OSError as exc:
-        return run.record(
+        raise Stop(
             run.result(
                 error=f"cannot read transcript {run.path}: {exc.strerror or exc}",
                 kind="io",
                 fix="check the path; the cursor was not moved",
             )
-        )
+        ) from exc
     run.span = span
     # A forked or resumed-and-copied session repeats records captured before: skip them.
     span.drop_lines({i for i, u in span.uuids.items() if u in run.captured})
+    return span
+
+
+def _check_enough(run: Run, span: transcript.Span, min_new_lines: int | None) -> None:
     minimum = MIN_NEW_LINES.get(run.event, 1) if min_new_lines is None else min_new_lines
     if span.new_lines < minimum or span.new_lines == 0:
-        return run.record(
-            run.result(skipped=f"{plural(span.new_lines, 'new line')}; {run.event} waits for {max(minimum, 1)}"),
-            quiet=True,
-        )
+        waits = f"{plural(span.new_lines, 'new line')}; {run.event} waits for {max(minimum, 1)}"
+        raise Stop(run.result(skipped=waits), quiet=True)
 
+
+def _save_explicit(run: Run, span: transcript.Span) -> None:
+    """The prompts' "remember …" memories, which need no model."""
     try:
         with run.bank.lock:
             # Lines that wait for a model are read again by every run until one exists: a "remember
@@ -282,39 +163,39 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bo
                     )
                     run.explicit += 1
     except MemtuiError as exc:
-        return run.record(
+        raise Stop(
             run.result(
                 error=f"saving explicit memories failed: {exc}",
                 kind="store",
                 fix="fix the store (see `memtui status`); the cursor was not moved",
             )
-        )
-    if not span.events:
-        run.advance(span.end)
-        return run.record(run.result(skipped="no conversation in the new lines"))
+        ) from exc
 
-    if client is None:
-        from memtui.llm.backend import open_client
 
-        try:
-            client = open_client(run.project.memory_dir, run.bank.config.section("llm"))
-        except NoApiKey as exc:
-            # No model, nothing consumed: the cursor stays, the lines wait for a model (explicit
-            # memories were saved above: they need none).
-            return run.record(
-                run.result(
-                    skipped=f"{exc.message}: {plural(span.new_lines, 'new line')} {_wait(span.new_lines)} for a model",
-                    fix=capture_fix(exc.fix),
-                    waiting=True,
-                )
-            )
-        except MemtuiError as exc:
-            return run.record(
-                run.result(error=str(exc), kind="config", fix="fix .memory/config.toml; the cursor was not moved")
-            )
-    run.client = client
+def _open_client(run: Run, span: transcript.Span) -> Any:
+    """The configured model; without one nothing is consumed and the lines wait for it (explicit
+    memories were saved already: they need none)."""
+    from memtui.llm.backend import capture_fix, open_client
+    from memtui.llm.errors import NoApiKey
 
-    from memtui.llm import prompts, schema
+    try:
+        return open_client(run.project.memory_dir, run.bank.config.section("llm"))
+    except NoApiKey as exc:
+        raise Stop(_waiting(run, span.new_lines, exc.message, capture_fix(exc.fix))) from exc
+    except MemtuiError as exc:
+        raise Stop(
+            run.result(error=str(exc), kind="config", fix="fix .memory/config.toml; the cursor was not moved")
+        ) from exc
+
+
+def _waiting(run: Run, lines: int, why: str, fix: str | None) -> ExtractResult:
+    return run.result(skipped=f"{why}: {plural(lines, 'new line')} {_wait(lines)} for a model", fix=fix, waiting=True)
+
+
+def _save_chunks(run: Run, span: transcript.Span, whole_chunks: bool) -> None:
+    """Each chunk's memories, asked of the model and saved; the cursor moves past a chunk only once
+    its memories are saved."""
+    from memtui.llm import schema
 
     active = run.bank.memories(include_inactive=False)
     shortlist = run.bank.state.shortlist()
@@ -325,61 +206,65 @@ def _extract(run: _Run, min_new_lines: int | None, client: Any, whole_chunks: bo
     if whole_chunks:
         pieces = pending.whole_chunks(pieces)
     for number, piece in enumerate(pieces, 1):
-        day = _conversation_day(span, piece, run.bank)
-        try:
-            answer = client.structured(
-                system=prompts.extract_system(types, day),
-                prompt=prompts.extract_prompt(
-                    known.for_text(piece.text), piece.text, part=number, parts=len(pieces), today=day
-                ),
-                tool_name=prompts.EXTRACT_TOOL,
-                description="Record the new or changed memories found in the transcript.",
-                schema=answer_schema,
-                purpose="extraction",
-            )
-        except BudgetExceeded as exc:
-            return run.record(run.result(skipped=exc.message, fix=exc.fix, paused=True))
-        except NoApiKey as exc:  # a CLI found but not signed in: no model after all, the span waits
-            rest = span.new_lines - (run.cursor - start)
-            return run.record(
-                run.result(
-                    skipped=f"{exc.message}: {plural(rest, 'new line')} {_wait(rest)} for a model",
-                    fix=capture_fix(exc.fix),
-                    waiting=True,
-                )
-            )
-        except LLMError as exc:
-            return run.record(run.result(error=exc.message, kind=exc.kind, fix=exc.fix))
-        try:
-            with run.bank.lock:
-                for item in answer["memories"]:
-                    run.keep(
-                        run.bank.add(
-                            item["type"],
-                            item["content"],
-                            tags=item.get("tags") or (),
-                            supersedes=None if item.get("rests_on") == "tool" else item.get("supersedes") or None,
-                            source=resting_on(run.source, item.get("rests_on")),
-                            reviewed=False,
-                            questions=item.get("questions") or (),
-                            trim=True,
-                        ),
-                        known,
-                    )
-        except MemtuiError as exc:
-            return run.record(
-                run.result(
-                    error=f"saving memories failed: {exc}",
-                    kind="store",
-                    fix="fix the store (see `memtui status`); this chunk is retried next run",
-                )
-            )
+        answer = _ask_chunk(run, span, piece, (number, len(pieces)), known, (types, answer_schema))
+        _save_answer(run, answer, known)
         run.chunks += 1
         later = span.events[piece.end :]
         run.advance(min(e.first for e in later) if later else span.end)
-    header = run.bank.state.header
-    run.bank.update_header(extractionCount=int(header.get("extractionCount", 0) or 0) + 1)
-    return run.record(run.result())
+
+
+def _ask_chunk(
+    run: Run, span: transcript.Span, piece: chunking.Chunk, part: tuple[int, int], known: Known, asked: tuple
+) -> Any:
+    from memtui.llm import prompts
+    from memtui.llm.backend import capture_fix
+    from memtui.llm.errors import BudgetExceeded, LLMError, NoApiKey
+
+    (number, parts), (types, answer_schema) = part, asked
+    day = _conversation_day(span, piece, run.bank)
+    try:
+        return run.client.structured(
+            system=prompts.extract_system(types, day),
+            prompt=prompts.extract_prompt(known.for_text(piece.text), piece.text, part=number, parts=parts, today=day),
+            tool_name=prompts.EXTRACT_TOOL,
+            description="Record the new or changed memories found in the transcript.",
+            schema=answer_schema,
+            purpose="extraction",
+        )
+    except BudgetExceeded as exc:
+        raise Stop(run.result(skipped=exc.message, fix=exc.fix, paused=True)) from exc
+    except NoApiKey as exc:  # a CLI found but not signed in: no model after all, the span waits
+        rest = span.new_lines - (run.cursor - run.start)
+        raise Stop(_waiting(run, rest, exc.message, capture_fix(exc.fix))) from exc
+    except LLMError as exc:
+        raise Stop(run.result(error=exc.message, kind=exc.kind, fix=exc.fix)) from exc
+
+
+def _save_answer(run: Run, answer: Any, known: Known) -> None:
+    try:
+        with run.bank.lock:
+            for item in answer["memories"]:
+                run.keep(
+                    run.bank.add(
+                        item["type"],
+                        item["content"],
+                        tags=item.get("tags") or (),
+                        supersedes=None if item.get("rests_on") == "tool" else item.get("supersedes") or None,
+                        source=resting_on(run.source, item.get("rests_on")),
+                        reviewed=False,
+                        questions=item.get("questions") or (),
+                        trim=True,
+                    ),
+                    known,
+                )
+    except MemtuiError as exc:
+        raise Stop(
+            run.result(
+                error=f"saving memories failed: {exc}",
+                kind="store",
+                fix="fix the store (see `memtui status`); this chunk is retried next run",
+            )
+        ) from exc
 
 
 def job_agent(job: Mapping[str, Any]) -> str | None:

@@ -19,12 +19,7 @@ def register(server: Any, ws: Any) -> None:
     )
     @tool_errors
     def memory_ask(question: str) -> str:
-        """Answer a question from this project's memory, citing the memory ids it used, e.g.
-        "why did we move off Celery?" or "how do we deploy?".
-
-        Prefer memory_search when you want the memories themselves. The answer is only as good
-        as what was recorded: treat it as a lead to verify, and say so if it matters.
-        """
+        """Answer a question from memory, citing the memory ids used; a lead to verify."""
         if not question.strip():
             raise ValueError('ask a question, e.g. "how do we deploy?"')
         bank = ws.bank()

@@ -10,21 +10,11 @@ from memtui.mcp.workspace import tool_errors
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(
-        name="memory_forget",
-        title="Forget a memory",
-        structured_output=False,
-        annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
-        ),
-    )
-    @tool_errors
+    from memtui.mcp import schema
+
     def memory_forget(id: str) -> str:
-        """Archive the memory with this id because it is wrong or no longer true, so it is no
-        longer recalled. Use the id shown by memory_search. If a fact changed, prefer
-        memory_save with the new version (it supersedes the old one). Archived memories are
-        kept and the user can restore them (`memtui restore <id>`).
-        """
+        """Archive a wrong or obsolete memory (restorable); for a changed fact, memory_save the new
+        one instead."""
         from memtui.core import ids
         from memtui.errors import UsageError
 
@@ -37,3 +27,13 @@ def register(server: Any, ws: Any) -> None:
             return f"{memory.id} is already {memory.status.value}; nothing to do."
         dropped = bank.drop(memory.id, op="forget")[0]
         return f"Archived {dropped.id} ({dropped.type}). The user can restore it with `memtui restore {dropped.id}`."
+
+    memory_forget.__annotations__["id"] = schema.text("An id memory_search shows.")
+    server.tool(
+        name="memory_forget",
+        title="Forget a memory",
+        structured_output=False,
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+        ),
+    )(tool_errors(memory_forget))

@@ -7,30 +7,24 @@ from typing import Any
 from memtui.mcp import render
 from memtui.mcp.workspace import tool_errors
 
+#: Memories a listing returns at most.
+MAX_K = 50
+
 
 def register(server: Any, ws: Any) -> None:
     from mcp.types import ToolAnnotations
 
-    @server.tool(
-        name="memory_related",
-        title="Related memories",
-        structured_output=False,
-        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
-    )
-    @tool_errors
-    def memory_related(tags: list[str], k: int = 10) -> str:
-        """List memories tagged with any of `tags` (for example a module, a service or a topic
-        such as "auth" or "deploy"), those sharing the most tags first.
+    from memtui.mcp import schema
 
-        Use it to gather everything known about an area before changing it. Tags appear in the
-        results of memory_search. Returns the same blocks as memory_search.
-        """
+    def memory_related(tags: list[str], k: int = 10) -> str:
+        """Memories sharing the most of these tags (a module, service, topic): what is known about
+        an area."""
         wanted = [t.strip().lower().lstrip("#") for t in tags if t and t.strip()]
         if not wanted:
             raise ValueError('give at least one tag, e.g. ["deploy"]')
         bank = ws.bank()
         now = bank.clock()
-        k = max(1, min(int(k), 50))
+        k = max(1, min(int(k), MAX_K))
         memories = _related(bank, wanted, k)
         if not memories:
             return f"No memories are tagged {', '.join(wanted)}. memory_search finds memories by their text."
@@ -38,6 +32,15 @@ def register(server: Any, ws: Any) -> None:
         return render.listing(
             f"{len(memories)} {noun} tagged {', '.join(wanted)}:", [(m, None) for m in memories], now, bank.registry
         )
+
+    memory_related.__annotations__["tags"] = schema.words("Tags, as memory_search shows them.")
+    memory_related.__annotations__["k"] = schema.result_count(10, MAX_K)
+    server.tool(
+        name="memory_related",
+        title="Related memories",
+        structured_output=False,
+        annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+    )(tool_errors(memory_related))
 
 
 def _related(bank: Any, tags: list[str], k: int) -> list[Any]:

@@ -16,21 +16,9 @@ def register(server: Any, ws: Any) -> None:
     from memtui.mcp import schema
 
     def memory_save(content: str, type: str, tags: list[str] | None = None, questions: list[str] | None = None) -> str:
-        """Save one durable fact about this project so future sessions know it: a decision and
-        its reason, an architectural fact, a convention, a gotcha, the state of ongoing work, or
-        a preference the user stated. Save when the user asks you to remember something, or when
-        you learn something a future session would otherwise have to rediscover.
-
-        `content`: one self-contained statement (it will be read without this conversation), at
-        most 2000 characters. `type` (required): one of the project's memory types (listed with
-        their meanings in the schema). `tags`: a few lowercase topic words. `questions`: 2-4 short
-        questions a developer might later ask that this fact answers, in other words than its own
-        (they let a differently worded prompt find it).
-
-        Saving a fact that is already stored re-affirms it instead of adding a copy; a newer
-        version of a stored fact supersedes the old one, except one the user reviewed: that one is
-        kept and your version waits for the user to accept it. Secrets are redacted before saving.
-        """
+        """Save one durable fact a future session needs or the user asks you to keep. A stored fact
+        is re-affirmed; a newer version supersedes it (one the user reviewed waits for review).
+        Secrets are redacted."""
         from memtui.core.memory import Source
         from memtui.errors import UsageError
 
@@ -66,7 +54,12 @@ def register(server: Any, ws: Any) -> None:
         return line
 
     # The schema lists the project's types (config.toml's custom ones too); the SDK refuses others.
-    memory_save.__annotations__["type"] = schema.memory_type(ws.registry(), required=True)
+    memory_save.__annotations__["type"] = schema.memory_type(ws.registry())
+    memory_save.__annotations__["content"] = schema.text(
+        f"One self-contained statement, at most {MAX_CONTENT} characters."
+    )
+    memory_save.__annotations__["tags"] = schema.words("Lowercase topic words.") | None
+    memory_save.__annotations__["questions"] = schema.words("2-4 questions it answers, in other words.") | None
     server.tool(
         name="memory_save",
         title="Save to memory",

@@ -18,19 +18,8 @@ def register(server: Any, ws: Any) -> None:
     from memtui.mcp import schema
 
     def memory_search(query: str, k: int = 5, type: str | None = None) -> str:
-        """Search this project's long-term memory: decisions, architecture, conventions, gotchas,
-        progress and the user's preferences recorded in earlier sessions.
-
-        Call it before answering questions about why the code is the way it is, how things are
-        done here, or what was decided before. `query` is a few words or a question; `k` is the
-        number of results (1-20); `type` narrows to one kind (the project's types are listed with
-        their meanings in the schema). Pass a memory id as the query to read that memory in full.
-
-        Returns one block per memory, best match first: `id · type · age · confidence`, how it
-        stands against the code (verified, drifted, unchecked), then the text. A drifted memory
-        names code that is gone (a line says what, and its likely new name); memories older than
-        a day say so too: verify them against the code before relying on them.
-        """
+        """Search memory by meaning and words, before answering why or how things are done here.
+        Results say their age and whether they still match the code: verify drifted or old ones."""
         from memtui.recall import access, lookup
 
         bank = ws.bank()
@@ -57,8 +46,9 @@ def register(server: Any, ws: Any) -> None:
         title = f"{len(matches)} {'memory' if len(matches) == 1 else 'memories'} for {query!r}, best first:"
         return render.listing(title, [(m.memory, m.score, m.status, m.note) for m in matches], now, bank.registry)
 
-    memory_search.__annotations__["type"] = schema.memory_type(ws.registry(), required=False) | None
+    memory_search.__annotations__["type"] = schema.text("Only this type.") | None
     memory_search.__annotations__["k"] = schema.result_count(5)
+    memory_search.__annotations__["query"] = schema.text("Words or a question; a memory id shows it in full.")
     server.tool(
         name="memory_search",
         title="Search memory",

@@ -20,10 +20,7 @@ def register(server: Any, ws: Any) -> None:
     )
     @tool_errors
     def memory_status() -> str:
-        """Summarise this project's memory: how many memories of each type, how many are stale
-        or not yet reviewed by the user, and whether automatic capture is working. Call it when
-        the user asks what you remember, or when recall seems to be missing things.
-        """
+        """What memory holds: counts by type, stale and unreviewed memories, capture health."""
         from memtui.core import decay
 
         bank = ws.bank()
