@@ -4,7 +4,9 @@ What the SDK answers to the handshake, to the listings (`tools/list`, `prompts/l
 `resources/list`, `resources/templates/list`) and to a `subscriptions/listen` (an acknowledgement
 notification) depends only on memtui's version, the SDK's version, the protocol version asked for,
 whether this server lists its tools, and (for `tools/list`) the project's memory types. A key holds
-all of those, so a learned answer can never differ from what the installed SDK would say.
+all of those, so a learned answer can never differ from what the installed SDK would say. memtui's
+own surface (the tools' text, in this folder's source) is part of it too: an editable install or a
+patched file changes the answers without a new version number.
 """
 
 from __future__ import annotations
@@ -44,6 +46,19 @@ def _sdk_version() -> str | None:
         return None
 
 
+def _surface() -> str:
+    """A digest of the source the answers come from (this folder and its `tools/`): a few dozen
+    kilobytes, hashed in well under a millisecond at each start."""
+    digest = hashlib.blake2b(digest_size=8)
+    here = Path(__file__).resolve().parent
+    for path in sorted([*here.glob("*.py"), *here.glob("tools/*.py")]):
+        try:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        except OSError:
+            digest.update(path.name.encode() + b"\0?")
+    return digest.hexdigest()
+
+
 class Answers:
     """The learned answers, for this memtui and this SDK only."""
 
@@ -51,7 +66,7 @@ class Answers:
         from memtui import __version__
 
         self.path = path or cache_path()
-        self.versions = {"memtui": __version__, "mcp": _sdk_version()}
+        self.versions = {"memtui": __version__, "mcp": _sdk_version(), "surface": _surface()}
         self.answers: dict[str, Any] = {}
         if self.versions["mcp"] is None:
             return

@@ -161,6 +161,25 @@ def test_answers_of_another_sdk_release_are_not_used(project, home):
     assert json.loads(cache.read_text())["mcp"] != "0.0.1"
 
 
+def test_answers_learned_from_other_tool_text_are_not_used(project, home):
+    """An editable install or a patched file changes the tools' text without a new version: answers
+    learned from other source are ignored, so a shortened surface is what the next start lists."""
+
+    async def calls(client):
+        return {t.name for t in (await client.list_tools()).tools}
+
+    assert session(project.root, home, calls) == TOOLS  # learns the answers
+    cache = home / ".cache" / "memtui" / "mcp-answers.json"
+    learned = json.loads(cache.read_text())
+    for key, answer in learned["answers"].items():
+        if key.startswith("tools/list"):
+            answer["tools"] = [{**answer["tools"][0], "name": "memory_old"}]
+    cache.write_text(json.dumps({**learned, "surface": "0" * 16}))
+
+    assert session(project.root, home, calls) == TOOLS
+    assert json.loads(cache.read_text())["surface"] != "0" * 16
+
+
 def test_the_server_leaves_at_once_on_sigint(project, home):
     import signal
 
