@@ -76,6 +76,21 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
     # As recall searches: at least five (the gate reads the best five hits' signals).
     hits = search(bank, prompt, k=max(settings.recall_k, 5), semantic=semantic)
     decision = calibration.decide(hits, settings.recall_k)
+    clause = ""
+    if not decision.kept:
+        # As recall does (`recall.lookup`): a held prompt is judged sentence by sentence.
+        from dataclasses import replace
+
+        from memtui.index.clauses import clauses
+
+        for part in clauses(prompt):
+            found = search(bank, part, k=max(settings.recall_k, 5), semantic=semantic)
+            alone = calibration.decide(found, settings.recall_k)
+            if alone.kept:
+                clause, hits = part, found
+                reason = f"{alone.reason}; on its sentence {part!r} (the whole prompt: {decision.reason})"
+                decision = replace(alone, reason=reason)
+                break
     kept = {h.memory.id for h in decision.kept}
     names = calibration.HYBRID_SIGNALS if decision.model == "hybrid" else calibration.LEXICAL_SIGNALS
     candidates = [
@@ -112,6 +127,7 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
             "gate_at": decision.gate_at,
             "reason": decision.reason,
             "kept": [h.memory.id for h in decision.kept],
+            "clause": clause,
         },
         "injected": injected,
     }

@@ -53,6 +53,14 @@ def test_a_clause_diluted_prompt_gets_its_memory_and_says_why(run, stored):
     assert "coverage" in text and "briefing (memtui)" in text
 
 
+def test_a_prompt_held_whole_passes_on_its_sentence_and_says_so(run, stored):
+    prompt = "MWAA environment update failed after I changed requirements.txt; Priya filed it as INC-3317 at 9:40."
+    got = explain(run, prompt)
+    assert got["injected"] == [stored["tidewater/m19"]]
+    assert got["decision"]["clause"].startswith("MWAA environment update failed")
+    assert "on its sentence" in got["decision"]["reason"] and "the whole prompt: held" in got["decision"]["reason"]
+
+
 def test_an_unrelated_prompt_is_held_with_its_reason(run, stored):
     got = explain(run, UNRELATED)
     assert got["injected"] == [] and got["decision"]["kept"] == []

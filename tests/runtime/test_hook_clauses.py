@@ -24,6 +24,12 @@ DILUTED = [
         "tidewater/m3",
     ),
     (
+        # Held as a whole (words only, p 0.68 < 0.73); its first sentence alone passes.
+        "MWAA environment update failed after I changed requirements.txt; "
+        "Priya filed it as INC-3317 this morning at 9:40.",
+        "tidewater/m19",
+    ),
+    (
         "stg_zendesk__tickets still has tickets that were deleted. "
         "Logging this under JIRA-2231 before the review on the 14th.",
         "tidewater/m12",
@@ -49,7 +55,7 @@ def stored(project) -> dict[str, str]:
     return ids
 
 
-@pytest.mark.parametrize(("prompt", "gold"), DILUTED, ids=["ticket-and-day", "ticket-and-date"])
+@pytest.mark.parametrize(("prompt", "gold"), DILUTED, ids=["ticket-and-day", "held-whole", "ticket-and-date"])
 def test_a_clause_about_a_ticket_does_not_hide_the_memory(hook, stored, prompt, gold):
     context = context_of(hook("UserPromptSubmit", prompt=prompt))
     assert stored[gold] in context
