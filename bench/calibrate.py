@@ -258,6 +258,36 @@ def report(inside: list[dict], outside: list[dict], gate: float, floor: float, *
     return "\n".join(lines)
 
 
+KEY = ("recall@5", "gated", "gated paraphrase", "none_empty")
+
+
+def beside(base: Path, ours: dict[str, tuple]) -> str:
+    """The key coding figures of this tree and of `base` (its own calibrate.py run), in and out of sample."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(base)}
+    run = subprocess.run(
+        [sys.executable, str(base / "bench" / "calibrate.py")], capture_output=True, text=True, env=env, cwd=base
+    )
+    theirs: dict[str, dict[str, tuple[str, str]]] = {}
+    model = ""
+    for line in run.stdout.splitlines():
+        if line.startswith(("hybrid:", "lexical:")):
+            model = line.split(":")[0]
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if model and len(cells) == 3 and cells[0] in KEY and cells[0] not in theirs.get(model, {}):
+            theirs.setdefault(model, {})[cells[0]] = (cells[1], cells[2])
+    head = subprocess.run(["git", "-C", str(base), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    lines = [f"beside {head.stdout.strip() or base} (coding, in sample / out of sample):"]
+    for m, (inside, outside, *cut) in ours.items():
+        a, b = metrics(inside, *cut), metrics(outside, *cut)
+        for k in KEY:
+            old = theirs.get(m, {}).get(k, ("?", "?"))
+            lines.append(f"  {m:<8} {k:<17} this {a[k]:.3f} / {b[k]:.3f}   base {old[0]} / {old[1]}")
+    return "\n".join(lines)
+
+
 def render(
     models: dict[str, tuple], queries: dict[str, tuple], gates: dict[str, float], floor: float, cuts: dict[str, tuple]
 ) -> str:
@@ -280,6 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         "--questions",
         action="store_true",
         help="fit with the hand-written questions of questions/ indexed (the doc2query ceiling; writes nothing)",
+    )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        metavar="TREE",
+        help="also run TREE's bench/calibrate.py (e.g. a worktree of 05b8940) and print its figures beside",
     )
     args = parser.parse_args(argv)
     data = args.data or default_data_dir()
@@ -325,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
         got = metrics(locomo, gates[m], floor, *cuts[m])
         print("  locomo-obs (in sample): " + "  ".join(f"{k} {v:.3f}" for k, v in got.items() if v == v))
     print(f"gates {gates}, hit floor {floor}, best-hit floor and share {cuts}")
+    if args.base is not None:
+        print(beside(args.base, {m: (inside[m], outside[m], gates[m], floor, *cuts[m]) for m in models}))
     text = TARGET.read_text(encoding="utf-8")
     pattern = re.compile(r"(# -- fitted by bench/calibrate.py[^\n]*\n)(.*?)(# -- end of fitted constants)", re.S)
     fitted = render(models, queries, gates, floor, cuts)

@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "memtui.commands.render",
     "memtui.commands.demo",
     "memtui.commands.search",
+    "memtui.commands.explain",
     "memtui.commands.scan",
     "memtui.commands.verify",
     "memtui.commands.capture",

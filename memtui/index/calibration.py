@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 HYBRID_SIGNALS = ("cosine", "cosine_z", "cosine_gap", "bm25", "coverage", "lexical")
 LEXICAL_SIGNALS = ("bm25", "coverage", "lexical", "lexical_gap")
@@ -99,15 +100,48 @@ def _cuts(hits: Sequence) -> tuple[float, float, float]:
     return GATE_LEXICAL, BEST_LEXICAL, SHARE_LEXICAL
 
 
-def gate(hits: Sequence, k: int) -> list:
-    """What recall may inject of `hits` (best first): nothing when the prompt is probably about
-    something the store does not hold or when its best hit is weak (below the model's best-hit
-    floor), else up to `k` hits whose own probability reaches HIT_FLOOR and the model's share of
-    the best one's: one strong hit is one memory, not five."""
+@dataclass(frozen=True)
+class GateDecision:
+    """What the gate made of a prompt's hits, and why, in one line a person reads (`memtui explain`)."""
+
+    #: The hits recall may inject, best first.
+    kept: list
+    #: One short human line: why these (or none) pass.
+    reason: str
+    #: The probability that the store holds something relevant for this prompt (the query model).
+    relevance: float
+    #: The gate that probability is held against.
+    gate_at: float
+    #: "hybrid" (words and meaning) or "words" (the words-only model).
+    model: str
+
+
+def decide(hits: Sequence, k: int) -> GateDecision:
+    """What recall may inject of `hits` (best first), with the reason: nothing when the prompt is
+    probably about something the store does not hold or when its best hit is weak (below the
+    model's best-hit floor), else up to `k` hits whose own probability reaches HIT_FLOOR and the
+    model's share of the best one's: one strong hit is one memory, not five."""
     gate_at, best_at, share = _cuts(hits)
-    if not hits or relevant([h.signals for h in hits]) < gate_at:
-        return []
+    model = "hybrid" if hits and len(hits[0].signals) == len(HYBRID_SIGNALS) else "words"
+    if not hits:
+        return GateDecision([], "held: no memory matched the prompt at all", 0.0, gate_at, model)
+    relevance = relevant([h.signals for h in hits])
+    if relevance < gate_at:
+        reason = f"held: probably nothing in the store for this prompt (p={relevance:.2f} < {gate_at:.2f})"
+        return GateDecision([], reason, relevance, gate_at, model)
     best = max(h.score for h in hits)
     if best < best_at:
-        return []
-    return [h for h in hits if h.score >= max(HIT_FLOOR, share * best)][:k]
+        reason = f"held: the best hit is weak (its p={best:.2f} < {best_at:.2f})"
+        return GateDecision([], reason, relevance, gate_at, model)
+    cut = max(HIT_FLOOR, share * best)
+    kept = [h for h in hits if h.score >= cut][:k]
+    reason = (
+        f"passed: the best hits stand out (p={relevance:.2f} ≥ {gate_at:.2f}); "
+        f"{len(kept)} reach {cut:.2f} of the best hit's {best:.2f}"
+    )
+    return GateDecision(kept, reason, relevance, gate_at, model)
+
+
+def gate(hits: Sequence, k: int) -> list:
+    """What recall may inject of `hits` (best first): `decide(hits, k).kept`."""
+    return decide(hits, k).kept

@@ -81,6 +81,15 @@ def search(
     if not recall:  # an explicit search shows whatever matched, weak or not
         return [h for h in hits[:k] if h.memory.active and not h.memory.held]
     kept = calibration.gate(hits, k)
+    if not kept:
+        # A clause about a ticket or a date dilutes a strong match: judge each sentence alone.
+        from memtui.index.clauses import clauses
+
+        for clause in clauses(query):
+            found = index.search(target, clause, k=max(k, 5), types=list(types) if types else None, semantic="warm")
+            kept = calibration.gate(found, k)
+            if kept:
+                break
     if not kept and conversation is not None and not switches(query):
         turn = conversation()
         if turn.text:
