@@ -107,6 +107,7 @@ COMMANDS: dict[str, Callable[[World], list[str]]] = {
     "undo": lambda w: ["undo"],
     "render": lambda w: ["render"],
     "search": lambda w: ["search", "--semantic", "off", "postgres"],
+    "explain": lambda w: ["explain", "--semantic", "off", "postgres"],
     "related": lambda w: ["related", "db"],
     "index": lambda w: ["index", "--no-vectors"],
     "scan": lambda w: ["scan"],
