@@ -49,6 +49,8 @@ def search(
     from memtui.index import calibration
     from memtui.index import search as index
 
+    wanted = list(types) if types else None
+
     def run(turn: Turn | None = None) -> list[Hit]:
         # At least five: the gate reads the best five hits' signals whatever `k` the caller shows.
         # Recall runs in the service (model loaded) or in its fallback, which must not ask the
@@ -57,16 +59,18 @@ def search(
             target,
             query,
             k=max(k, 5),
-            types=list(types) if types else None,
+            types=wanted,
             semantic="warm" if recall else "auto",
             context=turn.text if turn else "",
             about=turn.previous if turn else "",
         )
 
+    def gated(text: str) -> list[Hit]:
+        """`text` searched by itself (a sentence, or the prompt joined with its turn), gated."""
+        return calibration.gate(index.search(target, text, k=max(k, 5), types=wanted, semantic="warm"), k)
+
     def joined(turn: Turn) -> list[Hit]:
-        text = "\n".join(p for p in (query, turn.previous, turn.assistant[:SUBJECT_ANSWER_CHARS]) if p)
-        hits = index.search(target, text, k=max(k, 5), types=list(types) if types else None, semantic="warm")
-        return calibration.gate(hits, k)
+        return gated("\n".join(p for p in (query, turn.previous, turn.assistant[:SUBJECT_ANSWER_CHARS]) if p))
 
     if recall and subjectless(query):
         # "how do I trigger it?" names nothing: alone it matches whatever shares its generic
@@ -85,11 +89,7 @@ def search(
         # A clause about a ticket or a date dilutes a strong match: judge each sentence alone.
         from memtui.index.clauses import clauses
 
-        for clause in clauses(query):
-            found = index.search(target, clause, k=max(k, 5), types=list(types) if types else None, semantic="warm")
-            kept = calibration.gate(found, k)
-            if kept:
-                break
+        kept = next((found for found in map(gated, clauses(query)) if found), [])
     if not kept and conversation is not None and not switches(query):
         turn = conversation()
         if turn.text:

@@ -14,7 +14,6 @@ on the hook's path); the TUI's "Recall log" screen reads it back with `read`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,14 +32,19 @@ def path(memory_dir: Path) -> Path:
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """The start of `text` on one line, secrets redacted, control and tag characters defused."""
-    from memtui.core.defuse import for_model
+    """The start of the prompt `text` on one line, secrets redacted, control and tag characters defused."""
     from memtui.core.redact import redact
 
-    flat = " ".join(str(text)[: limit * 4].split())
-    cut = redact(flat)
-    cut = cut if len(cut) <= limit else cut[: limit - 1] + "…"
-    return for_model(cut, oneline=True)
+    return oneline(redact(" ".join(str(text)[: limit * 4].split())), limit)
+
+
+def oneline(text: str, limit: int) -> str:
+    """`text` on one line, cut to `limit` characters and defused. For memtui's own words and what
+    the index says of a hit: memories are redacted as they are saved, so only the prompt needs it."""
+    from memtui.core.defuse import for_model
+
+    flat = " ".join(str(text).split())
+    return for_model(flat if len(flat) <= limit else flat[: limit - 1] + "…", oneline=True)
 
 
 def reason_for(sent: Sequence[str], found: Sequence[Any], given: str = "") -> str:
@@ -80,7 +84,7 @@ def record(
             "layer": layer,
             "sent": [_sent(i, by_id.get(i)) for i in sent],
             "held": [h.memory.id for h in hits if h.memory.id not in set(sent)][:10],
-            "reason": excerpt(reason_for(sent, hits, reason), 200),
+            "reason": oneline(reason_for(sent, hits, reason), 200),
         }
         if prompt:
             entry["prompt"] = excerpt(prompt)
@@ -92,7 +96,7 @@ def record(
 def _sent(memory_id: str, hit: Any) -> dict[str, Any]:
     if hit is None:
         return {"id": memory_id}
-    return {"id": memory_id, "score": round(float(hit.score), 3), "why": excerpt(hit.why, 120)}
+    return {"id": memory_id, "score": round(float(hit.score), 3), "why": oneline(hit.why, 120)}
 
 
 def _now() -> str:
@@ -104,21 +108,9 @@ def _now() -> str:
 def _append(file: Path, entry: dict[str, Any]) -> None:
     import json
 
-    from memtui.store.safepath import confine, open_file
+    from memtui.store.logfile import append
 
-    file = confine(file)
-    file.parent.mkdir(exist_ok=True)
-    try:
-        if file.stat().st_size > MAX_BYTES:
-            os.replace(file, file.with_name(file.name + ".1"))
-    except FileNotFoundError:
-        pass
-    line = json.dumps(entry, ensure_ascii=False) + "\n"
-    fd = open_file(file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    try:
-        os.write(fd, line.encode("utf-8", "replace"))  # one write: lines of two hooks never interleave
-    finally:
-        os.close(fd)
+    append(file, json.dumps(entry, ensure_ascii=False) + "\n", 0o600, MAX_BYTES)
 
 
 def read(memory_dir: Path, limit: int = READ_LIMIT) -> list[dict[str, Any]]:

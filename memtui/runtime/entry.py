@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memtui.core.payload import PROMPT
 from memtui.index import remote
 from memtui.runtime import client
 from memtui.runtime.context import EVENTS, Context, locate, parse_payload
@@ -49,8 +50,6 @@ BUDGET_SECONDS = 5.0
 WAIT_SECONDS = 2.5
 #: How often the waiting prompt asks again (the service binds its socket only once warm).
 WAIT_STEP = 0.05
-#: memtui's name of the prompt event (whatever the agent calls it).
-PROMPT = "UserPromptSubmit"
 
 
 class Deadline(BaseException):

@@ -23,24 +23,12 @@ def write(memory_dir: Path, event: str, message: str, *, name: str = "hooks.log"
     try:
         if not memory_dir.is_dir():
             return
-        from memtui.store.safepath import confine, open_file
-
-        path = confine(log_path(memory_dir, name))
-        path.parent.mkdir(exist_ok=True)
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                os.replace(path, path.with_name(path.name + ".1"))
-        except FileNotFoundError:
-            pass
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
         from memtui.core.redact import redact  # only on the way to disk: a log line may quote a payload
+        from memtui.store.logfile import append
 
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
         flat = redact(" ".join(str(message).split())[:2000])
-        fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            os.write(fd, f"{stamp} pid={os.getpid()} {event}: {flat}\n".encode("utf-8", "replace"))
-        finally:
-            os.close(fd)
+        append(log_path(memory_dir, name), f"{stamp} pid={os.getpid()} {event}: {flat}\n", max_bytes=MAX_BYTES)
     except Exception:  # a full disk or read-only directory must not break the session
         pass
 

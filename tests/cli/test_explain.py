@@ -4,13 +4,12 @@ against a real project holding a development set's memories (tidewater, coding-m
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from devsetkit import store_project
 
 from memtui.store.bank import Bank
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 PROJECT = "tidewater"
 #: A lexical prompt of the set with a clause about a ticket and a date beside it.
 DILUTED = "stg_zendesk__tickets still has tickets that were deleted. Logging this under JIRA-2231 before the review on the 14th."
@@ -20,15 +19,7 @@ UNRELATED = "what's the best way to write a binary search in rust?"
 @pytest.fixture
 def stored(project) -> dict[str, str]:
     """The project's current memories of the development set, in a real store: dev id → id."""
-    bank = Bank(project)
-    ids = {}
-    for line in (DATA / "coding-more" / "memories.jsonl").read_text(encoding="utf-8").splitlines():
-        m = json.loads(line)
-        if m["project"] == PROJECT and not m.get("dup_of") and not m.get("superseded_by"):
-            kind = "reference" if m["type"] == "tool" else m["type"]  # `tool` is not a default type
-            memory = bank.add(kind, m["content"], name=m["name"], description=m["description"], tags=m["tags"])
-            ids[m["id"]] = memory.memory.id
-    return ids
+    return store_project(project, PROJECT)
 
 
 def explain(run, *args: str) -> dict:

@@ -4,15 +4,10 @@ and an unrelated prompt still gets nothing. The development set's tidewater proj
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from devsetkit import store_project
 from hookkit import context_of
 
-from memtui.store.bank import Bank
-
-DATA = Path(__file__).resolve().parents[1] / "data"
 PROJECT = "tidewater"
 
 #: Lexical prompts of the set, each with a clause about a ticket and a date added (written without
@@ -44,15 +39,7 @@ UNRELATED = [
 @pytest.fixture
 def stored(project) -> dict[str, str]:
     """The project's current memories of the development set, in a real store: dev id → id."""
-    bank = Bank(project)
-    ids = {}
-    for line in (DATA / "coding-more" / "memories.jsonl").read_text(encoding="utf-8").splitlines():
-        m = json.loads(line)
-        if m["project"] == PROJECT and not m.get("dup_of") and not m.get("superseded_by"):
-            kind = "reference" if m["type"] == "tool" else m["type"]  # `tool` is not a default type
-            memory = bank.add(kind, m["content"], name=m["name"], description=m["description"], tags=m["tags"])
-            ids[m["id"]] = memory.memory.id
-    return ids
+    return store_project(project, PROJECT)
 
 
 @pytest.mark.parametrize(("prompt", "gold"), DILUTED, ids=["ticket-and-day", "held-whole", "ticket-and-date"])

@@ -3,21 +3,12 @@ before it was about, and nothing when there is no such turn (multi-turn/pronouns
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from devsetkit import DATA, lines, store_project
 from hookkit import context_of
 from test_hook_conversation import write_turn
 
-from memtui.store.bank import Bank
-
-DATA = Path(__file__).resolve().parents[1] / "data"
 PROJECT = "tidewater"
-
-
-def lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 PRONOUNS = [p for p in lines(DATA / "multi-turn" / "pronouns.jsonl") if p["project"] == PROJECT]
@@ -26,14 +17,7 @@ PRONOUNS = [p for p in lines(DATA / "multi-turn" / "pronouns.jsonl") if p["proje
 @pytest.fixture
 def stored(project) -> dict[str, str]:
     """The project's current memories of the development set, saved in a real store: dev id → id."""
-    bank = Bank(project)
-    ids = {}
-    for m in lines(DATA / "coding-more" / "memories.jsonl"):
-        if m["project"] == PROJECT and not m.get("dup_of") and not m.get("superseded_by"):
-            kind = "reference" if m["type"] == "tool" else m["type"]  # `tool` is not a default type
-            memory = bank.add(kind, m["content"], name=m["name"], description=m["description"], tags=m["tags"])
-            ids[m["id"]] = memory.memory.id
-    return ids
+    return store_project(project, PROJECT)
 
 
 def injected(answer: dict | None, ids: dict[str, str]) -> list[str]:
