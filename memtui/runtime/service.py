@@ -191,9 +191,22 @@ def stop(project: Any, timeout: float = 10.0) -> bool:
     while alive(project) and time.monotonic() < deadline:
         time.sleep(0.05)
     while pid is not None and time.monotonic() < deadline:  # the lock goes a moment before the process
-        try:
-            os.kill(pid, 0)
-        except OSError:
+        if _gone(pid):
             break
         time.sleep(0.02)
     return True
+
+
+def _gone(pid: int) -> bool:
+    """True once `pid` has exited. A service this process started (the TUI, a test) is its child:
+    until it is reaped it is a zombie that `kill(pid, 0)` still finds, so reap it first."""
+    try:
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return True
+    except ChildProcessError:
+        pass  # not our child: someone else reaps it
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return True
+    return False

@@ -373,3 +373,17 @@ def wait_idle(project, timeout: float = 30) -> None:
     while spool.worker_running(project.memory_dir):
         assert time.monotonic() < deadline, "the worker did not exit"
         time.sleep(0.05)
+
+
+def test_stopping_a_service_this_process_started_reaps_it(project, home, bank):
+    """The TUI and the tests start the service themselves: its exit leaves a zombie until reaped,
+    which a bare `kill(pid, 0)` still finds, so `stop` used to wait out its whole timeout."""
+    bank.add("decision", "We deploy with make ship from the main branch")
+    set_service(project, idle_seconds=60)
+    assert control.ensure(project, env={})
+    pid = wait_ready(project)["pid"]
+
+    assert control.stop(project)
+
+    with pytest.raises(ChildProcessError):  # reaped by stop(): no zombie of ours is left
+        os.waitpid(pid, os.WNOHANG)
