@@ -26,6 +26,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
 
     memory_dir = context.project.memory_dir
     state = SessionState.load(memory_dir, context.session_id)
+    state.retry(getattr(context, "attempt", ""))
     room = min(settings.session_bytes - state.injected, settings.prompt_chars - reserved) - fence.overhead()
     if room <= 0:
         return ""
@@ -60,7 +61,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
     if not parts:
         return ""
     injected = fence.block(parts)
-    state.record([*chosen, *saved], len(injected.encode("utf-8")))
+    state.record([*chosen, *saved], len(injected.encode("utf-8")), getattr(context, "attempt", ""))
     _bookkeep(context, state, chosen)
     return injected
 
@@ -71,6 +72,7 @@ def briefing(context: Any) -> str:
     state = SessionState.load(memory_dir, context.session_id)
     if context.hook.source in ("clear", "compact", "startup"):
         state.reset()  # a new or emptied context holds none of what was injected before
+    state.retry(getattr(context, "attempt", ""))
     settings = context.settings
     if not settings.recall:
         _bookkeep(context, state, [])
@@ -103,7 +105,7 @@ def briefing(context: Any) -> str:
         return ""
     injected = fence.block(lines, notice, separator="\n")
     # Only memories shown whole count as surfaced: a prompt that needs the rest of one still gets it.
-    state.record(whole, len(injected.encode("utf-8")))
+    state.record(whole, len(injected.encode("utf-8")), getattr(context, "attempt", ""))
     _bookkeep(context, state, shown)
     return injected
 

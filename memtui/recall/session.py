@@ -34,6 +34,11 @@ class SessionState:
         self.surfaced = list(surfaced or [])
         #: Bytes recall has injected into this session so far.
         self.injected = injected
+        #: The last hook call that recorded here (`Context.attempt`), what it recorded and its bytes.
+        #: Another try of that same call means its earlier reply never reached the agent.
+        self.attempt = ""
+        self.attempt_ids: list[str] = []
+        self.attempt_bytes = 0
 
     @classmethod
     def load(cls, memory_dir: Path, session_id: str) -> SessionState:
@@ -46,14 +51,31 @@ class SessionState:
             return cls(path)
         surfaced = [s for s in data.get("surfaced", []) if isinstance(s, str)]
         injected = data.get("injected", 0)
-        return cls(path, surfaced, injected if isinstance(injected, int) and injected >= 0 else 0)
+        state = cls(path, surfaced, injected if isinstance(injected, int) and injected >= 0 else 0)
+        last = data.get("attempt")
+        if isinstance(last, dict) and isinstance(last.get("id"), str) and isinstance(last.get("bytes"), int):
+            state.attempt = last["id"]
+            state.attempt_ids = [s for s in last.get("ids", []) if isinstance(s, str) and s in state.surfaced]
+            state.attempt_bytes = min(max(last["bytes"], 0), state.injected)
+        return state
+
+    def retry(self, attempt: str) -> None:
+        """`attempt` tries again a call that recorded here: its earlier reply was lost (it missed the
+        client's budget), so what it recorded is no longer in the agent's context."""
+        if not attempt or attempt != self.attempt:
+            return
+        self.surfaced = [s for s in self.surfaced if s not in self.attempt_ids]
+        self.injected -= self.attempt_bytes
+        self.attempt_ids, self.attempt_bytes = [], 0
 
     def seen(self, memory_id: str) -> bool:
         return memory_id in self.surfaced
 
-    def record(self, ids: list[str], nbytes: int) -> None:
-        self.surfaced += [i for i in ids if i not in self.surfaced]
+    def record(self, ids: list[str], nbytes: int, attempt: str = "") -> None:
+        new = [i for i in ids if i not in self.surfaced]
+        self.surfaced += new
         self.injected += nbytes
+        self.attempt, self.attempt_ids, self.attempt_bytes = attempt, new, nbytes
 
     def reset(self) -> None:
         """A cleared or compacted context no longer holds what was injected before."""
@@ -67,7 +89,14 @@ class SessionState:
         self.path.parent.mkdir(exist_ok=True)
         tmp = confine(self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp"))
         tmp.write_text(
-            json.dumps({"surfaced": self.surfaced, "injected": self.injected, "updated": int(time.time())}),
+            json.dumps(
+                {
+                    "surfaced": self.surfaced,
+                    "injected": self.injected,
+                    "attempt": {"id": self.attempt, "ids": self.attempt_ids, "bytes": self.attempt_bytes},
+                    "updated": int(time.time()),
+                }
+            ),
             encoding="utf-8",
         )
         os.replace(tmp, self.path)

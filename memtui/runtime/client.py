@@ -30,6 +30,10 @@ from memtui.store import root
 EVENTS = (*RECALL_EVENTS, "BeforeAgent")
 #: Seconds the client gives the service, connect to last byte, before doing the work itself.
 BUDGET = 0.15
+#: This hook call's name on the wire. A reply that misses its budget may still have been computed
+#: and recorded by the service; the next try of the same call (the wait for a warming service, the
+#: in-process answer) says the same attempt, so what that lost reply "showed" is offered again.
+ATTEMPT = os.urandom(6).hex()
 #: The SessionStart briefing reads more of the store; it may wait a little longer.
 BUDGETS = {"SessionStart": 0.3}
 #: A payload larger than this is not a real hook payload (entry.py drains and ignores it too).
@@ -64,6 +68,7 @@ def header(event: str, env, root: str, agent: str = "claude") -> bytes:
     forwarded = ", ".join(f"{_quote(k)}: {_quote(env[k])}" for k in FORWARDED_ENV if env.get(k))
     return (
         f'{{"op": "hook", "agent": {_quote(agent)}, "event": {_quote(event)}, "root": {_quote(root)}, '
+        f'"attempt": "{ATTEMPT}", '
         f'"env": {{{forwarded}}}}}\n'
     ).encode()
 

@@ -33,6 +33,8 @@ class Context:
         self.env = env
         self._settings: Any = None
         self._config: Any = None
+        #: The hook call this answer belongs to (`client.ATTEMPT`): tries of one call share it.
+        self.attempt = ""
 
     @property
     def session_id(self) -> str:

@@ -102,6 +102,7 @@ def _run(agent_name: str, event: str, data: bytes | None) -> None:
         context = locate(agent, event, payload, os.environ)
         if context is not None:
             memory_dir = context.project.memory_dir
+            context.attempt = client.ATTEMPT
             if not asked_again(context, agent_name, event, data):
                 return  # the service came up within the wait and answered
             answer = dispatch(context)

@@ -337,6 +337,8 @@ class Service:
         context = locate(agent, event, parse_payload(body), env, project=self.project)
         if context is None:
             return b""
+        attempt = request.get("attempt")
+        context.attempt = attempt if isinstance(attempt, str) and len(attempt) <= 32 and attempt.isalnum() else ""
         answer = respond(context)
         context.chore("notice a model sign-in", _notice_sign_in)
         return json.dumps(answer, ensure_ascii=False).encode("utf-8") if answer else b""
