@@ -151,7 +151,7 @@ def _tighten_only(merged: dict[str, Any], origins: dict[str, str], own: Mapping[
     """Drop from `merged` each project value that loosens a `TIGHTEN_ONLY` limit past the person's
     value (else the default), or that prices a model below what memtui charges it at (a price of 0
     would make the daily budget no cap); one line for `status` each."""
-    from memtui.llm.usage import prices
+    from memtui.llm.prices import prices
 
     fields = LLMSettings.__dataclass_fields__
     dropped: list[str] = []

@@ -20,36 +20,12 @@ from pathlib import Path
 
 from memtui.core.clock import format_ts, utcnow
 from memtui.llm.errors import BudgetExceeded
+from memtui.llm.prices import prices
 from memtui.llm.settings import LLMSettings
 from memtui.store.atomic import append_line
 
-#: USD per million tokens (input, output), published list prices; cache writes cost 1.25× input, reads 0.1×.
-_OPUS_LEGACY = (15.0, 75.0)
-_FAMILIES = (
-    ("claude-3-haiku", (0.25, 1.25)),
-    ("claude-3-5-haiku", (0.8, 4.0)),
-    ("haiku", (1.0, 5.0)),
-    ("sonnet", (3.0, 15.0)),
-    ("claude-3-opus", _OPUS_LEGACY),
-    ("claude-opus-4-0", _OPUS_LEGACY),
-    ("claude-opus-4-1", _OPUS_LEGACY),
-    ("claude-opus-4-2025", _OPUS_LEGACY),
-    ("opus", (5.0, 25.0)),
-)
 #: The backends that run an agent's CLI on the person's plan: capped in calls and tokens, not dollars.
 PLAN_BACKENDS = ("claude-code", "codex", "gemini")
-#: Unknown models are priced like Sonnet: over-estimating keeps the budget a real cap.
-_UNKNOWN = (3.0, 15.0)
-
-
-def prices(model: str, settings: LLMSettings | None = None) -> tuple[float, float]:
-    if settings is not None and settings.price_input is not None and settings.price_output is not None:
-        return settings.price_input, settings.price_output
-    name = model.lower()
-    for marker, price in _FAMILIES:
-        if marker in name:
-            return price
-    return _UNKNOWN
 
 
 def cost(
