@@ -140,7 +140,8 @@ def test_dry_run_shows_the_diff_and_writes_nothing(run, project, codex_setup, ho
     assert code == 0, err
     assert f"+++ {codex_dir / 'config.toml'} (after setup)" in out
     assert "+[mcp_servers.memtui]" in out and "--agent codex SessionEnd" in out
-    assert files(codex_dir) == before
+    assert f"# {project.root / 'AGENTS.md'}: memtui's block would be written (a new file)" in out
+    assert files(codex_dir) == before and not (project.root / "AGENTS.md").exists()
     assert not (cache / "memtui" / "backups").exists()
 
 
