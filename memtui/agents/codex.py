@@ -16,7 +16,6 @@ groups keep their places (replaced where they are, appended when new) and no one
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -141,16 +140,13 @@ def _load_json(text: str | None, where: str) -> dict[str, Any]:
 
 
 def _dump_json(doc: dict[str, Any], old: str | None) -> str:
+    """The new hooks.json spliced into the person's text (agents/jsonsplice.py): their layout,
+    newlines and final newline or its absence stay, so setup then uninstall gives their bytes back."""
     if not doc:
         return ""
-    indent = 2
-    for line in (old or "").splitlines()[1:]:
-        stripped = line.lstrip(" ")
-        if stripped and len(stripped) < len(line):
-            indent = len(line) - len(stripped)
-            break
-    end = "" if old and not old.endswith("\n") else "\n"  # the file's own last line, ended or not
-    return json.dumps(doc, indent=indent, ensure_ascii=False) + end
+    from memtui.agents.jsonsplice import rewrite
+
+    return rewrite(old, doc, "hooks.json")
 
 
 def _groups(doc: dict[str, Any], event: str) -> list[Any]:

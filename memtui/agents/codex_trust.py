@@ -34,18 +34,48 @@ def hook_hashes(cli: Path, env: Mapping[str, str], cwd: Path, prefix: str) -> di
         {"jsonrpc": "2.0", "method": "initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}},
     ]
-    try:
-        answer = _ask(cli, env, cwd, requests)
-    except (OSError, subprocess.SubprocessError, ValueError) as exc:
-        raise UsageError(f"`codex app-server` did not list the hooks ({exc}); trust them in Codex's /hooks") from exc
-    ours = {str(hooks_file(env)), str(hooks_file(env).resolve())}
+    import tempfile
+
+    real = str(hooks_file(env))
+    # Codex writes its state (databases, logs, bundled skills) into the home it is given: a scratch
+    # copy holding just the person's two files, so a person who never ran Codex gets no Codex state.
+    with tempfile.TemporaryDirectory(prefix="memtui-codex-") as scratch:
+        shadow = _shadow_home(Path(scratch), env)
+        try:
+            answer = _ask(cli, {**env, "CODEX_HOME": str(shadow)}, cwd, requests)
+        except (OSError, subprocess.SubprocessError, ValueError) as exc:
+            raise UsageError(
+                f"`codex app-server` did not list the hooks ({exc}); trust them in Codex's /hooks"
+            ) from exc
+        ours = {str(shadow / "hooks.json"), str((shadow / "hooks.json").resolve())}
     wrote = {(event[0].lower() + event[1:], hook_command(prefix, event)) for event in EVENTS}
     return {
-        hook["key"]: hook["currentHash"]
+        _renamed(str(hook["key"]), ours, real): hook["currentHash"]
         for entry in answer.get("result", {}).get("data", [])
         for hook in entry.get("hooks", [])
         if hook.get("sourcePath") in ours and (hook.get("eventName"), hook.get("command")) in wrote
     }
+
+
+def _shadow_home(scratch: Path, env: Mapping[str, str]) -> Path:
+    """A Codex home in `scratch` with copies of the person's hooks.json and config.toml (the hash
+    is of a hook's event and command, not of the file's place)."""
+    import shutil
+
+    shadow = scratch / "codex"
+    shadow.mkdir()
+    for source, name in ((hooks_file(env), "hooks.json"), (config_file(env), "config.toml")):
+        if source.is_file():
+            shutil.copyfile(source, shadow / name)
+    return shadow
+
+
+def _renamed(key: str, shadows: set[str], real: str) -> str:
+    """A hook's key (`<file>:<event>:<group>:<handler>`) as it is for the person's own hooks.json."""
+    for shadow in shadows:
+        if key.startswith(shadow + ":"):
+            return real + key[len(shadow) :]
+    return key
 
 
 def _ask(cli: Path, env: Mapping[str, str], cwd: Path, requests: list[dict[str, Any]]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import NAMES, get
-from memtui.core.payload import TURN_END
+from memtui.core.payload import PROMPT, TURN_END
 
 
 def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
@@ -55,6 +55,8 @@ def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str,
                 "backend": backend if backend in BACKENDS else None,
                 # False for an agent memtui reaches through MCP and its memory file only.
                 "captures": TURN_END in module.EVENT_NAMES.values(),
+                # True for one whose prompt hook memtui answers (Qwen Code's), capture or not.
+                "recalls": PROMPT in module.EVENT_NAMES.values(),
                 "last_capture": None
                 if last is None
                 else {

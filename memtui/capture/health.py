@@ -251,6 +251,8 @@ def _agent_rows(health: dict[str, Any]) -> list[Row]:
             parts.append(f"last capture {last['at']} ({last.get('event') or '-'}): {what}")
         elif entry.get("captures", True):
             parts.append("no capture yet")
+        elif entry.get("recalls"):
+            parts.append("recall through its hooks; no capture (memtui reads none of its transcripts yet)")
         else:
             parts.append("no capture (it has no turn-end hook memtui can use: MCP and its memory file)")
         backend = health.get("backend")

@@ -196,13 +196,17 @@ def cmd_status(args: argparse.Namespace) -> int:
     agents = status["agents_md"]
     if agents is not None:
         said = agents["problem"] or ("up to date" if agents["up_to_date"] else "out of date (run `memtui render`)")
-        out.append(f"AGENTS.md    {said} ({agents['bytes']:,} of {agents['cap']:,} bytes Codex reads)")
+        from memtui.commands.setupfiles import agents_md_readers
+        from memtui.store.rendering import read_by
+
+        readers = agents_md_readers(Path(status["project"]))
+        out.append(f"AGENTS.md    {said} ({agents['bytes']:,}{read_by(readers)})")
     for first, second in status["conflicts"]:
         out.append(
             f"conflict     {one_line(first)} ⇄ {one_line(second)}: edited on both sides of a git merge; keep one (`memtui drop` the other), "
             "merge them (`memtui merge`) or keep both (`memtui review` both), or use the review queue in `memtui`"
         )
-    out += [_layer_line(layer) for layer in status["context"]]
+    out += [_layer_line(layer, Path(status["project"])) for layer in status["context"]]
     from memtui.runtime.service import describe
 
     out.append(f"service      {describe(status['service'])}")
@@ -228,13 +232,18 @@ def _layers(bank) -> list[dict]:
     return [asdict(layer) for layer in picture(bank.project, bank.config, settings)]
 
 
-def _layer_line(layer: dict) -> str:
+def _layer_line(layer: dict, root: Path) -> str:
     size = f"{layer['size'] / 1024:.1f} KB"
     from memtui.recall.layers import counted
 
     count = counted(layer["name"], layer["count"])
     limit = f" of {layer['limit']}" if layer["limit"] else ""
-    return f"{'context':<12} {layer['name']} ({layer['by']}): {count}, {size}{limit}; {layer['what']}"
+    by = layer["by"]
+    if layer["name"] == "AGENTS.md block":  # recall cannot ask agents/ who loads it: named here
+        from memtui.commands.setupfiles import agents_md_readers
+
+        by = ", ".join(agents_md_readers(root)) or by
+    return f"{'context':<12} {layer['name']} ({by}): {count}, {size}{limit}; {layer['what']}"
 
 
 def cmd_repair(args: argparse.Namespace) -> int:

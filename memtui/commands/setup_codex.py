@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> None:
         show_diff(config, old_config, _changed(old_config, new_config))
         if getattr(args, "trust_hooks", False) and not args.uninstall:
             print(f"# {config}: --trust-hooks would also record Codex's trust for memtui's {len(codex.EVENTS)} hooks")
+        agents_md(args, "codex", remove=args.uninstall, dry_run=True)
         return
     _save(args, hooks, old_hooks, new_hooks, "removed memtui's hooks" if args.uninstall else "installed the hooks")
     if args.uninstall:

@@ -176,4 +176,5 @@ def _closing_words(agent: Any, path: Path) -> None:
     command = launcher()
     say(f"{agent.LABEL} starts memtui's MCP server from {path}: {' '.join(command)} mcp --agent {agent.NAME}.")
     say(f"{agent.LABEL} gets {agent.REACH.split(': ', 1)[0]}: {agent.REACH.split(': ', 1)[-1]}.")
-    say("It searches and saves memories through memtui's MCP tools, and reads the memory block in AGENTS.md.")
+    hooks = "Its prompts get recall through memtui's hooks; it" if getattr(agent, "HOOKS", ()) else "It"
+    say(f"{hooks} searches and saves memories through memtui's MCP tools, and reads the memory block in AGENTS.md.")

@@ -282,7 +282,9 @@ def agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: boo
         print(f"{project.root / 'AGENTS.md'}: memtui's block stays ({', '.join(readers)} still {verb} it)")
         return
     if dry_run:
-        print(f"# {project.root / 'AGENTS.md'}: memtui's block would be {'taken out' if remove else 'kept current'}")
+        target = project.root / "AGENTS.md"
+        would = "taken out" if remove else ("kept current" if target.exists() else "written (a new file)")
+        print(f"# {target}: memtui's block would be {would}")
         return
     if remove:
         remove_agents_md(project.root)
@@ -291,7 +293,8 @@ def agents_md(args: argparse.Namespace, name: str, *, remove: bool, dry_run: boo
     from memtui.store.rendering import enable_agents_md
 
     hidden = _hidden_fallback(name, project.root)
-    print(enable_agents_md(Bank.open(project.root)))  # one line: what it wrote, or why no block
+    readers = agents_md_readers(project.root, also=name)
+    print(enable_agents_md(Bank.open(project.root), readers))  # one line: what it wrote, or why no block
     if hidden:
         print(hidden)
 
@@ -323,11 +326,19 @@ def _has_agents_block(root: Path) -> bool:
 
 def _other_readers(name: str, root: Path) -> list[str]:
     """The labels of the other agents set up here that load AGENTS.md by themselves."""
+    from memtui.agents import get
+
+    return [label for label in agents_md_readers(root) if label != get(name).LABEL]
+
+
+def agents_md_readers(root: Path, also: str | None = None) -> list[str]:
+    """The labels of the agents set up here that load AGENTS.md by themselves (and `also`'s, the
+    agent being set up now), in the order `agents.NAMES` lists them: who a message about it names."""
     from memtui.agents import NAMES, get
 
     out = []
     for other in NAMES:
         module = get(other)
-        if other != name and "agents_md" in getattr(module, "LOADS", ()) and module.set_up(root):
+        if "agents_md" in getattr(module, "LOADS", ()) and (other == also or module.set_up(root)):
             out.append(str(module.LABEL))
     return out

@@ -3,10 +3,13 @@ tool folder, or basic-memory notes; each is a shape `memtui import` reads back."
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from memtui.core import redact
+from memtui.core.clock import format_ts
 from memtui.core.defuse import for_file
 from memtui.core.memory import Memory
 from memtui.core.types import TypeRegistry
@@ -14,12 +17,43 @@ from memtui.errors import UsageError
 from memtui.store.atomic import atomic_write
 
 FORMATS = ("agents-md", "memory-tool", "basic-memory")
+#: Beside a memory-tool export: what the model's files have no room for (each memory's type, tags,
+#: dates and source), keyed by its text, so `memtui import memory-tool` gives back what was exported.
+SIDECAR = ".memtui.json"
 
 
 def _item(text: str, prefix: str = "- ") -> str:
     """A Markdown list item whose later lines are indented under it, so it reads back as one unit."""
     lines = for_file(redact.redact(text)).strip().splitlines() or [""]
     return prefix + lines[0] + "".join(f"\n  {line}" if line.strip() else "\n" for line in lines[1:])
+
+
+def sidecar_key(text: str) -> str:
+    """The key of one item's text, as written and as read back: whitespace collapsed."""
+    return " ".join(text.split())
+
+
+def _sidecar(memories: Iterable[Memory]) -> str:
+    """The memories' own fields, keyed by the text their list item carries (redacted, as written)."""
+    entries: dict[str, dict[str, Any]] = {}
+    for m in memories:
+        source = m.source
+        text = for_file(redact.redact(m.content))
+        entries[sidecar_key(text)] = {
+            "id": m.id,
+            "content": text,  # as stored: a list item re-indents a memory's own nested lists
+            "type": m.type,
+            "tags": list(m.tags),
+            "name": redact.redact(m.name),
+            "description": redact.redact(m.description),
+            "created": format_ts(m.created),
+            "updated": format_ts(m.updated),
+            "agent": source.agent if source else None,
+            "session": source.session if source else None,
+            "supersedes": m.supersedes,
+            "merged_from": list(m.merged_from),
+        }
+    return json.dumps({"memtui": 1, "memories": entries}, ensure_ascii=False, indent=1) + "\n"
 
 
 def _observation(memory: Memory) -> str:
@@ -59,6 +93,7 @@ def export(memories: list[Memory], registry: TypeRegistry, fmt: str, path: Path)
     elif fmt == "memory-tool":
         for type_, group in groups.items():
             files[path / f"{type_}.md"] = f"# {type_}\n\n" + "\n".join(_item(m.content) for m in group) + "\n"
+        files[path / SIDECAR] = _sidecar(m for group in groups.values() for m in group)
     else:
         for type_, group in groups.items():
             body = "\n".join(f"- [{type_}] {_observation(m)}" for m in group)

@@ -138,7 +138,15 @@ def _shown(unit: Unit) -> Unit:
         ref=_line(unit.ref),
         unknown=_line(unit.unknown) if unit.unknown else None,
         session=_line(unit.session) if unit.session else None,
+        agent=_agent(unit.agent),
     )
+
+
+def _agent(name: str | None) -> str | None:
+    """A unit's agent as a source names it: kept only when it is a name memtui knows."""
+    from memtui.core import ids
+
+    return ids.agent(name)
 
 
 def apply(
@@ -160,7 +168,9 @@ def apply(
                     unit.type,
                     unit.content,  # the Bank redacts and checks it, as for every other way in
                     tags=unit.tags,
-                    source=Source(unit.session, "import", planned.origin(unit), planned.agent),
+                    name=unit.name,
+                    description=unit.description,
+                    source=Source(unit.session, "import", planned.origin(unit), unit.agent or planned.agent),
                     created=unit.created,
                 )
             except MemtuiError as exc:

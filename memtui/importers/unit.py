@@ -26,6 +26,10 @@ class Unit:
     session: str | None = None
     #: The source's own category when it maps to no memtui type (the unit becomes `context`).
     unknown: str | None = None
+    name: str = ""
+    description: str = ""
+    #: The coding agent whose session wrote it, when the source records it per unit (memtui's own export).
+    agent: str | None = None
 
 
 @dataclass

@@ -21,29 +21,45 @@ def prompt(context: Any) -> dict[str, Any] | None:
     if text is None or text.lstrip().startswith(TASK_NOTIFICATION):
         return None
     settings = context.settings
+    saved: list[Any] = []
+    unsaved: str | None = None
+    found: list[tuple[str, str]] = []
     try:
-        saved = _save_explicit(context, text)
+        found = _explicit(text)
+        saved = _save(context, found) if found else []
     except Exception as exc:  # a store that cannot be written must not cost the recall
         context.log(f"could not save the explicit memory: {_describe(exc)}")
-        saved = []
+        unsaved = _unsaved_note(exc) if found else None
     notes = [_saved_note(saved)] if saved else []
+    if unsaved:
+        notes.append(f"{unsaved} Tell the user it was not saved, so they can save it again later.")
     if settings.recall and len(text.strip()) >= settings.min_prompt_chars:
         from memtui.recall import answer
 
         reserved = sum(len(n) + 2 for n in notes)
-        notes.append(answer.prompt(context, text, [m.id for m in saved], reserved))
-    return context.answer("\n\n".join(n for n in notes if n))
+        try:
+            notes.append(answer.prompt(context, text, [m.id for m in saved], reserved))
+        except Exception as exc:  # an index that cannot be read (a full disk) must not cost the notes
+            if not notes:
+                raise
+            context.log(f"recall failed: {_describe(exc)}")
+    reply = context.answer("\n\n".join(n for n in notes if n))
+    if unsaved and reply is not None and "hookSpecificOutput" in reply:
+        reply["systemMessage"] = unsaved  # shown to the person; additionalContext reaches only the model
+    return reply
 
 
-def _save_explicit(context: Any, text: str) -> list[Any]:
-    """Save what the user explicitly asked to remember, now, without a model."""
+def _explicit(text: str) -> list[tuple[str, str]]:
+    """What the user explicitly asked to remember: (type, content) pairs, found without a model."""
     if "remember" not in text[:EXPLICIT_CHARS].lower():
         return []  # the common case, decided without importing the detector
     from memtui.capture.explicit import explicit_memories
 
-    found = explicit_memories(text[:EXPLICIT_CHARS])
-    if not found:
-        return []
+    return list(explicit_memories(text[:EXPLICIT_CHARS]))
+
+
+def _save(context: Any, found: list[tuple[str, str]]) -> list[Any]:
+    """Save what the user explicitly asked to remember, now."""
     from memtui.core.memory import Source
     from memtui.store.bank import Bank
 
@@ -51,6 +67,15 @@ def _save_explicit(context: Any, text: str) -> list[Any]:
     bank.lock.timeout = SAVE_LOCK_SECONDS
     source = Source(context.session_id or None, context.event, agent=context.agent.NAME)
     return [bank.add(type_, content, source=source, trim=True).memory for type_, content in found]
+
+
+def _unsaved_note(exc: BaseException) -> str:
+    """The one line the person and the model are told when an explicit save failed (a read-only or
+    full disk, the store's lock held): never dropped without a word."""
+    from memtui.core.defuse import for_model
+    from memtui.errors import say
+
+    return f"memtui could not save this: {for_model(say(exc), oneline=True)}."
 
 
 def _saved_note(saved: list[Any]) -> str:

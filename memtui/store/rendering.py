@@ -247,7 +247,7 @@ def auto(bank: BankView) -> str | None:
     return None
 
 
-def enable_agents_md(bank: BankView) -> str:
+def enable_agents_md(bank: BankView, readers: Sequence[str] | None = None) -> str:
     """Set Codex up for the project: record it, and write the AGENTS.md block now (the person's
     text kept byte for byte). Returns one line saying what was written, or why no block was."""
     path = agents_path(bank)
@@ -260,19 +260,27 @@ def enable_agents_md(bank: BankView) -> str:
         if not record.is_file():
             atomic_write(record, json.dumps({"created": agents.current is None}) + "\n", root=root)
         _write_agents(bank, agents)
-    return agents_line(agents, wrote=agents.changed)
+    return agents_line(agents, wrote=agents.changed, readers=readers)
 
 
-def agents_line(agents: AgentsPlan, *, wrote: bool) -> str:
-    """What `render` says of AGENTS.md."""
+def read_by(readers: Sequence[str] | None) -> str:
+    """Who reads AGENTS.md, after its size: Codex's cap when Codex is one of them (or none is set
+    up), else the agents that do, so a project where only Gemini CLI reads it is not told of Codex."""
+    if not readers or "Codex CLI" in readers:  # none set up: the block's markers count as Codex's
+        return f" of {AGENTS_MD_CAP:,} bytes Codex reads"
+    return f" bytes, read by {', '.join(readers)}"
+
+
+def agents_line(agents: AgentsPlan, *, wrote: bool, readers: Sequence[str] | None = None) -> str:
+    """What `render` and setup say of AGENTS.md; `readers`: the agents set up to load it."""
     if agents.block is None:
         return agents.problem
     shown = sum(len(s.shown) for s in agents.block.sections)
-    sizes = f"{agents.size:,} of {AGENTS_MD_CAP:,} bytes"
+    sizes = f"{agents.size:,}{read_by(readers)}"
     if not wrote:
-        return f"{agents.path} already up to date ({sizes})"
+        return f"{agents.path} already up to date ({sizes.removesuffix(' Codex reads')})"
     memories = "1 memory" if shown == 1 else f"{shown} memories"
-    return f"Wrote {agents.path} ({memories} in its block; the file is {sizes} Codex reads)"
+    return f"Wrote {agents.path} ({memories} in its block; the file is {sizes})"
 
 
 def remove_agents_block(root: Path) -> bool:

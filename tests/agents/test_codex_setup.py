@@ -69,6 +69,20 @@ def test_hooks_go_in_after_everyone_elses_and_come_out_to_the_byte():
     assert codex.uninstall_hooks(installed) == THEIR_HOOKS
 
 
+@pytest.mark.parametrize(
+    "theirs",
+    [
+        json.dumps(json.loads(THEIR_HOOKS)),  # one line, no final newline
+        json.dumps(json.loads(THEIR_HOOKS), indent="\t").replace("\n", "\r\n") + "\r\n",  # tabs, CRLF
+        '{\n  "hooks": {"Stop": [ {"hooks": [{"type": "command", "command": "x"}]} ]},\n  "z": 1, "a": 2\n}',
+    ],
+)
+def test_setup_then_uninstall_gives_back_every_byte_of_their_hooks_file(theirs: str):
+    installed = codex.install_hooks(theirs, PREFIX)
+    assert codex.uninstall_hooks(installed) == theirs
+    assert codex.install_hooks(installed, PREFIX) == installed
+
+
 def test_setting_up_again_replaces_memtuis_hooks_where_they_stand():
     """A new command (memtui moved) takes the old one's place: the trust keys of every hook after it stay."""
     first = codex.install_hooks(THEIR_HOOKS, PREFIX)

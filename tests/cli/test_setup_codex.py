@@ -114,6 +114,22 @@ def test_uninstall_removes_the_files_memtui_created(run, project, home):
     assert not codex_dir.exists()  # nothing of anyone else's was in it
 
 
+def test_trusting_the_hooks_leaves_no_codex_state_for_a_person_who_never_ran_codex(run, project, home):
+    """Codex's app-server, asked for the hashes, writes databases, logs and skills into the home it
+    is given: it is given a scratch copy, so the person's Codex home holds memtui's two files only,
+    and Codex itself reports the hooks trusted there."""
+    codex = require_codex()
+    codex_dir = home / ".codex"
+    env = {"CODEX_HOME": str(codex_dir), "MEMTUI_CODEX": str(codex)}
+
+    code, _out, err = run("setup", "--agent", "codex", "--trust-hooks", env=env)
+
+    assert code == 0, err
+    assert sorted(p.name for p in codex_dir.iterdir()) == ["config.toml", "hooks.json"]
+    hooks = hook_list(codex, codex_dir, project.root)
+    assert {h["trustStatus"] for h in hooks.values() if "--agent codex" in h["command"]} == {"trusted"}
+
+
 def test_dry_run_shows_the_diff_and_writes_nothing(run, project, codex_setup, home):
     _, codex_dir, env = codex_setup
     before = files(codex_dir)
@@ -124,7 +140,8 @@ def test_dry_run_shows_the_diff_and_writes_nothing(run, project, codex_setup, ho
     assert code == 0, err
     assert f"+++ {codex_dir / 'config.toml'} (after setup)" in out
     assert "+[mcp_servers.memtui]" in out and "--agent codex SessionEnd" in out
-    assert files(codex_dir) == before
+    assert f"# {project.root / 'AGENTS.md'}: memtui's block would be written (a new file)" in out
+    assert files(codex_dir) == before and not (project.root / "AGENTS.md").exists()
     assert not (cache / "memtui" / "backups").exists()
 
 

@@ -76,6 +76,19 @@ def test_gemini_loads_agents_md_after_setup_and_a_list_of_theirs_keeps_its_agent
     assert settings(project.root).read_bytes() == before
 
 
+def test_setup_and_status_name_gemini_not_codex_where_only_gemini_reads_agents_md(run, project, gemini_env):
+    code, out, err = run("setup", "--agent", "gemini", env=gemini_env)
+    assert code == 0, err
+    wrote = next(line for line in out.splitlines() if line.startswith("Wrote ") and "AGENTS.md" in line)
+    assert "read by Gemini CLI" in wrote and "Codex" not in wrote
+    code, out, err = run("status", env=gemini_env)
+    assert code == 0, err
+    lines = [line for line in out.splitlines() if "AGENTS.md" in line]
+    assert any(line.startswith("AGENTS.md    ") and "read by Gemini CLI" in line for line in lines), lines
+    assert any("AGENTS.md block (Gemini CLI)" in line for line in lines), lines
+    assert not any("Codex" in line for line in lines), lines
+
+
 def test_setup_twice_changes_nothing_the_second_time(run, project, gemini_env):
     assert run("setup", "--agent", "gemini", env=gemini_env)[0] == 0
     after_first = settings(project.root).read_bytes()
@@ -108,7 +121,9 @@ def test_dry_run_shows_the_diff_and_writes_nothing(run, project, home, gemini_en
     assert f"+++ {settings(project.root)} (after setup)" in out and "--agent gemini BeforeAgent" in out
     assert settings(project.root).read_bytes() == before
     assert not (project.memory_dir / "backups").exists()
-    assert "AGENTS.md: memtui's block would be kept current" in out and not (project.root / "AGENTS.md").exists()
+    assert (
+        "AGENTS.md: memtui's block would be written (a new file)" in out and not (project.root / "AGENTS.md").exists()
+    )
     assert run("setup", "--agent", "gemini", env=gemini_env)[0] == 0
     code, out, err = run("setup", "--agent", "gemini", "--uninstall", "--dry-run", env=gemini_env)
     assert code == 0 and f"+++ {settings(project.root)} (after uninstall)" in out

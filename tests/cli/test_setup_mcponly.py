@@ -200,7 +200,7 @@ def test_dry_run_shows_the_change_and_writes_nothing(run, project, home, fake_bi
     code, out, err = run("setup", "--agent", "amp", "--dry-run", env=installed(fake_bin, "amp"))
 
     assert code == 0, err
-    assert '+        "memtui": {' in out and "AGENTS.md: memtui's block would be kept current" in out
+    assert '+        "memtui": {' in out and "AGENTS.md: memtui's block would be written (a new file)" in out
     assert path.read_text() == PERSONS["amp"] and not (project.root / "AGENTS.md").exists()
 
 

@@ -99,3 +99,12 @@ def test_each_agent_says_where_it_is_set_up_and_one_without_capture_says_so(proj
     assert rows["crush"]["where"] == "./crush.json" and rows["crush"]["captures"] is False
     assert "no capture yet" in _line(cli, project, "Gemini CLI", env)
     assert "no capture (it has no turn-end hook" in _line(cli, project, "Crush", env)
+
+
+def test_qwen_code_says_it_gets_recall_through_its_hooks(project, home, cli):
+    env = {"MEMTUI_QWEN": _fake_cli(home, "qwen")}
+    cli("setup", "--agent", "qwen", cwd=project.root, env=env)
+
+    line = _line(cli, project, "Qwen Code", env)
+
+    assert "recall through its hooks" in line and "turn-end hook memtui can use: MCP" not in line

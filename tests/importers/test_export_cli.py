@@ -37,6 +37,30 @@ def test_an_export_imports_back_as_the_same_memories(fmt, filled, run, project):
     assert {u["memory"] for u in units} == {m["id"] for m in json.loads(out)}
 
 
+def test_a_memory_tool_export_imported_into_another_project_keeps_every_memorys_fields(filled, run, project):
+    """Types, tags, names, dates and the agent that wrote each memory come back, not `context` for
+    every file but decision.md and progress.md."""
+    code, out, _ = run("edit", json.loads(run("list", "--json")[1])[0]["id"], "--name", "db choice")
+    assert code == 0, out
+    target = project.root.parent / "out-memory-tool"
+    assert run("export", "--format", "memory-tool", str(target))[0] == 0
+    other = project.root.parent / "other"
+    (other / ".git").mkdir(parents=True)
+    assert run("-C", str(other), "init")[0] == 0
+    code, _, err = run(
+        "-C", str(other), "import", "memory-tool", str(target), cwd=other, env={"CLAUDE_PROJECT_DIR": str(other)}
+    )
+    assert code == 0, err
+    fields = ("type", "tags", "name", "description", "created")
+
+    def listed(root):
+        _, out, _ = run("-C", str(root), "list", "--json", cwd=root, env={"CLAUDE_PROJECT_DIR": str(root)})
+        return sorted(tuple(json.dumps(m[f]) for f in ("content", *fields)) for m in json.loads(out))
+
+    assert listed(other) == listed(project.root)
+    assert len(listed(other)) == len(MEMORIES)
+
+
 def test_agents_md_has_a_section_per_type_and_a_bullet_per_memory(filled, run, project):
     target = project.root.parent / "AGENTS.md"
     code, _, err = run("export", "--format", "agents-md", str(target))

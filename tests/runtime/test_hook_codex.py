@@ -163,3 +163,23 @@ def test_a_codex_follow_up_that_names_something_and_points_gets_its_turns_memory
     alone = codex_hook("UserPromptSubmit", project, home, "/nonexistent/rollout.jsonl", prompt=follow_up)
     answer = codex_hook("UserPromptSubmit", project, home, rollout, prompt=follow_up)
     assert saved.id not in json.dumps(alone or {}) and saved.id in json.dumps(answer)
+
+
+def test_remember_that_in_codex_says_so_when_it_cannot_be_saved(project, home, rollout):
+    """The store's lock held by another process (as a read-only or full disk would): the save fails,
+    and the model and the person are told so in the hook's answer, never left to believe it was kept."""
+    from memtui.store.lock import ProjectLock
+
+    lock = ProjectLock(project.path("lock"))
+    lock.acquire()
+    try:
+        answer = codex_hook(
+            "UserPromptSubmit", project, home, rollout, prompt="remember that the staging database is on port 5433"
+        )
+    finally:
+        lock.release()
+    assert answer is not None
+    assert "memtui could not save this:" in answer["hookSpecificOutput"]["additionalContext"]
+    assert answer["systemMessage"].startswith("memtui could not save this: ")
+    assert "saved this" not in answer["hookSpecificOutput"]["additionalContext"]
+    assert not [m for m in Bank(project).memories() if "5433" in m.content]

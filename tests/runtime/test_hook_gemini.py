@@ -204,3 +204,19 @@ def test_the_warm_service_answers_geminis_prompt_hook(project, home, bank, chat)
     assert json.loads(proc.stdout)["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
     assert b"make ship" in proc.stdout
     assert "memtui.runtime.entry" not in proc.stderr.decode()
+
+
+def test_remember_that_in_gemini_says_so_when_it_cannot_be_saved(project, home, chat):
+    from memtui.store.lock import ProjectLock
+
+    lock = ProjectLock(project.path("lock"))
+    lock.acquire()
+    try:
+        answer = gemini_hook(
+            "BeforeAgent", project, home, chat, prompt="remember that the staging database is on port 5433"
+        )
+    finally:
+        lock.release()
+    assert answer is not None
+    assert "memtui could not save this:" in answer["hookSpecificOutput"]["additionalContext"]
+    assert "another" in answer["systemMessage"]  # the lock's own line says who holds it and what to do

@@ -138,7 +138,13 @@ async def test_an_empty_project_says_how_memories_arrive(project, home):
     app = make(Bank.open(project.root))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert "No memories yet" in str(app.screen.query_one("#list-status").render())
+        status = app.screen.query_one("#list-status")
+        said = str(status.render())
+        assert "No memories yet" in said and len(said) <= status.content_size.width  # one line, not cut
+        from memtui.tui.widgets.detail import MemoryDetail
+
+        detail = app.screen.query_one(MemoryDetail).empty_text
+        assert all(agent in detail for agent in ("Claude Code", "Codex CLI", "Gemini CLI", "memtui setup --agent"))
         await pilot.press("d", "e", "t", "enter")  # nothing selected: no crash, no dialog
         assert isinstance(app.screen, MainScreen)
 
@@ -171,3 +177,20 @@ async def test_detail_shows_the_questions_a_memory_answers(demo):
         await settle(pilot)
         facts = str(app.screen.query_one("#detail-facts").render())
         assert "answers     how do we ship to production?\n            where do releases come from?" in facts
+
+
+@pytest.mark.parametrize("keys", [["f1"], ["d"], ["y"], ["p"]], ids=["help", "confirm", "pick", "prompt-or-pick"])
+async def test_a_dialogs_footer_shows_its_own_keys_not_the_screens_below(demo, keys):
+    from textual.screen import ModalScreen
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
+        assert isinstance(app.screen, ModalScreen)
+        assert app.screen.query(Footer)
+        shown = {key.description for key in app.screen.query(FooterKey)}
+        assert shown and not shown & {"Filter", "Edit", "Drop", "Quit"}, shown

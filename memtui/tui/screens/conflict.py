@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Footer, Static
 
 from memtui.core.memory import Memory
 
@@ -62,6 +62,7 @@ Someone else (a hook, another editor, a teammate's pull) changed this memory aft
                 yield Button("Overwrite with mine (o)", variant="error", id="overwrite")
                 yield Button("Take theirs (t)", variant="primary", id="theirs")
                 yield Button("Keep editing (esc)", id="keep")
+        yield Footer()  # this dialog's keys, over the screen's below it: those do nothing here
 
     def on_mount(self) -> None:
         self.query_one("#keep", Button).focus()

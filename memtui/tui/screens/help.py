@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Markdown
+from textual.widgets import Footer, Markdown
 
 KEYS_NOTE = """
 Keys can be remapped in `.memory/config.toml`, by binding id:
@@ -66,6 +66,7 @@ class HelpScreen(ModalScreen[None]):
                 f"{self.text}\n\n## Keys here\n\n{keys_table(self.bindings)}\n{KEYS_NOTE}\n"
                 "`ctrl+p` opens the command palette; `escape` closes this."
             )
+        yield Footer()  # this dialog's keys, over the screen's below it: those do nothing here
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -32,6 +32,9 @@ from memtui.tui.widgets.topbar import TopBar
 WIDE = 150
 #: While the filter is typed, the detail pane follows the list after this pause (seconds).
 DETAIL_DELAY = 0.2
+#: The detail pane of an empty store: how memories get in, whichever agent the person uses.
+EMPTY_STORE = "No memories yet. Press n to write one. `memtui setup --agent NAME` connects an agent (Claude Code, \
+Codex CLI, Gemini CLI, opencode, Qwen Code, …; `--agent all`: every one installed), whose sessions then save memories."
 
 
 class FilterInput(Input):
@@ -213,11 +216,13 @@ sent to which agent, and why.
             parts.append(f"{len(memory_list.marked)} marked")
         status = " · ".join(parts)
         error = app_of(self).load_error
+        empty = "Nothing selected."
         if error:
             status = "Store unreadable: run `memtui repair` (see details)."
         elif not model.counts().total:
-            status = "No memories yet: n writes one; the Claude Code hooks capture them as you work (memtui setup)."
-        self.query_one(MemoryDetail).empty_text = error or "Nothing selected."
+            status = "No memories yet: n writes one."  # one line at 80 columns; the detail says the rest
+            empty = EMPTY_STORE
+        self.query_one(MemoryDetail).empty_text = error or empty
         self.query_one("#list-status", Static).update(status, layout=False)  # one line, fixed height
         if self._detail_timer is not None:
             self._detail_timer.stop()

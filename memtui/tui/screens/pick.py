@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 
@@ -50,6 +50,7 @@ class PickScreen(ModalScreen[str | None]):
             if self.note:
                 yield Static(self.note, classes="dialog-body", markup=False)
             yield OptionList(*(Option(hanging(label), id=value) for value, label in self.choices), id="choices")
+        yield Footer()  # this dialog's keys, over the screen's below it: those do nothing here
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

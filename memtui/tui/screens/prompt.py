@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
 
 class PromptScreen(ModalScreen[str | None]):
@@ -28,6 +28,7 @@ class PromptScreen(ModalScreen[str | None]):
             if self.note:
                 yield Static(self.note, classes="dialog-body", markup=False)
             yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+        yield Footer()  # this dialog's keys, over the screen's below it: those do nothing here
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
