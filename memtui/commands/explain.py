@@ -70,8 +70,8 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
 
     settings = HookSettings.from_table(bank.config.section("hooks"))
     module = agents.get(agent)
-    loads = Loads.read(bank.project, bank.config, loads=getattr(module, "LOADS", ()))
-    what = tuple(getattr(module, "LOADS", ()))
+    loads = Loads.read(bank.project, bank.config, loads=module.LOADS)
+    what = tuple(module.LOADS)
     layers = [asdict(layer) for layer in picture(bank.project, bank.config, settings) if _gets(layer.name, what)]
     # As recall searches: at least five (the gate reads the best five hits' signals).
     hits = search(bank, prompt, k=max(settings.recall_k, 5), semantic=semantic)

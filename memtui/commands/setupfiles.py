@@ -301,7 +301,7 @@ def _hidden_fallback(name: str, root: Path) -> str | None:
     only where a folder has no AGENTS.md (opencode, Amp): the person's instructions would go unread."""
     from memtui.agents import get
 
-    fallback = getattr(get(name), "FALLBACK", None)
+    fallback = get(name).FALLBACK
     if not fallback or (root / "AGENTS.md").exists() or not (root / fallback).is_file():
         return None
     label = get(name).LABEL
@@ -328,6 +328,6 @@ def _other_readers(name: str, root: Path) -> list[str]:
     out = []
     for other in NAMES:
         module = get(other)
-        if other != name and "agents_md" in getattr(module, "LOADS", ()) and module.set_up(root):
+        if other != name and "agents_md" in module.LOADS and module.set_up(root):
             out.append(str(module.LABEL))
     return out
