@@ -17,7 +17,7 @@ USAGE = 'usage: memtui explain [--agent NAME] [--json] "PROMPT"  (or the prompt 
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from memtui.agents import NAMES
+    from memtui.agents import DEFAULT, NAMES
 
     p = sub.add_parser(
         "explain",
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("prompt", nargs="*", help="the prompt (or standard input)")
     p.add_argument(
-        "--agent", choices=NAMES, default="claude", help="the agent whose session to explain (default claude)"
+        "--agent", choices=NAMES, default=DEFAULT, help=f"the agent whose session to explain (default {DEFAULT})"
     )
     p.add_argument(
         "--semantic",
