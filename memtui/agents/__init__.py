@@ -21,7 +21,14 @@ Each module has the same names, so nothing else in memtui branches on an agent's
     set_up(root, env)    memtui's entries are in its config for this project
     REACH                what memtui gives it (recall, capture, MCP, memory file) and why not more,
                          for `memtui setup --help`
+    where(root, env)     the file memtui's entries for it are in, once set up
+    LOADS, FALLBACK, BACKEND, TRUSTS_HOOKS
+                         what it loads by itself, the file it reads where MEMORY_FILE is missing,
+                         the model backend its login gives, whether its hooks wait for trust
     and its config writers (install and uninstall, byte for byte)
+
+`agents.protocol.Agent` is that list as a type, and `commands/setup_<name>.py` is its setup
+(`agents.protocol.Setup`); tests/agents/test_agent_protocol.py checks every name here against both.
 
 Agents know no face: they import recall and the layers below it (capture's transcript readers, the
 store's atomic writes), never the runtime, the MCP server, the TUI or the commands.
@@ -30,6 +37,10 @@ store's atomic writes), never the runtime, the MCP server, the TUI or the comman
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from memtui.agents.protocol import Agent
 
 #: Every agent memtui knows, by the name its hooks are called with (`memtui hook --agent NAME …`).
 NAMES = ("claude", "codex", "gemini", "opencode", "crush", "qwen", "cursor", "copilot", "amp")
@@ -37,12 +48,12 @@ NAMES = ("claude", "codex", "gemini", "opencode", "crush", "qwen", "cursor", "co
 DEFAULT = "claude"
 
 
-def get(name: str):
+def get(name: str) -> Agent:
     """The module of the agent called `name`; ValueError for a name memtui does not know."""
     if name not in NAMES:
         raise ValueError(f"unknown agent {name!r} (known: {', '.join(NAMES)})")
     # Imported by name so a hook loads its own agent's module and no other's.
-    return importlib.import_module(f"memtui.agents.{name}")
+    return cast("Agent", importlib.import_module(f"memtui.agents.{name}"))
 
 
 def label(name: str) -> str:

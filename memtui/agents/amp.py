@@ -15,15 +15,38 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import mcponly
-from memtui.agents.mcponly import EVENT_NAMES, LOADS, MEMORY_FILE, answer, event, last_turn, transcripts
+from memtui.agents.mcponly import (
+    BACKEND,
+    EVENT_NAMES,
+    LOADS,
+    MEMORY_FILE,
+    TRUSTS_HOOKS,
+    answer,
+    event,
+    last_turn,
+    transcripts,
+)
 
-__all__ = ["EVENT_NAMES", "LOADS", "MEMORY_FILE", "answer", "event", "last_turn", "transcripts"]
+__all__ = [
+    "BACKEND",
+    "EVENT_NAMES",
+    "LOADS",
+    "MEMORY_FILE",
+    "TRUSTS_HOOKS",
+    "answer",
+    "event",
+    "last_turn",
+    "transcripts",
+]
 
 NAME = "amp"
 LABEL = "Amp"
 REACH = "MCP and the AGENTS.md block: it has no hooks, and keeps its threads on its own servers"
 SERVERS = ("amp.mcpServers",)
 PROJECT = True
+#: Its program, and how a person installs it (for the line that says it is missing).
+BINARY = "amp"
+INSTALL = "npm install -g @sourcegraph/amp"
 #: What it reads where a folder has no AGENTS.md (`setupfiles.agents_md` warns before hiding it).
 FALLBACK = "CLAUDE.md"
 

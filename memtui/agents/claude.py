@@ -31,6 +31,8 @@ BACKEND = "claude-code"
 #: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("claude_md", "auto_memory")
 MEMORY_FILE = "CLAUDE.md"
+FALLBACK = None
+TRUSTS_HOOKS = False
 #: What memtui gives it, for `memtui setup --help`.
 REACH = "recall, capture, MCP and the CLAUDE.md block: its hooks carry the prompt and the transcript"
 

@@ -41,6 +41,11 @@ SERVER = "memtui"
 #: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("agents_md",)
 MEMORY_FILE = "AGENTS.md"
+FALLBACK = None
+#: Its login is a model backend of memtui's (`[llm] backend = "codex"`).
+BACKEND = "codex"
+#: Codex runs a hook only once a person trusted it (`codex_trust.hooks_trusted`).
+TRUSTS_HOOKS = True
 #: What memtui gives it, for `memtui setup --help`.
 REACH = "recall, capture, MCP and the AGENTS.md block: its hooks are Claude Code's, once trusted"
 

@@ -18,9 +18,31 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import mcponly
-from memtui.agents.mcponly import EVENT_NAMES, LOADS, MEMORY_FILE, answer, event, last_turn, transcripts
+from memtui.agents.mcponly import (
+    BACKEND,
+    EVENT_NAMES,
+    FALLBACK,
+    LOADS,
+    MEMORY_FILE,
+    TRUSTS_HOOKS,
+    answer,
+    event,
+    last_turn,
+    transcripts,
+)
 
-__all__ = ["EVENT_NAMES", "LOADS", "MEMORY_FILE", "answer", "event", "last_turn", "transcripts"]
+__all__ = [
+    "BACKEND",
+    "EVENT_NAMES",
+    "FALLBACK",
+    "LOADS",
+    "MEMORY_FILE",
+    "TRUSTS_HOOKS",
+    "answer",
+    "event",
+    "last_turn",
+    "transcripts",
+]
 
 NAME = "copilot"
 LABEL = "GitHub Copilot CLI"
@@ -30,6 +52,9 @@ REACH = (
 )
 SERVERS = ("mcpServers",)
 PROJECT = False
+#: Its program, and how a person installs it (for the line that says it is missing).
+BINARY = "copilot"
+INSTALL = "npm install -g @github/copilot"
 
 
 def find_cli(env: Mapping[str, str] | None = None) -> Path | None:

@@ -16,9 +16,31 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import mcponly
-from memtui.agents.mcponly import EVENT_NAMES, LOADS, MEMORY_FILE, answer, event, last_turn, transcripts
+from memtui.agents.mcponly import (
+    BACKEND,
+    EVENT_NAMES,
+    FALLBACK,
+    LOADS,
+    MEMORY_FILE,
+    TRUSTS_HOOKS,
+    answer,
+    event,
+    last_turn,
+    transcripts,
+)
 
-__all__ = ["EVENT_NAMES", "LOADS", "MEMORY_FILE", "answer", "event", "last_turn", "transcripts"]
+__all__ = [
+    "BACKEND",
+    "EVENT_NAMES",
+    "FALLBACK",
+    "LOADS",
+    "MEMORY_FILE",
+    "TRUSTS_HOOKS",
+    "answer",
+    "event",
+    "last_turn",
+    "transcripts",
+]
 
 NAME = "crush"
 LABEL = "Crush"
@@ -29,6 +51,9 @@ REACH = (
 #: Where its servers sit in the config file, and whether a project has a file of its own.
 SERVERS = ("mcp",)
 PROJECT = True
+#: Its program, and how a person installs it (for the line that says it is missing).
+BINARY = "crush"
+INSTALL = "npm install -g @charmland/crush"
 
 
 def find_cli(env: Mapping[str, str] | None = None) -> Path | None:

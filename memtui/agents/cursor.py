@@ -15,9 +15,31 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import mcponly
-from memtui.agents.mcponly import EVENT_NAMES, LOADS, MEMORY_FILE, answer, event, last_turn, transcripts
+from memtui.agents.mcponly import (
+    BACKEND,
+    EVENT_NAMES,
+    FALLBACK,
+    LOADS,
+    MEMORY_FILE,
+    TRUSTS_HOOKS,
+    answer,
+    event,
+    last_turn,
+    transcripts,
+)
 
-__all__ = ["EVENT_NAMES", "LOADS", "MEMORY_FILE", "answer", "event", "last_turn", "transcripts"]
+__all__ = [
+    "BACKEND",
+    "EVENT_NAMES",
+    "FALLBACK",
+    "LOADS",
+    "MEMORY_FILE",
+    "TRUSTS_HOOKS",
+    "answer",
+    "event",
+    "last_turn",
+    "transcripts",
+]
 
 NAME = "cursor"
 LABEL = "Cursor CLI"
@@ -27,6 +49,9 @@ REACH = (
 )
 SERVERS = ("mcpServers",)
 PROJECT = True
+#: Its program, and how a person installs it (for the line that says it is missing).
+BINARY = "cursor-agent"
+INSTALL = "curl https://cursor.com/install -fsS | bash"
 
 
 def find_cli(env: Mapping[str, str] | None = None) -> Path | None:

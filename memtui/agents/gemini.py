@@ -48,6 +48,10 @@ SERVER = "memtui"
 LOADS = ("agents_md", "gemini_memory")
 #: The file it loads by itself where memtui writes its block (shared with Codex).
 MEMORY_FILE = "AGENTS.md"
+FALLBACK = None
+#: Its login is a model backend of memtui's (`[llm] backend = "gemini"`).
+BACKEND = "gemini"
+TRUSTS_HOOKS = False
 #: What memtui gives it, for `memtui setup --help`.
 REACH = "recall, capture, MCP and the AGENTS.md block: its hooks are Claude Code's under other names"
 

@@ -24,6 +24,11 @@ SERVER = "memtui"
 #: What they load by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("agents_md",)
 MEMORY_FILE = "AGENTS.md"
+#: They read no other file where AGENTS.md is missing (Amp reads CLAUDE.md: its own FALLBACK).
+FALLBACK: str | None = None
+#: Their login is no model backend of memtui's, and they run no hooks a person must trust first.
+BACKEND: str | None = None
+TRUSTS_HOOKS = False
 #: No hook events: memtui handles none of theirs.
 EVENT_NAMES: dict[str, str] = {}
 

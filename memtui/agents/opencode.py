@@ -50,6 +50,8 @@ LOADS = ("agents_md",)
 MEMORY_FILE = "AGENTS.md"
 #: What it reads where a folder has no AGENTS.md (`setupfiles.agents_md` warns before hiding it).
 FALLBACK = "CLAUDE.md"
+BACKEND = None
+TRUSTS_HOOKS = False
 #: What memtui gives it, for `memtui setup --help`.
 REACH = "recall, capture, MCP and the AGENTS.md block: a plugin of memtui's calls its hooks"
 

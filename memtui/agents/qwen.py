@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from memtui.agents import mcponly
-from memtui.agents.mcponly import LOADS, MEMORY_FILE, last_turn, transcripts
+from memtui.agents.mcponly import BACKEND, FALLBACK, LOADS, MEMORY_FILE, TRUSTS_HOOKS, last_turn, transcripts
 from memtui.core.payload import PROMPT, SESSION_START, HookEvent, context_answer, hook_event
 
-__all__ = ["LOADS", "MEMORY_FILE", "last_turn", "transcripts"]
+__all__ = ["BACKEND", "FALLBACK", "LOADS", "MEMORY_FILE", "TRUSTS_HOOKS", "last_turn", "transcripts"]
 
 NAME = "qwen"
 LABEL = "Qwen Code"
@@ -41,6 +41,9 @@ EVENT_NAMES = {"SessionStart": SESSION_START, "UserPromptSubmit": PROMPT}
 HOOKS = ("hooks",)
 SERVERS = ("mcpServers",)
 PROJECT = True
+#: Its program, and how a person installs it (for the line that says it is missing).
+BINARY = "qwen"
+INSTALL = "npm install -g @qwen-code/qwen-code"
 #: Where its settings list the memory files it reads (a string or a list of names).
 CONTEXT, FILE_NAME = ("context",), "fileName"
 

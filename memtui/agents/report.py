@@ -3,15 +3,12 @@ screen: each agent set up here (or whose sessions were captured here), where, wh
 memtui's hooks, and its last capture. The model backend is capture's, the same for every agent
 (`capture.health`); an agent whose own login can be that backend says so.
 
-Beside the names every agent module has (`agents/__init__.py`), three optional ones, read with
-getattr so an agent without them needs nothing:
+It reads these of the names every agent module has (`agents.protocol.Agent`):
 
     where(root, env)     the file memtui's entries for it are in, once set up
-    hooks_trusted(env)   in its `<name>_trust` module (`codex_trust`): True / False when it runs
-                         hooks only once a person trusts them, None when it cannot tell; an agent
-                         without trust has no such module
-    BACKEND              the model backend its login gives memtui (`[llm] backend`), when that is
-                         not its NAME ("claude-code" for claude)
+    TRUSTS_HOOKS         its `<name>_trust` module (`codex_trust`) has `hooks_trusted(env)`: True /
+                         False, None when it cannot tell; an agent that runs hooks untrusted has none
+    BACKEND              the model backend its login gives memtui (`[llm] backend`), or None
 """
 
 from __future__ import annotations
@@ -41,15 +38,14 @@ def agents(project: Any, env: Mapping[str, str] | None = None) -> list[dict[str,
         last = captured.get(name)
         if not on and last is None:
             continue
-        where = getattr(module, "where", None) if on else None
-        backend = getattr(module, "BACKEND", name)
-        trusted = _trust_check(name) if on else None
+        backend = module.BACKEND
+        trusted = _trust_check(name) if on and module.TRUSTS_HOOKS else None
         out.append(
             {
                 "agent": name,
                 "label": module.LABEL,
                 "set_up": on,
-                "where": _shown(where(project.root, env), project.root, env) if where else None,
+                "where": _shown(module.where(project.root, env), project.root, env) if on else None,
                 # Absent for an agent that runs its hooks without asking: nothing to say.
                 **({"hooks_trusted": trusted(env)} if trusted else {}),
                 "backend": backend if backend in BACKENDS else None,
@@ -135,9 +131,5 @@ def _project_json(path: Path) -> Any:
 
 def _trust_check(name: str) -> Any:
     """The agent's `hooks_trusted(env)`, kept in its `<name>_trust` module (Codex's) with the rest of
-    its trust: only an agent that runs hooks once a person trusts them has one."""
-    try:
-        module = importlib.import_module(f"memtui.agents.{name}_trust")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "hooks_trusted", None)
+    its trust: only an agent that runs hooks once a person trusts them (TRUSTS_HOOKS) has one."""
+    return importlib.import_module(f"memtui.agents.{name}_trust").hooks_trusted

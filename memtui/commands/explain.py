@@ -17,7 +17,7 @@ USAGE = 'usage: memtui explain [--agent NAME] [--json] "PROMPT"  (or the prompt 
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from memtui.agents import NAMES
+    from memtui.agents import DEFAULT, NAMES
 
     p = sub.add_parser(
         "explain",
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("prompt", nargs="*", help="the prompt (or standard input)")
     p.add_argument(
-        "--agent", choices=NAMES, default="claude", help="the agent whose session to explain (default claude)"
+        "--agent", choices=NAMES, default=DEFAULT, help=f"the agent whose session to explain (default {DEFAULT})"
     )
     p.add_argument(
         "--semantic",
@@ -70,8 +70,8 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
 
     settings = HookSettings.from_table(bank.config.section("hooks"))
     module = agents.get(agent)
-    loads = Loads.read(bank.project, bank.config, loads=getattr(module, "LOADS", ()))
-    what = tuple(getattr(module, "LOADS", ()))
+    loads = Loads.read(bank.project, bank.config, loads=module.LOADS)
+    what = tuple(module.LOADS)
     layers = [asdict(layer) for layer in picture(bank.project, bank.config, settings) if _gets(layer.name, what)]
     # As recall searches: at least five (the gate reads the best five hits' signals).
     hits = search(bank, prompt, k=max(settings.recall_k, 5), semantic=semantic)

@@ -1,5 +1,6 @@
 """setup: connect a coding agent to memtui (hooks, MCP server, tool approvals, its memory file), or
-disconnect it. Claude Code's set-up is here; each other agent's is `commands/setup_<name>.py`.
+disconnect it. Each agent's set-up is `commands/setup_<name>.py` (`agents.protocol.Setup`), Claude
+Code's (`setup_claude.py`, the default agent's) as every other's; this module picks and checks them.
 
 Project mode keeps what names this machine's paths out of the files a team commits: the hooks go
 to `.claude/settings.local.json` and the MCP server to the user's own configuration for this
@@ -20,10 +21,15 @@ import argparse
 import importlib
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
+from memtui.agents import DEFAULT
 from memtui.agents import NAMES as AGENTS  # `--agent` names one; `all` is every one found installed
-from memtui.commands.setupfiles import Target, launcher, made, plan, said_clean, show_diff, write
+from memtui.commands.setupfiles import Target, made, plan, said_clean, write
 from memtui.errors import UsageError
+
+if TYPE_CHECKING:
+    from memtui.agents.protocol import Setup
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -93,16 +99,19 @@ def reach() -> str:
     return "\n".join(lines)
 
 
+def setup_of(name: str) -> Setup:
+    """The set-up of the agent called `name`: its `commands/setup_<name>.py`."""
+    return cast("Setup", importlib.import_module(f"memtui.commands.setup_{name}"))
+
+
 def scopes(name: str) -> tuple[str, ...]:
     """The scopes an agent's setup takes besides its default ("team", "global")."""
-    if name == "claude":
-        return ("team", "global")
-    return tuple(getattr(importlib.import_module(f"memtui.commands.setup_{name}"), "SCOPES", ()))
+    return tuple(setup_of(name).SCOPES)
 
 
 def scope_note(name: str) -> str:
     """Where an agent's setup writes when it takes no scope flag (its module's WHERE)."""
-    return str(getattr(importlib.import_module(f"memtui.commands.setup_{name}"), "WHERE", "its own scope"))
+    return setup_of(name).WHERE
 
 
 def project_root(args: argparse.Namespace) -> Path | None:
@@ -128,9 +137,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
             "--team shares the set-up through this project's git and --global installs it for every project "
             "of this user: choose one"
         )
-    if getattr(args, "trust_hooks", False) and agent not in ("codex", "all"):
-        raise UsageError("--trust-hooks is for Codex's hooks: add --agent codex")
-    wanted = installed_agents() if agent == "all" else [agent or "claude"]
+    for option in ("trust_hooks",):
+        if getattr(args, option, False) and agent != "all" and option not in setup_of(agent or DEFAULT).OPTIONS:
+            raise UsageError(_option_is_for(option))
+    wanted = installed_agents() if agent == "all" else [agent or DEFAULT]
     if not wanted:
         raise UsageError(
             "no coding agent is installed here (Claude Code: `claude`, Codex CLI: `codex`, Gemini CLI: `gemini`, "
@@ -141,53 +151,18 @@ def cmd_setup(args: argparse.Namespace) -> int:
             if given and scope not in scopes(name):
                 raise UsageError(f"{flag} does not apply to --agent {name} ({scope_note(name)}): drop it")
     for name in wanted:
-        if name == "claude":
-            set_up_claude(args, named=agent is None)
-        else:
-            importlib.import_module(f"memtui.commands.setup_{name}").run(args)
+        setup_of(name).run(args)
     return 0
 
 
-def set_up_claude(args: argparse.Namespace, *, named: bool = False) -> None:
-    """Claude Code's entries in the scope `args` asks for; `named`: a plain `memtui setup`, which
-    also names the other agents it finds, once, so a Codex user learns the one command to run."""
-    from memtui.agents.claude import enabled_plugin
-    from memtui.commands import setup_claude
-    from memtui.commands.common import say
+def _option_is_for(option: str) -> str:
+    """The line that refuses a flag for an agent whose setup does not take it: it names those that do."""
+    from memtui.agents import get
 
-    command = launcher()
-    root = project_root(args)
-    plugin = enabled_plugin(root or Path.cwd())
-    if plugin is not None and not args.uninstall:
-        plugin_id, where = plugin
-        say(
-            f"The memtui plugin is enabled ({plugin_id}, in {where}): it already runs memtui's hooks and MCP "
-            "server, so setup installs nothing (both together would recall and capture everything twice). "
-            f"Run `memtui init` in each project to use it; to use setup instead, disable the plugin first "
-            f"(`claude plugin disable {plugin_id}`)."
-        )
-        return
-    targets = setup_claude.targets(args, command)
-    if args.dry_run:
-        if root is not None and not args.global_:
-            from memtui.commands import teamgit
-
-            for line in teamgit.plan(root, team=args.team, uninstall=args.uninstall):
-                print(f"# {line}")
-        for target in targets:
-            old, new = plan(target)
-            show_diff(target.path, old, new)
-        return
-    apply(args, targets, root)
-    if root is not None and not args.global_:
-        from memtui.commands import teamgit
-
-        for line in teamgit.apply(root, command, team=args.team, uninstall=args.uninstall):
-            print(line)
-    if not args.uninstall:
-        setup_claude.closing_words(args, root, command)
-    if named and not args.uninstall:
-        _name_other_agents()
+    takers = [name for name in AGENTS if option in setup_of(name).OPTIONS]
+    flag = "--" + option.replace("_", "-")
+    owners = " and ".join(f"{get(name).LABEL.split()[0]}'s" for name in takers)
+    return f"{flag} is for {owners} hooks: add {' or '.join(f'--agent {name}' for name in takers)}"
 
 
 def apply(args: argparse.Namespace, targets: list[Target], root: Path | None) -> None:
@@ -212,12 +187,3 @@ def apply(args: argparse.Namespace, targets: list[Target], root: Path | None) ->
         backup = write(target.path, old, new, backup_dir(inside), inside)
         changed.add(target.path)
         made(args, target.path, target.label, backup)
-
-
-def _name_other_agents() -> None:
-    from memtui.agents import get
-
-    for name in AGENTS[1:]:
-        module = get(name)
-        if module.find_cli() is not None and not module.set_up(Path.cwd()):
-            print(f"{module.LABEL} found: memtui setup --agent {module.NAME}")

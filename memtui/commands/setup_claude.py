@@ -1,5 +1,6 @@
 """setup for Claude Code: the files it changes in each scope (project, `--team`, `--global`) and
-what it says once they are written."""
+what it says once they are written; `run` is its `memtui setup --agent claude` (the default agent's),
+through the same path as every other agent's setup module (`agents.protocol.Setup`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memtui.agents.claude import NAME
 from memtui.commands.setupfiles import Target, read_json
 from memtui.errors import UsageError
 
@@ -22,6 +24,64 @@ def claude_home() -> tuple[Path, Path]:
         return base, base / ".claude.json"
     home = Path.home()
     return home / ".claude", home / ".claude.json"
+
+
+#: The scopes it takes besides its default, the project (`setup.scopes`).
+SCOPES: tuple[str, ...] = ("team", "global")
+WHERE = "the project's settings, with --team the shared ones, with --global the user's"
+OPTIONS: tuple[str, ...] = ()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Claude Code's entries in the scope `args` asks for; a plain `memtui setup` (no `--agent`)
+    also names the other agents it finds, once, so a Codex user learns the one command to run."""
+    from memtui.agents.claude import enabled_plugin
+    from memtui.commands.common import say
+    from memtui.commands.setup import apply, project_root
+    from memtui.commands.setupfiles import launcher, plan, show_diff
+
+    command = launcher()
+    root = project_root(args)
+    plugin = enabled_plugin(root or Path.cwd())
+    if plugin is not None and not args.uninstall:
+        plugin_id, where = plugin
+        say(
+            f"The memtui plugin is enabled ({plugin_id}, in {where}): it already runs memtui's hooks and MCP "
+            "server, so setup installs nothing (both together would recall and capture everything twice). "
+            f"Run `memtui init` in each project to use it; to use setup instead, disable the plugin first "
+            f"(`claude plugin disable {plugin_id}`)."
+        )
+        return
+    found = targets(args, command)
+    if args.dry_run:
+        if root is not None and not args.global_:
+            from memtui.commands import teamgit
+
+            for line in teamgit.plan(root, team=args.team, uninstall=args.uninstall):
+                print(f"# {line}")
+        for target in found:
+            old, new = plan(target)
+            show_diff(target.path, old, new)
+        return
+    apply(args, found, root)
+    if root is not None and not args.global_:
+        from memtui.commands import teamgit
+
+        for line in teamgit.apply(root, command, team=args.team, uninstall=args.uninstall):
+            print(line)
+    if not args.uninstall:
+        closing_words(args, root, command)
+        if getattr(args, "agent", None) is None:
+            _name_other_agents()
+
+
+def _name_other_agents() -> None:
+    from memtui.agents import NAMES, get
+
+    for name in NAMES:
+        module = get(name)
+        if name != NAME and module.find_cli() is not None and not module.set_up(Path.cwd()):
+            print(f"{module.LABEL} found: memtui setup --agent {module.NAME}")
 
 
 def _settings_change(

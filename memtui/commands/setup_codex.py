@@ -20,6 +20,8 @@ from memtui.errors import UsageError
 #: The scopes it takes besides its default (`setup.scopes`): none, as Codex reads one home.
 SCOPES: tuple[str, ...] = ()
 WHERE = "its entries are always for every project, in $CODEX_HOME"
+#: The setup flags only it takes: Codex's trust of memtui's hooks, recorded as its /hooks review would.
+OPTIONS: tuple[str, ...] = ("trust_hooks",)
 
 
 def run(args: argparse.Namespace) -> None:

@@ -8,6 +8,7 @@ import argparse
 #: The scopes it takes besides its default (`setup.scopes`): none, as it reads one file for every project.
 SCOPES: tuple[str, ...] = ()
 WHERE = "its MCP server is always for every project, in ~/.copilot/mcp-config.json"
+OPTIONS: tuple[str, ...] = ()
 
 
 def run(args: argparse.Namespace) -> None:

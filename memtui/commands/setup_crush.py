@@ -7,6 +7,7 @@ import argparse
 #: The scopes it takes besides its default, the project (`setup.scopes`): its user file.
 SCOPES: tuple[str, ...] = ("global",)
 WHERE = "the project's file, or with --global the user's"
+OPTIONS: tuple[str, ...] = ()
 
 
 def run(args: argparse.Namespace) -> None:

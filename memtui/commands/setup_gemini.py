@@ -32,6 +32,7 @@ from memtui.errors import UsageError
 #: The scopes it takes besides its default (`setup.scopes`): the user's settings, for every project.
 SCOPES: tuple[str, ...] = ("global",)
 WHERE = "the project's .gemini/settings.json, or with --global ~/.gemini/settings.json"
+OPTIONS: tuple[str, ...] = ()
 
 
 def run(args: argparse.Namespace) -> None:

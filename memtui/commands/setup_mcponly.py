@@ -2,7 +2,8 @@
 memtui's block in the AGENTS.md it reads, or both taken out again.
 
 These agents have no hooks memtui uses (agents/mcponly.py), so setup writes one entry in one file:
-the project's (`--global`: the user's) where the agent has both, else its one file. The writers
+the project's (`--global`: the user's) where the agent has both, else its one file. An agent whose
+file takes more than the server (Qwen Code's hooks) passes its `Extras` from its setup module. The writers
 are agents/mcponly.py's, which splice the entry into the file's text; the diff, backup and atomic
 write are setup's own (commands/setupfiles.py). A config file that is a symbolic link is refused:
 the link is often a dotfiles checkout, which a rename would replace with a plain file.
@@ -13,46 +14,49 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any
+from typing import cast
 
-from memtui.commands.setupfiles import agents_md, backup_dir, hook_line, launcher, made, said_clean, show_diff, write
+from memtui.agents.protocol import McpOnly
+from memtui.commands.setupfiles import agents_md, backup_dir, launcher, made, said_clean, show_diff, write
 from memtui.errors import UsageError
 
-#: How a person installs each one, for the line that says it is missing.
-INSTALL = {
-    "crush": "npm install -g @charmland/crush",
-    "qwen": "npm install -g @qwen-code/qwen-code",
-    "cursor": "curl https://cursor.com/install -fsS | bash",
-    "copilot": "npm install -g @github/copilot",
-    "amp": "npm install -g @sourcegraph/amp",
-}
-BINARY = {"crush": "crush", "qwen": "qwen", "cursor": "cursor-agent", "copilot": "copilot", "amp": "amp"}
+
+class Extras:
+    """What an agent's file takes besides memtui's server: nothing, unless its setup module says."""
+
+    #: Said of the file after "installed the MCP server" / "removed memtui's MCP server".
+    also = ""
+
+    def edit(self, args: argparse.Namespace, agent: McpOnly, text: str, path: Path) -> str:
+        """The file's text with the rest of memtui's entries in (or out, with `args.uninstall`)."""
+        return text
+
+    def written(self, args: argparse.Namespace, path: Path) -> None:
+        """After the file was written (or was already as it should be)."""
+
+    def closing_words(self, agent: McpOnly, root: Path | None) -> None:
+        """What is left for the person to do, after setup's own closing words."""
 
 
-def run(args: argparse.Namespace, name: str) -> None:
+def run(args: argparse.Namespace, name: str, extras: Extras | None = None) -> None:
     from memtui.agents import get
 
-    agent = get(name)
+    agent = cast(McpOnly, get(name))
+    extras = extras or Extras()
     if agent.find_cli(dict(os.environ)) is None and not args.uninstall:
         raise UsageError(
-            f"{agent.LABEL} is not installed here (no `{BINARY[name]}` on PATH): install it ({INSTALL[name]}), "
+            f"{agent.LABEL} is not installed here (no `{agent.BINARY}` on PATH): install it ({agent.INSTALL}), "
             f"then run `memtui setup --agent {name}` again"
         )
     root = None if args.global_ or not agent.PROJECT else _root(args)
-    path = _config(args, agent, root)
+    path = _config(args, agent, root, extras)
     agents_md(args, name, remove=args.uninstall, dry_run=args.dry_run)
     if not args.uninstall and not args.dry_run:
         _closing_words(agent, path)
-        if name == "qwen" and root is not None:
-            from memtui.commands.common import say
-
-            say(
-                f"One step left: {agent.LABEL} starts a project's MCP server only once you approve it. Run "
-                "`qwen mcp approve memtui` in this project (or approve it when qwen asks)."
-            )
+        extras.closing_words(agent, root)
 
 
-def _config(args: argparse.Namespace, agent: Any, root: Path | None) -> Path:
+def _config(args: argparse.Namespace, agent: McpOnly, root: Path | None, extras: Extras) -> Path:
     """memtui's server put into (or taken out of) the agent's file for `root` (None: the user's)."""
     from memtui.agents import mcponly
 
@@ -67,71 +71,14 @@ def _config(args: argparse.Namespace, agent: Any, root: Path | None) -> Path:
         new = mcponly.uninstall(old, agent.SERVERS, str(path))
     else:
         new = mcponly.install(old, agent.SERVERS, agent.entry(launcher()), str(path))
-    added = None
-    if agent.NAME == "qwen":
-        new, added = _qwen_file_names(new, path, remove=args.uninstall)
-        new = _qwen_hooks(args, agent, new, str(path))
+    new = extras.edit(args, agent, new, path)
     if args.dry_run:
         show_diff(path, old, _changed(old, new))
         return path
     label = "removed memtui's MCP server" if args.uninstall else "installed the MCP server"
-    if agent.NAME == "qwen":
-        label = "removed memtui's MCP server and hooks" if args.uninstall else "installed the MCP server and hooks"
-    _save(args, path, old, new, label + (" and AGENTS.md in context.fileName" if added else ""), root)
-    if agent.NAME == "qwen":
-        _remember(path, added, forget=args.uninstall)
+    _save(args, path, old, new, label + extras.also, root)
+    extras.written(args, path)
     return path
-
-
-def _qwen_hooks(args: argparse.Namespace, agent: Any, text: str, where: str) -> str:
-    """Qwen's settings with memtui's recall hooks (`--agent qwen SessionStart|UserPromptSubmit`), or without."""
-    if args.uninstall:
-        return str(agent.uninstall_hooks(text, where))
-    return str(agent.install_hooks(text, hook_line(args, launcher()), where))
-
-
-def _qwen_file_names(text: str, path: Path, *, remove: bool) -> tuple[str, str | None]:
-    """Qwen's settings with AGENTS.md in a `context.fileName` that left it out (and the value as it
-    was, for `_remember`); on uninstall, the value as it was before memtui added it."""
-    from memtui.agents import qwen
-
-    if not remove:
-        new, was = qwen.add_agents_md(text)
-        return new or "", was
-    was = _records().get(str(path))
-    return (qwen.restore_file_names(text, was) if isinstance(was, str) and text else text), None
-
-
-def _records_path() -> Path:
-    return backup_dir(None).parent / "qwen-file-names.json"
-
-
-def _records() -> dict[str, Any]:
-    import json
-
-    try:
-        value = json.loads(_records_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _remember(path: Path, was: str | None, *, forget: bool) -> None:
-    """What `context.fileName` held before memtui added AGENTS.md, per settings file, in the user's
-    cache: only what memtui added is taken back, and that file is the person's own, where no note
-    of memtui's can go (JSON has no comments)."""
-    import json
-
-    from memtui.store.atomic import atomic_write
-
-    records = _records()
-    if forget and str(path) in records:
-        del records[str(path)]
-    elif was is not None and not forget:
-        records[str(path)] = was
-    else:
-        return
-    atomic_write(_records_path(), json.dumps(records, indent=2, ensure_ascii=False) + "\n")
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -170,7 +117,7 @@ def _remove_empty(folder: Path, root: Path | None) -> None:
         remove_made_folder(folder, stop=root)
 
 
-def _closing_words(agent: Any, path: Path) -> None:
+def _closing_words(agent: McpOnly, path: Path) -> None:
     from memtui.commands.common import say
 
     command = launcher()

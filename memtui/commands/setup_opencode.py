@@ -21,6 +21,7 @@ from memtui.errors import UsageError
 #: The scopes it takes besides its default, the project (`setup.scopes`).
 SCOPES: tuple[str, ...] = ("global",)
 WHERE = "the project's opencode.json and .opencode/plugins/, or with --global the user's"
+OPTIONS: tuple[str, ...] = ()
 
 
 def run(args: argparse.Namespace) -> None:

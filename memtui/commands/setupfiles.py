@@ -304,7 +304,7 @@ def _hidden_fallback(name: str, root: Path) -> str | None:
     only where a folder has no AGENTS.md (opencode, Amp): the person's instructions would go unread."""
     from memtui.agents import get
 
-    fallback = getattr(get(name), "FALLBACK", None)
+    fallback = get(name).FALLBACK
     if not fallback or (root / "AGENTS.md").exists() or not (root / fallback).is_file():
         return None
     label = get(name).LABEL
@@ -339,6 +339,6 @@ def agents_md_readers(root: Path, also: str | None = None) -> list[str]:
     out = []
     for other in NAMES:
         module = get(other)
-        if "agents_md" in getattr(module, "LOADS", ()) and (other == also or module.set_up(root)):
+        if "agents_md" in module.LOADS and (other == also or module.set_up(root)):
             out.append(str(module.LABEL))
     return out

@@ -16,7 +16,6 @@ A plugin install is the plugin manager's to remove: the command to run is printe
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import shutil
 import sys
@@ -40,7 +39,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
     from memtui.agents.claude import enabled_plugin
-    from memtui.commands.setup import cmd_setup
     from memtui.store.locations import find_project
 
     root = find_project(Path(args.project).expanduser() if args.project else None).root
@@ -53,10 +51,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     said: set[Path] = set()  # files with nothing of memtui's: one summary line (~/.claude.json is in both passes)
     told: Told = {}  # the files changed: one line each, said once every pass is done
     passes = {"changed": changed, "backups_made": made, "said_clean": said, "told": told}
-    for global_ in (False, True):  # the project's scopes, then the user's
-        flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
-        cmd_setup(argparse.Namespace(**vars(args), **flags, **passes))
-    failed = _other_agents(argparse.Namespace(**vars(args), **passes))
+    failed = _every_agent(argparse.Namespace(**vars(args), **passes))
     for path in (root / ".claude" / "settings.json", root / ".claude" / "settings.local.json", root / ".mcp.json"):
         _drop_if_empty(path, told)
     _drop_if_empty(settings_dir / "settings.json", told)
@@ -100,17 +95,17 @@ def _clean(paths: set[Path]) -> None:
         print(f"Already clean: {plural(len(paths), 'other agent file')} (nothing of memtui's in them)")
 
 
-def _other_agents(args: argparse.Namespace) -> list[str]:
-    """Every other agent's entries out, in each scope its setup writes (the project's, then the
-    user's). One agent's unreadable file stops that agent only: the rest are still taken out, and
-    the file is named with what to do."""
+def _every_agent(args: argparse.Namespace) -> list[str]:
+    """Every agent's entries out through its own setup (Claude Code's as any other's), in each
+    scope it writes (the project's, then the user's). One agent's unreadable file stops that agent
+    only: the rest are still taken out, and the file is named with what to do."""
     from memtui.agents import NAMES
-    from memtui.commands.setup import scopes
+    from memtui.commands.setup import scopes, setup_of
     from memtui.errors import UsageError
 
     failed = []
-    for name in NAMES[1:]:
-        setup = importlib.import_module(f"memtui.commands.setup_{name}")
+    for name in NAMES:
+        setup = setup_of(name)
         for global_ in (False, True) if "global" in scopes(name) else (False,):
             flags = {"global_": global_, "team": False, "uninstall": True, "dry_run": False, "plain_hooks": False}
             try:

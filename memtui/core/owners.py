@@ -10,7 +10,8 @@ mark each memory with its writer, and `memtui status` names the same agents the 
     md:gemini       Gemini CLI    private memory (`~/.gemini/tmp/<project>/memory/`)
     md:codex        Codex CLI     memories, read-only (`~/.codex/memories/`)
 
-A store key memtui does not know yet is memtui's, labelled with its key: shown, never hidden.
+A store key memtui does not know yet is memtui's, labelled with its key: shown, never hidden. The
+agents' rows come from the one table of store kinds (`core.storekinds`).
 """
 
 from __future__ import annotations
@@ -18,15 +19,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from memtui.core import storekinds
 from memtui.core.memory import Memory
 
 #: The owner of memtui's own store and of memories no agent is named for (a person's, an import's).
 MEMTUI = "memtui"
 #: The agents whose stores memtui shows, in the order the sidebar groups them.
-ORDER = ("claude", "gemini", "codex", MEMTUI)
+ORDER = (*(row.agent for row in storekinds.KINDS), MEMTUI)
 #: Agents as a person reads them. The stores' owners are a fixed few; `memtui.agents` (a layer
 #: above) has every agent's LABEL, and `label` falls back to it through `names`.
-LABELS = {"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex CLI", MEMTUI: "memtui"}
+LABELS = {**{row.agent: row.label for row in storekinds.KINDS}, MEMTUI: "memtui"}
 #: Two letters per agent for the memory list's writer column (80 columns leave no room for more).
 MARKS = {
     "claude": "CC",
@@ -40,19 +42,12 @@ MARKS = {
     "amp": "AM",
     MEMTUI: "mt",
 }
-_STORES = {
-    "state": ".memory/",
-    "md:local": "repo memory",
-    "md:project": "auto memory",
-    "md:user": "user (global)",
-    "md:gemini": "private memory",
-    "md:codex": "memories (r/o)",
-}
+_STORES = {"state": ".memory/", **{key: name for row in storekinds.KINDS for key, name in row.stores.items()}}
 #: Stores shared through git once `memtui setup --team` sends them to memtui's merge driver, as a
 #: person reads them then (15 characters: the sidebar's width).
 SHARED = {"state": ".memory/ (team)", "md:local": "repo (team)"}
 #: Stores memtui only reads: Codex writes its memories itself and has no format for another's.
-READ_ONLY = frozenset({"md:codex"})
+READ_ONLY = frozenset(key for row in storekinds.KINDS if row.read_only for key in row.stores)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,19 +62,15 @@ class Group:
 
 
 def agent_of_store(key: str) -> str:
-    if key.startswith("md:agent:") or key in ("md:local", "md:project", "md:user"):
-        return "claude"
-    if key == "md:gemini":
-        return "gemini"
-    if key == "md:codex":
-        return "codex"
-    return MEMTUI
+    row = storekinds.of_key(key)
+    return row.agent if row is not None else MEMTUI
 
 
 def store_label(key: str, *, team: bool = False) -> str:
     """What a person calls the store (without its agent, which the group or the line already says)."""
-    if key.startswith("md:agent:"):
-        return f"subagent {key.removeprefix('md:agent:')}"
+    row = storekinds.of_key(key)
+    if row is not None and row.prefix is not None and key.startswith(row.prefix):
+        return f"subagent {key.removeprefix(row.prefix)}"
     return (SHARED.get(key) if team else None) or _STORES.get(key, key)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtui.core import storekinds
 from memtui.store.locations import MarkdownDir, Project, markdown_dirs
 
 INDEX_NAME = "index.db"
@@ -55,7 +56,9 @@ class Sources:
         """`state` and `md:<scope>` → signature; compare with what the index recorded."""
         out = {"state": state_signature(self.state_path)}
         for directory in self.markdown:
-            out[directory.key] = markdown_signature(directory.path, with_index=directory.kind != "claude")
+            out[directory.key] = markdown_signature(
+                directory.path, with_index=not storekinds.of(directory.kind).renders_index
+            )
         return out
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtui.agents import DEFAULT  # a note older than its agent field is Claude Code's
 from memtui.core import ids
 from memtui.errors import LinkEscape
 from memtui.store.atomic import atomic_write
@@ -201,7 +202,7 @@ def _rest_of(session: str, noted: Mapping[str, Any]) -> dict[str, Any]:
     cwd, agent_type, agent = noted.get("cwd"), noted.get("agent_type"), noted.get("agent")
     return {
         "kind": "capture",
-        "agent": agent if isinstance(agent, str) else "claude",
+        "agent": agent if isinstance(agent, str) else DEFAULT,
         "event": "SessionEnd",
         "session_id": session,
         "transcript_path": str(noted["transcript_path"]),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.config import Config
-from memtui.core import dedup, ids, intake, ops, redact
+from memtui.core import dedup, ids, intake, ops, redact, storekinds
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, ConfigError, Conflict, NotFound, UsageError
@@ -143,8 +143,7 @@ class Bank:
         """The store named `key` (`state`, `local`, `project`, `user`, `agent:<name>` or its `md:`
         key). `create`: a subagent's memory folder that does not exist yet is made, as Claude Code
         makes it on the subagent's first write."""
-        aliases = {"state.json": "state", "local": "md:local", "project": "md:project", "user": "md:user"}
-        aliases |= {"gemini": "md:gemini", "codex": "md:codex"}
+        aliases = {"state.json": "state", **storekinds.ALIASES}
         key = aliases.get(key, key)
         if key.startswith("agent:"):
             key = "md:" + key

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from memtui.core import boundedread, claude_loads, render_block, render_index
+from memtui.core import boundedread, claude_loads, render_block, render_index, storekinds
 from memtui.core.memory import Memory
 from memtui.core.render_block import AGENTS_MD, AGENTS_MD_CAP, Block
 from memtui.core.types import TypeRegistry
@@ -145,7 +145,7 @@ def plan(bank: BankView) -> RenderPlan:
     everything = bank.memories()
     indexes = {}
     for store in bank.markdown:
-        if store.exists and store.dir.kind == "claude":  # Gemini's and Codex's MEMORY.md are theirs
+        if store.exists and storekinds.of(store.dir.kind).renders_index:  # Gemini's and Codex's are theirs
             index = store.path / "MEMORY.md"
             text = read_text(index)
             indexes[store.key] = (
