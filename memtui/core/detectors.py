@@ -458,11 +458,21 @@ def rules() -> tuple[Rule, ...]:
 
 
 @cache
-def _plan() -> tuple[tuple[Rule, ...], tuple[re.Pattern[str], ...], tuple[str, ...]]:
-    """The rules, compiled, and every distinct needle (a text is searched once per needle, not per rule)."""
+def _plan() -> tuple[tuple[Rule, ...], list[re.Pattern[str] | None], tuple[str, ...]]:
+    """The rules, their patterns (each compiled when a text first wakes it: a hook that redacts one
+    short prompt compiles the two or three rules it needs, not all ~100), and every distinct needle
+    (a text is searched once per needle, not per rule)."""
     every = PREFIXED + library() + CONTEXT
-    compiled = tuple(re.compile(rule.pattern, rule.flags) for rule in every)
+    compiled: list[re.Pattern[str] | None] = [None] * len(every)
     return every, compiled, tuple(sorted({needle for rule in every for needle in rule.needles or ()}))
+
+
+def _pattern(order: int) -> re.Pattern[str]:
+    every, compiled, _ = _plan()
+    pattern = compiled[order]
+    if pattern is None:
+        pattern = compiled[order] = re.compile(every[order].pattern, every[order].flags)
+    return pattern
 
 
 @cache
@@ -512,7 +522,7 @@ def find(text: str) -> list[Finding]:
     first_library = len(PREFIXED)
     last_library = first_library + len(library())
     for order in sorted(orders):  # rule order, as before: the first rule to match names the kind
-        rule, pattern = every[order], compiled[order]
+        rule, pattern = every[order], compiled[order] or _pattern(order)
         windows = _windows(rule, lower) if first_library <= order < last_library else [(0, len(text))]
         for start, end in windows:
             for match in pattern.finditer(text, start, end):
