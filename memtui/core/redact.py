@@ -47,7 +47,7 @@ def strip_private(text: str) -> str:
 #: so a long-lived process holds at most that much.
 _MEMO: dict[str, Redaction | None] = {}
 _MEMO_TEXT = 8_000
-_MEMO_CHARS = 1 << 25
+_MEMO_CHARS = 1 << 24
 _memo_chars = 0
 
 
