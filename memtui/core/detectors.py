@@ -458,11 +458,30 @@ def rules() -> tuple[Rule, ...]:
 
 
 @cache
-def _plan() -> tuple[tuple[Rule, ...], tuple[re.Pattern[str], ...], tuple[str, ...]]:
-    """The rules, compiled, and every distinct needle (a text is searched once per needle, not per rule)."""
+def _plan() -> tuple[tuple[Rule, ...], list[re.Pattern[str] | None], tuple[str, ...]]:
+    """The rules, their patterns (each compiled when a text first wakes it: a hook that redacts one
+    short prompt compiles the two or three rules it needs, not all ~100), and every distinct needle
+    (a text is searched once per needle, not per rule)."""
     every = PREFIXED + library() + CONTEXT
-    compiled = tuple(re.compile(rule.pattern, rule.flags) for rule in every)
+    compiled: list[re.Pattern[str] | None] = [None] * len(every)
     return every, compiled, tuple(sorted({needle for rule in every for needle in rule.needles or ()}))
+
+
+def _pattern(order: int) -> re.Pattern[str]:
+    every, compiled, _ = _plan()
+    pattern = compiled[order]
+    if pattern is None:
+        pattern = compiled[order] = re.compile(every[order].pattern, every[order].flags)
+    return pattern
+
+
+@cache
+def _by_needle() -> tuple[dict[str, tuple[int, ...]], frozenset[int]]:
+    """Which rules (by order) each needle wakes, and the rules that run on every text: a text then
+    visits only the rules one of its needles names, not all ~100 (most texts hold one or two)."""
+    every, _, needles = _plan()
+    woken = {needle: tuple(n for n, rule in enumerate(every) if needle in (rule.needles or ())) for needle in needles}
+    return woken, frozenset(n for n, rule in enumerate(every) if rule.needles is None)
 
 
 #: memtui's own rules, one row per kind in tests/core/test_detectors.py.
@@ -495,12 +514,15 @@ def find(text: str) -> list[Finding]:
     raw: list[tuple[int, int, int, str]] = []
     every, compiled, needles = _plan()
     lower = text.lower()
-    present = {needle for needle in needles if needle in lower}
+    woken, always = _by_needle()
+    orders = set(always)
+    for needle in needles:
+        if needle in lower:
+            orders.update(woken[needle])
     first_library = len(PREFIXED)
     last_library = first_library + len(library())
-    for order, (rule, pattern) in enumerate(zip(every, compiled, strict=True)):
-        if rule.needles is not None and present.isdisjoint(rule.needles):
-            continue
+    for order in sorted(orders):  # rule order, as before: the first rule to match names the kind
+        rule, pattern = every[order], compiled[order] or _pattern(order)
         windows = _windows(rule, lower) if first_library <= order < last_library else [(0, len(text))]
         for start, end in windows:
             for match in pattern.finditer(text, start, end):

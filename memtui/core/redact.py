@@ -39,8 +39,41 @@ def strip_private(text: str) -> str:
     return _PRIVATE.sub("", text)
 
 
+#: What scans found, by text: the same text is scanned several times on its way to disk (an
+#: import's plan, then the Bank's add, then the journal's copy of the snapshot, which holds the
+#: redacted text: scanning that again changes nothing, so it is recorded as clean). The rules are
+#: fixed, so the answer is too. None stands for "nothing found". Only a memory-sized text is kept
+#: (not a prompt or a transcript), and the table is emptied at _MEMO_CHARS characters of keys,
+#: so a long-lived process holds at most that much.
+_MEMO: dict[str, Redaction | None] = {}
+_MEMO_TEXT = 8_000
+_MEMO_CHARS = 1 << 24
+_memo_chars = 0
+
+
 def scan(text: str) -> Redaction:
     """`text` with private spans removed and every secret replaced by `[REDACTED:kind]`."""
+    global _memo_chars
+    try:
+        known = _MEMO[text]
+    except KeyError:
+        pass
+    else:
+        return Redaction(text, ()) if known is None else known
+    found = _scan(text)
+    if len(text) <= _MEMO_TEXT:
+        if _memo_chars > _MEMO_CHARS:
+            _MEMO.clear()
+            _memo_chars = 0
+        _MEMO[text] = found if found.kinds else None
+        _memo_chars += len(text)
+        if found.kinds:
+            _MEMO.setdefault(found.text, None)
+            _memo_chars += len(found.text)
+    return found
+
+
+def _scan(text: str) -> Redaction:
     kinds: list[str] = []
     without = strip_private(text)
     if without != text:

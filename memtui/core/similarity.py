@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 # memory-mcp's list plus the commonest English function words: dedup should turn on content words.
 STOP_WORDS = frozenset(
@@ -164,6 +165,9 @@ def _unspaced(word: str) -> bool:
     return not word.isascii() and any(lo <= ord(c) <= hi for c in word for lo, hi in _UNSPACED)
 
 
+# A save tokenizes its text for the dedup decision and again for the shortlist it joins: the
+# answer is a frozenset, so the second is a look-up.
+@lru_cache(maxsize=1024)
 def tokenize(text: str) -> frozenset[str]:
     """Lower-cased words of two characters or more in any script, without stop words.
 

@@ -218,7 +218,9 @@ class StateStore:
         # comparison is cheaper than building one, and readers holding the old values, such as the
         # TUI's list, then hold the same objects instead of a second copy of the store).
         memories = {}
-        if raws is not None:
+        if raws is not None and not old:  # a first read: nothing to keep
+            memories = {mid: from_raw(raw) for mid, raw in raws.items()}
+        elif raws is not None:
             for mid, raw in raws.items():
                 before = old.get(mid)
                 memories[mid] = before if before is not None and old_raws.get(mid) == raw else from_raw(raw)

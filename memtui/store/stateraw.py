@@ -53,7 +53,28 @@ def _ts(text: Any, default: datetime | None = None) -> datetime:
 _PLAIN = frozenset(("id", "type", "content", "tags", "created", "updated", "confidence", "accessCount"))
 
 
+#: The tags and status of each distinct list of tags seen (a store holds a few hundred, repeated
+#: over thousands of memories): a look-up instead of interning each tag of each memory.
+_TAG_LISTS: dict[tuple[str, ...], tuple[tuple[str, ...], Status]] = {}
+
+
 def _tags(raw_tags: Any) -> tuple[tuple[str, ...], Status]:
+    if type(raw_tags) is list:
+        key = tuple(raw_tags)
+        try:
+            "".join(key)  # only strings are kept: 1, 1.0 and True are equal keys but not the same tags
+        except TypeError:
+            return _read_tags(raw_tags)
+        found = _TAG_LISTS.get(key)
+        if found is None:
+            found = _read_tags(raw_tags)
+            if len(key) < 8 and len(_TAG_LISTS) < 4096:
+                _TAG_LISTS[key] = found
+        return found
+    return _read_tags(raw_tags)
+
+
+def _read_tags(raw_tags: Any) -> tuple[tuple[str, ...], Status]:
     if isinstance(raw_tags, str):  # a hand-written `"tags": "api"` is one tag, not three letters
         raw_tags = [raw_tags]
     try:
@@ -85,7 +106,9 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         created = _ts(created_text)
     updated = created if updated_text == created_text else _ts(updated_text, created)
     confidence = get("confidence", 1.0)
-    if type(confidence) is not float:
+    if confidence == 1 and type(confidence) is int:  # JSON.stringify writes 1.0 as 1: the common case
+        confidence = 1.0
+    elif type(confidence) is not float:
         try:
             confidence = float(confidence)
         except (TypeError, ValueError):

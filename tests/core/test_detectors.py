@@ -85,3 +85,8 @@ def test_the_snapshot_is_the_installed_library():
         )
     assert taken["rules"] == library_rules.live()
     assert len(detectors.library()) == len([r for r in taken["rules"] if r["type"] not in library_rules.EXCLUDED])
+
+
+def test_every_rule_compiles_though_each_is_compiled_only_when_a_text_wakes_it():
+    for order, rule in enumerate(detectors.rules()):
+        assert detectors._pattern(order).pattern == rule.pattern

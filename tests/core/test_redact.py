@@ -160,3 +160,19 @@ def test_private_spans_are_removed_outright(text, kept):
     result = scan(text)
     assert result.text == kept
     assert ("private" in result.kinds) is (kept != text)
+
+
+def test_a_text_scanned_again_gets_the_same_answer_and_the_memo_stays_bounded(monkeypatch):
+    from memtui.core import redact as module
+
+    text = f"deploy with ANTHROPIC_API_KEY={ANTHROPIC}"
+    first = module.scan(text)
+    assert first.kinds and module.scan(text) == first  # remembered: the same redaction
+    assert module.scan(first.text) == module.Redaction(first.text, ())  # its output is clean
+    monkeypatch.setattr(module, "_MEMO_CHARS", len(text))
+    module.scan("a text of its own, nothing secret in it")
+    module.scan("another text, to pass the bound")
+    assert text not in module._MEMO  # emptied at the bound, then filled again
+    assert module.scan(text) == first
+    long = "x " * 5000 + text
+    assert module.scan(long).kinds and long not in module._MEMO  # a prompt-sized text is not kept
