@@ -177,3 +177,24 @@ def pytest_runtest_setup(item):
     import markkit
 
     markkit.CURRENT[:] = [mark.name for mark in item.iter_markers()]
+
+
+@pytest.fixture(scope="session")
+def pg(tmp_path_factory: pytest.TempPathFactory):
+    """A real PostgreSQL with pgvector (tests/pgkit.py): one per session and xdist worker, each in
+    its worker's own temporary folder, stopped and deleted at the end."""
+    import pgkit
+
+    if pgkit.SKIP_REASON:
+        pytest.skip(pgkit.SKIP_REASON)
+    server = pgkit.Server(tmp_path_factory.mktemp("pg"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_db(pg):
+    """A database of this test's own on the session's server, memtui's schema migrated."""
+    import pgkit
+
+    return pgkit.new_database(pg)
