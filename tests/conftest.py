@@ -180,14 +180,14 @@ def pytest_runtest_setup(item):
 
 
 @pytest.fixture(scope="session")
-def pg(tmp_path_factory: pytest.TempPathFactory):
+def pg():
     """A real PostgreSQL with pgvector (tests/pgkit.py): one per session and xdist worker, each in
-    its worker's own temporary folder, stopped and deleted at the end."""
+    a temporary folder of its own, stopped and deleted at the end."""
     import pgkit
 
     if pgkit.SKIP_REASON:
         pytest.skip(pgkit.SKIP_REASON)
-    server = pgkit.Server(tmp_path_factory.mktemp("pg"))
+    server = pgkit.Server.start()
     yield server
     server.stop()
 

@@ -11,6 +11,8 @@ import importlib.util
 import itertools
 import os
 import platform
+import shutil
+import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,12 +33,20 @@ _numbers = itertools.count(1)
 class Server:
     """One running server; `stop` ends it and deletes its data folder."""
 
+    @classmethod
+    def start(cls) -> Server:
+        """A server in a new folder under the system's temporary folder. Not under pytest's: run as
+        root, pgserver runs PostgreSQL as its own `pgserver` user, which must reach the folder, and
+        pytest keeps its folders private to the user running it."""
+        return cls(Path(tempfile.mkdtemp(prefix="memtui-pg-")))
+
     def __init__(self, folder: Path) -> None:
         with warnings.catch_warnings():  # no XDG_RUNTIME_DIR in CI: pgserver keeps its lock under /tmp then
             warnings.simplefilter("ignore")
             import pgserver
 
         folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
         self._server = pgserver.get_server(folder / "data", cleanup_mode="delete")
         info = self._server.get_postmaster_info()
         #: The folder of its Unix socket (it listens on no TCP port).
@@ -66,6 +76,7 @@ class Server:
             pgserver.pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
         server._postmaster_info = None  # nothing left for cleanup to stop: it only deletes the folder
         server.cleanup()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @dataclass

@@ -162,6 +162,12 @@ class Bank:
             raise UsageError(f"no store {key!r}; stores here: {', '.join(self._stores)}, or agent:<name>")
         return self._stores[key]
 
+    def attach(self, store: Any) -> None:
+        """Add a store beside the project's (the organisation's scopes, memtui/org/store.py): one
+        with the same contract (load, cached, active, snapshot, encode, apply, key, scope), its
+        changes journalled and undone like any other's."""
+        self._stores[store.key] = store
+
     def memories(self, *, include_inactive: bool = True) -> list[Memory]:
         out: list[Memory] = []
         for store in self._stores.values():
@@ -303,6 +309,8 @@ class Bank:
             store = self._stores[key]
             if read_only(store):
                 raise UsageError(getattr(store, "refusal", f"{key} is read only"))
+            if getattr(store, "remote", False):
+                continue  # a database's store (memtui/org/store.py): no file of the project to check
             paths = [store.path] if isinstance(store, StateStore) else [store.path / "MEMORY.md"]
             if isinstance(store, MarkdownStore) and store.path.exists() and not store.path.is_dir():
                 raise UsageError(f"{store.path} is a file where a memory folder belongs; move it aside and run again")
