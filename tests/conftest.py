@@ -116,6 +116,8 @@ MARKED = {
     "mcp/*": ("slow",),
     "capture/*": ("slow",),
     "team/*": ("slow",),
+    # A real PostgreSQL per worker (tests/pgkit.py), the CLI in subprocesses against it.
+    "organisation/*": ("slow",),
     "tui/*": ("slow",),
     "test_readme.py": ("slow",),
     # The CLI in subprocesses by the dozen, outside the folders above.

@@ -31,6 +31,11 @@ def open_bank(args: argparse.Namespace, *, tolerant: bool = False):
     else:
         bank = opener()
     OPENED.append(bank)
+    store = getattr(args, "store", None)
+    if isinstance(store, str) and (store in ("org", "person") or store.startswith("team:")):
+        from memtui.org import shared  # the organisation's scope this command names (`--store org`)
+
+        shared.attach(bank, store)
     return bank
 
 

@@ -1,4 +1,4 @@
-"""Fixtures of the organisation tests: machines (tests/org/orgkit.py) on a fresh database."""
+"""Fixtures of the organisation tests: machines (tests/organisation/orgkit.py) on a fresh database."""
 
 from __future__ import annotations
 
