@@ -37,6 +37,24 @@ def attach(bank: Any, scope: str, env: Mapping[str, str] | None = None) -> PgSto
     return store
 
 
+def attach_readable(bank: Any, env: Mapping[str, str] | None = None) -> list[str]:
+    """Add every scope the person may read to `bank`, when an organisation database is connected;
+    an unreachable one is one line on stderr and the project's own stores work as ever. The scopes added."""
+    import sys
+
+    if settings.current(env).url is None:
+        return []
+    try:
+        conn = connect(env)
+    except MemtuiError as exc:
+        print(f"memtui: the organisation's scopes are left out: {exc}", file=sys.stderr)
+        return []
+    names = readable(conn)
+    for scope in names:
+        bank.attach(PgStore(conn, scope))
+    return names
+
+
 def readable(conn: Any) -> list[str]:
     """The scopes the connected role may read: org, its own, and its teams (as the database lists them)."""
     teams = [row[0] for row in conn.execute("SELECT team FROM memtui_members ORDER BY team")]

@@ -685,6 +685,12 @@ class Bank:
                     + (f"; {self.journal.path} has {damaged} unreadable line(s), kept as they are" if damaged else "")
                 ) from None
             reverse = undo.reversal(entries)
+            missing = {c.store for c in reverse} - self._stores.keys()
+            if missing:  # an organisation's scope (memtui/org/) this process could not open
+                raise UsageError(
+                    f"the step to undo changed {', '.join(sorted(missing))}, which is not open here; "
+                    "`memtui org status` checks the connection"
+                )
             for key in {c.store for c in reverse}:
                 self._stores[key].load()
             self._writable({c.store for c in reverse})

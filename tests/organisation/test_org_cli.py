@@ -74,3 +74,32 @@ def test_the_shared_scopes_are_stores_of_the_cli(cli, project, home, pg_db):
         ("team:payments", "Payments changes need Maria's review"),
     ]
     assert memory_id not in cli("list").stdout.decode()
+
+
+def test_a_shared_memory_is_found_by_id_and_undone(cli, project, home, pg_db):
+    import json
+
+    url = pg_db.person("ana")
+    assert cli("org", "connect", url).returncode == 0
+    added = cli("add", "--type", "pattern", "--store", "org", "--json", "Releases go out on Tuesdays")
+    memory_id = json.loads(added.stdout)["id"]
+    dropped = cli("drop", memory_id)
+    assert dropped.returncode == 0, dropped.stderr
+    assert pg_db.sql("SELECT status FROM memtui_memories") == [("archived",)]
+    undone = cli("undo")
+    assert undone.returncode == 0, undone.stderr
+    assert pg_db.sql("SELECT status FROM memtui_memories") == [("active",)]
+
+
+def test_with_the_server_gone_the_project_works_and_says_so_in_one_line(cli, project, home, pg_db, tmp_path):
+    import json
+
+    assert cli("org", "connect", pg_db.person("ana")).returncode == 0
+    added = cli("add", "--type", "pattern", "--json", "The build uses make")
+    assert added.returncode == 0
+    config = _config(home)
+    config.write_text(f'[org]\nurl = "postgresql://ana@/gone?host={tmp_path}"\n')
+    dropped = cli("drop", json.loads(added.stdout)["id"])
+    assert dropped.returncode == 0, dropped.stderr
+    notes = [line for line in dropped.stderr.decode().splitlines() if "organisation" in line]
+    assert len(notes) == 1 and "left out" in notes[0]
