@@ -42,6 +42,7 @@ COMMAND_MODULES = (
     "memtui.commands.uninstall",
     "memtui.commands.mergedriver",
     "memtui.commands.mcp",
+    "memtui.commands.org",
     "memtui.commands.tui",
 )
 

@@ -45,6 +45,8 @@ PER_USER: dict[str, tuple[str, str]] = {
     "llm.codex": ("MEMTUI_CODEX", "a program"),
     "llm.gemini": ("MEMTUI_GEMINI", "a program"),
     "llm.api_key": ("ANTHROPIC_API_KEY", "a key"),
+    # The organisation's database (memtui/org/settings.py): else libpq's own PGSERVICE, PGHOST….
+    "org.url": ("PGSERVICE", "a database"),
 }
 #: The keys that name a file of the project: a value that is absolute or climbs out of the project
 #: is dropped like a per-user key (writes are confined anyway; this keeps reads in too).

@@ -127,6 +127,8 @@ MARKED = {
     "mcp/*": ("slow",),
     "capture/*": ("slow",),
     "team/*": ("slow",),
+    # A real PostgreSQL per worker (tests/pgkit.py), the CLI in subprocesses against it.
+    "organisation/*": ("slow",),
     "tui/*": ("slow",),
     "test_readme.py": ("slow",),
     # The CLI in subprocesses by the dozen, outside the folders above.
@@ -188,3 +190,24 @@ def pytest_runtest_setup(item):
     import markkit
 
     markkit.CURRENT[:] = [mark.name for mark in item.iter_markers()]
+
+
+@pytest.fixture(scope="session")
+def pg():
+    """A real PostgreSQL with pgvector (tests/pgkit.py): one per session and xdist worker, each in
+    a temporary folder of its own, stopped and deleted at the end."""
+    import pgkit
+
+    if pgkit.SKIP_REASON:
+        pytest.skip(pgkit.SKIP_REASON)
+    server = pgkit.Server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_db(pg):
+    """A database of this test's own on the session's server, memtui's schema migrated."""
+    import pgkit
+
+    return pgkit.new_database(pg)

@@ -31,7 +31,21 @@ def open_bank(args: argparse.Namespace, *, tolerant: bool = False):
     else:
         bank = opener()
     OPENED.append(bank)
+    store = getattr(args, "store", None)
+    if isinstance(store, str) and (store in ("org", "person") or store.startswith("team:")):
+        from memtui.org import shared  # the organisation's scope this command names (`--store org`)
+
+        shared.attach(bank, store)
+    elif getattr(args, "command", None) in BY_ID:
+        from memtui.org import shared
+
+        shared.attach_readable(bank)
     return bank
+
+
+#: Commands that find memories by id: with an organisation database connected, its scopes are
+#: opened too, so an id of a shared memory is found (`memtui drop ID`, `memtui undo`).
+BY_ID = ("show", "edit", "touch", "drop", "restore", "review", "undo")
 
 
 #: The banks this command opened: after it ran, `after_change` reports what their changes could not

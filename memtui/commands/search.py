@@ -23,7 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("query", nargs="*", help="what to look for (or standard input)")
     p.add_argument("-k", type=int, default=5, metavar="N", help="how many results (default 5)")
     p.add_argument("--type", "-t", action="append", help="only this type (repeatable)")
-    p.add_argument("--scope", action="append", help="only this scope: repo, local, project, user, agent:<name>")
+    p.add_argument(
+        "--scope",
+        action="append",
+        help="only this scope: repo, local, project, user, agent:<name>; org, team:NAME, person: on the organisation's server",
+    )
     p.add_argument("--all", action="store_true", help="include superseded and archived memories")
     p.add_argument(
         "--min-score",
@@ -109,6 +113,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     )
     if args.k < 1:
         raise UsageError("-k must be at least 1")
+    shared = [s for s in args.scope or () if s in ("org", "person") or s.startswith("team:")]
+    if shared:
+        return _on_the_server(args, text, shared)
     check_filters(bank, args.type, args.scope)
     mode = _semantic_mode(args.semantic)
     if mode == "service":
@@ -312,3 +319,45 @@ def _print_hits(hits) -> None:
         if hit.why:
             why = for_terminal(hit.why, oneline=True)
             print(f"       {clip(why, width - 7) if width else why}")
+
+
+def _on_the_server(args: argparse.Namespace, text: str, scopes: list[str]) -> int:
+    """`--scope org|team:NAME|person`: searched on the organisation's server (memtui/org/search.py)."""
+    from memtui.commands.common import one_line
+    from memtui.errors import UsageError
+    from memtui.index import embed
+    from memtui.org import scopes as org_scopes
+    from memtui.org import search, shared
+
+    if len(scopes) != len(args.scope):
+        raise UsageError("--scope takes either the organisation's scopes or the project's, not both at once")
+    for scope in scopes:
+        problem = org_scopes.problem(scope)
+        if problem:
+            raise UsageError(problem)
+    embedder = embed.load() if args.semantic != "off" and embed.available() else None
+    with shared.connect() as conn:
+        found = search.search(conn, text, scopes, k=args.k, embedder=embedder)
+    if args.json:
+        print_json(
+            [
+                {
+                    "id": f.memory.id,
+                    "score": f.score,
+                    "via": f.via,
+                    "scope": f.memory.scope,
+                    "type": f.memory.type,
+                    "content": f.memory.content,
+                }
+                for f in found
+            ]
+        )
+        return 0
+    if not found:
+        print("no memories match")
+    for f in found:
+        print(
+            f"{f.score:.2f}  {one_line(f.memory.id)}  ({one_line(f.memory.type)}, {one_line(f.memory.scope)}, {f.via})  "
+            f"{one_line(f.memory.summary)}"
+        )
+    return 0

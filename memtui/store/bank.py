@@ -161,6 +161,12 @@ class Bank:
             raise UsageError(f"no store {key!r}; stores here: {', '.join(self._stores)}, or agent:<name>")
         return self._stores[key]
 
+    def attach(self, store: Any) -> None:
+        """Add a store beside the project's (the organisation's scopes, memtui/org/store.py): one
+        with the same contract (load, cached, active, snapshot, encode, apply, key, scope), its
+        changes journalled and undone like any other's."""
+        self._stores[store.key] = store
+
     def memories(self, *, include_inactive: bool = True) -> list[Memory]:
         out: list[Memory] = []
         for store in self._stores.values():
@@ -302,6 +308,8 @@ class Bank:
             store = self._stores[key]
             if read_only(store):
                 raise UsageError(getattr(store, "refusal", f"{key} is read only"))
+            if getattr(store, "remote", False):
+                continue  # a database's store (memtui/org/store.py): no file of the project to check
             paths = [store.path] if isinstance(store, StateStore) else [store.path / "MEMORY.md"]
             if isinstance(store, MarkdownStore) and store.path.exists() and not store.path.is_dir():
                 raise UsageError(f"{store.path} is a file where a memory folder belongs; move it aside and run again")
@@ -676,6 +684,12 @@ class Bank:
                     + (f"; {self.journal.path} has {damaged} unreadable line(s), kept as they are" if damaged else "")
                 ) from None
             reverse = undo.reversal(entries)
+            missing = {c.store for c in reverse} - self._stores.keys()
+            if missing:  # an organisation's scope (memtui/org/) this process could not open
+                raise UsageError(
+                    f"the step to undo changed {', '.join(sorted(missing))}, which is not open here; "
+                    "`memtui org status` checks the connection"
+                )
             for key in {c.store for c in reverse}:
                 self._stores[key].load()
             self._writable({c.store for c in reverse})
