@@ -37,16 +37,13 @@ from memtui.errors import UsageError
 NAME = "codex"
 LABEL = "Codex CLI"
 SERVER = "memtui"
-#: The file it loads by itself (root first, 32 KiB for all of them), where memtui writes its block.
 #: What it loads by itself, which recall never sends again (`recall.layers.Loads`).
 LOADS = ("agents_md",)
+#: The file it loads by itself (root first, 32 KiB for all of them), where memtui writes its block.
 MEMORY_FILE = "AGENTS.md"
 FALLBACK = None
-#: Its login is a model backend of memtui's (`[llm] backend = "codex"`).
-BACKEND = "codex"
-#: Codex runs a hook only once a person trusted it (`codex_trust.hooks_trusted`).
-TRUSTS_HOOKS = True
-#: What memtui gives it, for `memtui setup --help`.
+BACKEND = "codex"  # its login is a model backend of memtui's (`[llm] backend`)
+TRUSTS_HOOKS = True  # it runs a hook only once a person trusted it (`codex_trust.hooks_trusted`)
 REACH = "recall, capture, MCP and the AGENTS.md block: its hooks are Claude Code's, once trusted"
 
 #: event → timeout in seconds. Codex clamps SessionEnd to 3 s (it warns on more), so it asks for 3.
