@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "url", help="postgresql://USER@HOST/DATABASE or service=NAME; the password through libpq (~/.pgpass)"
     )
     q.set_defaults(func=cmd_connect)
-    q = verbs.add_parser("status", help="the server, your role, lag, queued writes and the scopes you read")
+    q = verbs.add_parser("status", help="the server, your role, lag, queued writes and the scopes you read (--json)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_status)
     q = verbs.add_parser("disconnect", help="forget the database URL (the server keeps its memories)")
