@@ -90,6 +90,7 @@ def test_the_sources_use_only_classified_variables():
         "success",
         "secondary",
         "block-cursor-foreground",
+        "markdown-h2-color",  # the help's headings and its keys table's header (themes.HEADINGS)
     }
     assert not unknown, f"classify these colours in this test: {sorted(unknown)}"
 
@@ -228,3 +229,20 @@ async def test_dim_text_is_dimmer_than_text_and_still_aa(demo, theme):
         for line, (_, fg, bg) in ages:
             assert rgb_ratio(fg, bg) >= AA, line
             assert ratio(Color(*fg), surface) < ratio(text, surface), f"dim is not dimmer than the text: {line}"
+
+
+@pytest.mark.parametrize("theme", [t.name for t in themes.THEMES])
+async def test_the_help_keys_table_reads_at_aa_to_its_end(demo, theme):
+    """The walk sees the help's first page; its "Keys here" table (whose header Textual draws in
+    $primary) is further down: every page of it is read."""
+    app = make_app(demo, engines=sample_engines(demo), theme=theme)
+    failures: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        for page in range(8):
+            await pilot.press("pagedown")
+            await settle(pilot)
+            failures += [f"page {page} {line}" for line in await low_contrast(app)]
+    assert not failures, "\n".join(failures)

@@ -194,3 +194,22 @@ async def test_a_dialogs_footer_shows_its_own_keys_not_the_screens_below(demo, k
         assert app.screen.query(Footer)
         shown = {key.description for key in app.screen.query(FooterKey)}
         assert shown and not shown & {"Filter", "Edit", "Drop", "Quit"}, shown
+
+
+@pytest.mark.parametrize("keys", [["enter"], ["e"], ["R"]], ids=["detail", "edit", "review"])
+async def test_the_top_bar_and_footer_fit_80_columns(demo, keys):
+    """The detail's and the editor's titles, and the review's keys, are not cut at 80×24."""
+    from textual.widgets._footer import FooterKey
+
+    from memtui.tui.widgets.topbar import TopBar
+
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
+        bar = app.screen.query_one(TopBar)
+        assert len(str(bar.render()).rstrip()) <= bar.content_size.width, str(bar.render())
+        keys_shown = [key for key in app.screen.query(FooterKey) if not key.has_class("-command-palette")]
+        assert keys_shown and all(key.region.right <= 80 - len("^p palette") for key in keys_shown)
+        assert "Help" in {key.description for key in keys_shown}

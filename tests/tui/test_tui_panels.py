@@ -49,6 +49,8 @@ async def test_ask_without_a_key_says_how_to_set_one(demo):
         note = str(app.screen.query_one("#ask-note").render())
         assert note.startswith("To get one: set ANTHROPIC_API_KEY") and "`" not in note
         assert "No model" not in note  # said once, in the answer
+        answer_region = app.screen.query_one("#ask-answer").region
+        assert app.screen.query_one("#ask-note").region.y >= answer_region.bottom  # the statement, then the fix
 
 
 async def test_ask_lists_the_closest_memories_on_one_line_each_at_80_columns(demo):

@@ -33,8 +33,9 @@ API key (`ANTHROPIC_API_KEY`), or your Claude Code, Codex or Gemini CLI login.
     def compose(self) -> ComposeResult:
         yield TopBar("ask")
         yield Input(placeholder="ask a question about this project…", id="ask-input")
-        yield Static("", id="ask-note", classes="panel-note")
         yield Markdown("", id="ask-answer")
+        # After the answer: what happened is said first, then what to do about it (or what it cites).
+        yield Static("", id="ask-note", classes="panel-note")
         yield OptionList(id="ask-cited")
         yield Footer(compact=True)
 

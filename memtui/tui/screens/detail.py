@@ -55,7 +55,7 @@ class DetailScreen(Screen[None]):
         self._on_data(app_of(self).snapshot)
 
     def _on_data(self, _snap: Snapshot) -> None:
-        self.query_one(TopBar).sync(f"memory · {self.memory_id}")
+        self.query_one(TopBar).sync("memory")  # its type and id are in the body: with them the bar is cut at 80
         self.query_one(MemoryDetail).show(self.memory)
         self.refresh_bindings()
 

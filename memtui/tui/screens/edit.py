@@ -61,7 +61,7 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
 
     def compose(self) -> ComposeResult:
         f = shown_fields(self.original)
-        yield TopBar(f"edit · {self.original.type} · {self.original.id}")
+        yield TopBar("edit")  # its type and id would cut the bar at 80 columns
         with Vertical(id="edit-form"):
             yield Static("", id="edit-warning", markup=False)
             with Horizontal(classes="field"):

@@ -73,7 +73,7 @@ A memory two people edited differently before a git merge comes first, with both
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "accept", "Accept", id="review.accept"),
         Binding("e", "edit", "Edit", id="review.edit"),
-        Binding("m", "merge", "Merge into…", id="review.merge"),
+        Binding("m", "merge", "Merge", id="review.merge", tooltip="Merge into another memory"),
         Binding("d", "reject", "Reject", id="review.reject"),
         Binding("P", "promote", "Promote", id="review.promote"),
         Binding("1", "keep(0)", "Keep this", id="review.keep-this"),
