@@ -25,7 +25,7 @@ MAX_CHARS = 1500
 
 
 def header(
-    memory: Any, now: datetime, registry: Any, score: float | None = None, status: str = "", stale: str = ""
+    memory: Any, now: datetime, registry: Any, score: float | None = None, status: str = "", mark: str = ""
 ) -> str:
     one = functools.partial(defuse.for_model, oneline=True)  # each part: none reaches into the next
     parts = [
@@ -42,8 +42,8 @@ def header(
         parts.append("tags: " + ", ".join(one(tag) for tag in memory.tags))
     if status:  # against the code (memtui verify): verified, drifted or unchecked
         parts.append(status)
-    if stale:  # superseded, expired or drifted, naming the newer memory (index/succession.py)
-        parts.append(one(stale))
+    if mark:  # stale: superseded, expired or drifted, naming the newer memory (index/succession.py)
+        parts.append(one(mark))
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
