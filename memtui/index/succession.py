@@ -23,12 +23,15 @@ from dataclasses import replace
 from datetime import datetime
 
 from memtui.core import validity
+from memtui.core.memory import Status
 from memtui.index.hit import Hit
 
 
 def _kind(hit: Hit, now: datetime) -> str:
-    if not hit.memory.active:
+    if hit.memory.status is Status.SUPERSEDED:
         return "superseded"
+    if not hit.memory.active:
+        return ""  # archived: listed only when asked for, and no successor to name
     if hit.memory.expired(now):
         return "expired"
     return "drifted" if hit.status == "drifted" else ""
