@@ -5,7 +5,8 @@
 Every `stale` prompt of coding-dev and coding-more asks what changed: its gold is the newer memory,
 its distractor the older one. Each project becomes a real memtui project (state.json through the
 store code) in one of two shapes, and every prompt goes through the real UserPromptSubmit hook
-with the project's recall service warm (bench/retrieval.py's `hook_answers`):
+with no recall service (the hook's in-process fallback, words only), or with `--warm` with the
+project's recall service warm (bench/retrieval.py's `hook_answers`, hybrid when the model is there):
 
 - `expired`: both memories active, no link between them, the older one past its `validUntil`
   (written as the raw state.json key, so an older checkout reads the same file);
@@ -88,13 +89,42 @@ def judge(q: dict, injected: list[str]) -> str:
     return "current first"
 
 
-def run(data: Path, shape: str) -> dict[str, int]:
+def cold_answers(store: Store) -> list[list[str]]:
+    """What the installed prompt hook injects for each prompt with no recall service (its in-process
+    fallback: words only, as on a loaded machine or before the service is up), a fresh process each."""
+    from memtui.commands.setupfiles import hook_prefix
+
+    hook = hook_prefix([sys.executable, "-m", "memtui"])
+    root = store.project.root
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "MEMTUI_"))}
+    env.update(CLAUDE_PROJECT_DIR=str(root), MEMTUI_SERVICE="off")
+    ids = sorted((m.id for m in store.memories), key=len, reverse=True)
+    out = []
+    for n, q in enumerate(store.queries):
+        data = {
+            "session_id": f"bench-stale-{n}",
+            "transcript_path": "/none",
+            "cwd": str(root),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": q["query"],
+        }
+        answer = subprocess.run(
+            [*hook, "UserPromptSubmit"], input=json.dumps(data).encode(), env=env, capture_output=True, check=True
+        ).stdout
+        context = json.loads(answer)["hookSpecificOutput"]["additionalContext"] if answer.strip() else ""
+        at = {i: [n for n in (context.find(f" · {i}]"), context.find(f" · {i} · ")) if n >= 0] for i in ids}
+        out.append(sorted((i for i in ids if at[i]), key=lambda i: min(at[i])))
+    return out
+
+
+def run(data: Path, shape: str, warm: bool) -> dict[str, int]:
     from retrieval import hook_answers
 
     tally = {"current first": 0, "old above": 0, "missing": 0}
     with tempfile.TemporaryDirectory(prefix="memtui-stale-") as tmp:
         for store in stores(data, Path(tmp), shape):
-            for q, injected in zip(store.queries, hook_answers(store, store.queries), strict=True):
+            answers = hook_answers(store, store.queries) if warm else cold_answers(store)
+            for q, injected in zip(store.queries, answers, strict=True):
                 tally[judge(q, injected)] += 1
     return tally
 
@@ -103,20 +133,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", nargs="?", type=Path, default=REPO / "tests" / "data")
     parser.add_argument("--against", type=Path, help="an older checkout, measured on the same files")
+    parser.add_argument(
+        "--warm", action="store_true", help="through the warm recall service (hybrid), not the fallback"
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.json:  # one checkout's figures, as the parent process asks for them
-        print(json.dumps({shape: run(args.data, shape) for shape in SHAPES}))
+        print(json.dumps({shape: run(args.data, shape, args.warm) for shape in SHAPES}))
         return 0
     trees = [("this tree", REPO)] + ([(str(args.against), args.against.resolve())] if args.against else [])
     figures = {}
     for label, tree in trees:
         env = {**os.environ, "PYTHONPATH": str(tree), "MEMTUI_BENCH_TREE": str(tree)}
         answer = subprocess.run(
-            [sys.executable, __file__, str(args.data), "--json"], env=env, stdout=subprocess.PIPE, text=True, check=True
+            [sys.executable, __file__, str(args.data), "--json", *(["--warm"] if args.warm else [])],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+            check=True,
         )
         figures[label] = json.loads(answer.stdout)
-    print(f"Stale prompts through the prompt hook (load {os.getloadavg()[0]:.2f}, coding-dev + coding-more)")
+    how = "warm recall service" if args.warm else "no service: the hook's in-process fallback"
+    print(f"Stale prompts through the prompt hook ({how}; load {os.getloadavg()[0]:.2f}; coding-dev + coding-more)")
     print("| shape | code | n | current first | old above | current not injected |")
     print("|---|---|---:|---:|---:|---:|")
     for shape in SHAPES:

@@ -89,7 +89,7 @@ def test_a_drifted_memory_ranks_below_a_memory_written_after_it(tmp_path, home, 
 
 
 def test_an_archived_memory_is_not_called_superseded(project):
-    old, new = _pair(project, expired=False)
+    old, _ = _pair(project, expired=False)
     Bank(project).drop(old)
     hits = search(project, PROMPT, semantic="off", include_inactive=True)
     assert {h.memory.id: h.stale for h in hits}[old] == ""
