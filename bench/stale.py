@@ -14,7 +14,7 @@ project's recall service warm (bench/retrieval.py's `hook_answers`, hybrid when 
   leaves them.
 
 For each prompt: the current memory first (injected, and the old one not above it), the old one
-above it, or the current one not injected at all. `--against` runs an older checkout's code on the
+above it, the old one injected without the current one, or neither injected. `--against` runs an older checkout's code on the
 same files in the same run (its tree on PYTHONPATH), e.g. `git worktree add --detach /tmp/old cfe2f6c`.
 """
 
@@ -83,7 +83,7 @@ def stores(data: Path, tmp: Path, shape: str) -> list[Store]:
 def judge(q: dict, injected: list[str]) -> str:
     gold, old = q["gold"][0], q["distractors"][0]
     if gold not in injected:
-        return "missing"
+        return "old alone" if old in injected else "missing"
     if old in injected and injected.index(old) < injected.index(gold):
         return "old above"
     return "current first"
@@ -120,7 +120,7 @@ def cold_answers(store: Store) -> list[list[str]]:
 def run(data: Path, shape: str, warm: bool) -> dict[str, int]:
     from retrieval import hook_answers
 
-    tally = {"current first": 0, "old above": 0, "missing": 0}
+    tally = {"current first": 0, "old above": 0, "old alone": 0, "missing": 0}
     with tempfile.TemporaryDirectory(prefix="memtui-stale-") as tmp:
         for store in stores(data, Path(tmp), shape):
             answers = hook_answers(store, store.queries) if warm else cold_answers(store)
@@ -155,15 +155,15 @@ def main(argv: list[str] | None = None) -> int:
         figures[label] = json.loads(answer.stdout)
     how = "warm recall service" if args.warm else "no service: the hook's in-process fallback"
     print(f"Stale prompts through the prompt hook ({how}; load {os.getloadavg()[0]:.2f}; coding-dev + coding-more)")
-    print("| shape | code | n | current first | old above | current not injected |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("| shape | code | n | current first | old above current | old without current | neither |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for shape in SHAPES:
         for label, by_shape in figures.items():
             t = by_shape[shape]
             n = sum(t.values())
             print(
                 f"| {shape} | {label[-30:]} | {n} | {t['current first'] / n:.0%} ({t['current first']}) "
-                f"| {t['old above']} | {t['missing']} |"
+                f"| {t['old above']} | {t['old alone']} | {t['missing']} |"
             )
     return 0
 
