@@ -12,7 +12,8 @@ MemtuiError
 ├── Unreadable         a file a bounded read refuses: a device, a FIFO, over its cap (core/boundedread.py;
 │                      also an OSError; LinkedOut, a link out of the project, is a LinkEscape too)
 └── UsageError         a request that cannot be carried out as asked
-    └── MissingArgument  a command given nothing to work on: its usage line too, exit 2
+    ├── MissingArgument  a command given nothing to work on: its usage line too, exit 2
+    └── BadValue         an argument of the wrong form (a date that is not one): exit 2
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ class LockTimeout(MemtuiError):
 
 class UsageError(MemtuiError):
     pass
+
+
+class BadValue(UsageError):
+    """An argument of the wrong form, as argparse would refuse it (exit 2), said in one line."""
+
+    exit_code = 2
 
 
 class MissingArgument(UsageError):

@@ -28,6 +28,7 @@ from memtui.core import ids, redact
 from memtui.core.clock import parse_ts
 from memtui.core.memory import resting_on
 from memtui.core.text import plural
+from memtui.core.validity import read as read_bound
 from memtui.errors import LockTimeout, MemtuiError
 from memtui.store.bank import Bank
 from memtui.store.lock import ProjectLock
@@ -254,6 +255,8 @@ def _save_answer(run: Run, answer: Any, known: Known) -> None:
                         reviewed=False,
                         questions=item.get("questions") or (),
                         trim=True,
+                        # A proposal like the rest (reviewed with the memory); one not a date is dropped.
+                        valid_until=read_bound(item.get("valid_until")),
                     ),
                     known,
                 )

@@ -41,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--description", default="", help="a one-line summary")
     p.add_argument("--supersedes", help="the id or text of the memory this one replaces")
     p.add_argument("--store", default="state", help="state (default), local, project, user or agent:<name>")
+    _valid_time(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("text", nargs="*")
     p.set_defaults(func=cmd_add)
@@ -52,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name")
     p.add_argument("--description")
     p.add_argument("--text", help="the new text ('-' reads standard input)")
+    _valid_time(p, clear=True)
     p.set_defaults(func=cmd_edit)
 
     for name, verb in (
@@ -72,6 +74,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("id")
     p.add_argument("store", help="state, local, project, user, agent:<name> or gemini (Gemini CLI's private memory)")
     p.set_defaults(func=cmd_promote)
+
+
+def _valid_time(p: argparse.ArgumentParser, clear: bool = False) -> None:
+    off = "; 'none' clears it" if clear else ""
+    p.add_argument(
+        "--valid-until",
+        metavar="DATE",
+        help=f"the last day (YYYY-MM-DD, UTC) or instant the memory holds; past it, it is stale{off}",
+    )
+    p.add_argument("--valid-from", metavar="DATE", help=f"the first day or instant it holds{off}")
+
+
+def _cleared(value: str | None) -> str | None:
+    """`--valid-until none` (or an empty value) clears the bound: "" tells the bank to."""
+    return "" if value is not None and value.strip().lower() in ("", "none") else value
 
 
 def _row(memory, now, registry) -> list[str]:
@@ -158,6 +175,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     )
     if data["freshness"]:
         print(f"freshness:   {data['freshness']}")
+    if memory.valid_until or memory.valid_from:
+        span = f"{memory.valid_from or '…'} to {memory.valid_until or '…'}"
+        print(f"valid:       {span}{' (expired: stale)' if memory.expired(now) else ''}")
     if memory.supersedes:
         print(f"supersedes:  {one_line(memory.supersedes)}")
     if memory.merged_from:
@@ -207,6 +227,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         description=args.description,
         supersedes=args.supersedes,
         store=args.store,
+        valid_until=args.valid_until,
+        valid_from=args.valid_from,
     )
     if args.json:
         out = to_dict(result.memory, bank.clock(), bank.registry)
@@ -236,7 +258,14 @@ def cmd_edit(args: argparse.Namespace) -> int:
     tags = [t for t in args.tags.split(",") if t.strip()] if args.tags is not None else None
     before = bank.resolve(args.id)
     memory = bank.update(
-        args.id, content=text, type_=args.type, tags=tags, name=args.name, description=args.description
+        args.id,
+        content=text,
+        type_=args.type,
+        tags=tags,
+        name=args.name,
+        description=args.description,
+        valid_until=_cleared(args.valid_until),
+        valid_from=_cleared(args.valid_from),
     )
     shown = one_line(memory.id)
     print(f"Updated {shown}" if memory != before else f"{shown} already says that; nothing changed")

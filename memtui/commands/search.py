@@ -147,6 +147,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                     "bm25": h.bm25,
                     "cosine": h.cosine,
                     "via": h.via,
+                    "stale": h.stale or None,
                     "memory": to_dict(h.memory, now, bank.registry),
                 }
                 for h in hits
@@ -316,6 +317,8 @@ def _print_hits(hits) -> None:
     ]
     for hit, line in zip(hits, columns(rows, last_width=width), strict=True):
         print(line)
+        if hit.stale:
+            print(f"       {for_terminal(hit.stale, oneline=True)}")
         if hit.why:
             why = for_terminal(hit.why, oneline=True)
             print(f"       {clip(why, width - 7) if width else why}")

@@ -10,6 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from memtui.core import validity
 from memtui.core.clock import utcnow
 
 
@@ -77,6 +78,13 @@ class Memory:
     #: which this one replaces only once a person accepts it (`proposesSupersede` in state.json).
     #: Until then both are active and this one waits in the review queue.
     proposes: str | None = None
+    # -- stale never wins (issue 41): valid time and branch ------------------------------------
+    #: Valid time, as `core.validity` normalises it (a date `2026-12-31` or a UTC instant): the
+    #: last day (or the instant) the memory holds, and the first. Past `valid_until` it is expired:
+    #: stale, ranked below what is current and recalled marked. `validUntil`/`validFrom` in
+    #: state.json, `valid_until`/`valid_from` in Markdown front matter; others ignore the keys.
+    valid_until: str | None = None
+    valid_from: str | None = None
     #: Which store holds it: "state" or "md:<scope>".
     store: str = "state"
     scope: str = "project"
@@ -91,6 +99,10 @@ class Memory:
     def held(self) -> bool:
         """Kept from recall until reviewed: it rests only on text the agent read (`TOOL_TEXT`)."""
         return not self.reviewed and self.source is not None and self.source.origin == TOOL_TEXT
+
+    def expired(self, now: datetime) -> bool:
+        """Past its valid time (`valid_until`), or not valid yet (`valid_from`)."""
+        return validity.expired(self.valid_until, now) or validity.pending(self.valid_from, now)
 
     @property
     def title(self) -> str:

@@ -37,6 +37,9 @@ INACTIVE_FACTOR = 0.5
 #: A memory the code has drifted from (memtui.verify) ranks below a verified one of equal relevance;
 #: mild, because drift is a hint (the memory may still hold in part) and its note says what is gone.
 DRIFTED_FACTOR = 0.85
+#: An expired memory (past its valid_until) no longer holds: its probability is halved, as an
+#: inactive one's is, and index/succession.py ranks it below every current hit.
+EXPIRED_FACTOR = 0.5
 
 
 def size_factor(n_docs: int) -> float:

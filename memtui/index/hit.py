@@ -28,3 +28,6 @@ class Hit:
     #: when it was never checked; for a drifted one, `note` says what is gone and its likely new name.
     status: str = ""
     note: str = ""
+    #: Stale (superseded, expired or drifted: index/succession.py): the mark recall shows, naming
+    #: the newer memory when the search listed one ("stale: superseded by Sessions in Postgres").
+    stale: str = ""

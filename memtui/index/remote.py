@@ -177,6 +177,7 @@ def ask(
                 f"{h['via']}+service",
                 status=str(h.get("status") or ""),
                 note=str(h.get("note") or ""),
+                stale=str(h.get("stale") or ""),
             )
             for h in answer["hits"]
         ]
@@ -199,4 +200,5 @@ def hit_json(hit: Any) -> dict[str, Any]:
         "via": hit.via,
         "status": hit.status,
         "note": hit.note,
+        "stale": hit.stale,
     }

@@ -23,8 +23,9 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memtui.core.clock import utcnow
 from memtui.core.memory import Memory
-from memtui.index import calibration, fusion, lexical, verdicts
+from memtui.index import calibration, fusion, lexical, succession, verdicts
 from memtui.index.calibration import HIT_FLOOR as RECALL_THRESHOLD
 from memtui.index.hit import Hit
 from memtui.index.index import Index
@@ -190,6 +191,7 @@ def _rank(
     weights = calibration.HYBRID if cos is not None else calibration.LEXICAL
     position = {rowid: i for i, rowid in enumerate(top)}
     checked = verdicts.read(index.conn, [m.id for m in memories.values()])
+    now = utcnow()
     scored = []
     for rowid in top:
         if rowid not in memories:
@@ -202,6 +204,8 @@ def _rank(
         verdict = checked.get(memories[rowid].id)
         if verdict is not None and verdict.drifted:
             p *= fusion.DRIFTED_FACTOR
+        if memories[rowid].expired(now):
+            p *= fusion.EXPIRED_FACTOR
         scored.append((p, rowid))
     scored.sort(key=lambda t: (-t[0], position[t[1]]))
     scored = scored[:k]
@@ -234,7 +238,7 @@ def _rank(
                 verdict.note if verdict else "",
             )
         )
-    return _replacements_first(hits)
+    return succession.ordered(_replacements_first(hits), now)
 
 
 def _signals(

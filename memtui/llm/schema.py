@@ -101,6 +101,11 @@ def extraction(types: Sequence[str]) -> dict[str, Any]:
                 "type": ["string", "null"],
                 "description": "the id (or exact text) of an existing memory this one replaces, else null",
             },
+            "valid_until": {
+                "type": ["string", "null"],
+                "description": "the last day it holds, YYYY-MM-DD, when the conversation says it ends "
+                '("until the v3 release", "through Friday"), else null',
+            },
             "rests_on": {
                 "type": "string",
                 "enum": list(RESTS_ON),

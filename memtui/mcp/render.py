@@ -24,7 +24,9 @@ from memtui.recall import fence
 MAX_CHARS = 1500
 
 
-def header(memory: Any, now: datetime, registry: Any, score: float | None = None, status: str = "") -> str:
+def header(
+    memory: Any, now: datetime, registry: Any, score: float | None = None, status: str = "", mark: str = ""
+) -> str:
     one = functools.partial(defuse.for_model, oneline=True)  # each part: none reaches into the next
     parts = [
         one(memory.id),
@@ -40,6 +42,8 @@ def header(memory: Any, now: datetime, registry: Any, score: float | None = None
         parts.append("tags: " + ", ".join(one(tag) for tag in memory.tags))
     if status:  # against the code (memtui verify): verified, drifted or unchecked
         parts.append(status)
+    if mark:  # stale: superseded, expired or drifted, naming the newer memory (index/succession.py)
+        parts.append(one(mark))
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
@@ -57,19 +61,21 @@ def memory(
     max_chars: int = MAX_CHARS,
     status: str = "",
     note: str = "",
+    stale: str = "",
 ) -> str:
-    """`note`: what the code no longer holds of a drifted memory, on its own line before the text."""
+    """`note`: what the code no longer holds of a drifted memory, on its own line before the text;
+    `stale`: its stale mark (index/succession.py), in the header."""
     text = m.content.strip()
     if m.name and m.name not in text:
         text = f"{m.name}: {text}"
     # Defused before the clip, so a cut never leaves half an escape; no line of it reads as a header.
     text = clip(defuse.memory_body(text), max_chars, lines=True)
     drift = defuse.for_model(fence.drift_line(note), oneline=True) + "\n" if note else ""
-    return f"{header(m, now, registry, score, status)}\n{drift}{text}"
+    return f"{header(m, now, registry, score, status, stale)}\n{drift}{text}"
 
 
 def listing(title: str, items: Iterable[tuple[Any, ...]], now: datetime, registry: Any) -> str:
-    """`items`: (memory, score) or (memory, score, status, note)."""
+    """`items`: (memory, score) or (memory, score, status, note[, stale])."""
     blocks = [memory(m, now, registry, score, MAX_CHARS, *rest) for m, score, *rest in items]
     if not blocks:
         return title

@@ -44,6 +44,11 @@ def text(description: str) -> Any:
     return Annotated[str, Field(description=description)]
 
 
+def day() -> Any:
+    """A date, YYYY-MM-DD (JSON Schema's `format: date`), kept as text for core/validity.py."""
+    return Annotated[str, Field(json_schema_extra={"format": "date"})]
+
+
 def words(description: str) -> Any:
     return Annotated[list[str], Field(description=description)]
 

@@ -50,7 +50,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
     chosen: list[str] = []
     parts: list[str] = []
     for match in matches[: settings.recall_k]:
-        part = fence.entry(match.memory, now, settings.memory_bytes, match.note)
+        part = fence.entry(match.memory, now, settings.memory_bytes, match.note, match.stale)
         size = len(part.encode("utf-8")) + 2
         if size > room:
             continue  # a smaller one further down may still fit

@@ -40,8 +40,11 @@ def proposal_note(memory: Memory) -> str:
     return "unreviewed: an agent's proposed replacement for " + defuse.for_model(memory.proposes, oneline=True)
 
 
-def label(memory: Memory, now: datetime) -> str:
+def label(memory: Memory, now: datetime, mark: str = "") -> str:
+    """`mark`: the stale mark of index/succession.py ("stale: superseded by …"), or ""."""
     parts = [defuse.for_model(memory.type, oneline=True), defuse.for_model(memory.id, oneline=True)]
+    if mark:
+        parts.append(defuse.for_model(mark, oneline=True))
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
@@ -51,11 +54,12 @@ def label(memory: Memory, now: datetime) -> str:
     return "[" + " · ".join(parts) + "]"
 
 
-def entry(memory: Memory, now: datetime, max_bytes: int, drift: str = "") -> str:
+def entry(memory: Memory, now: datetime, max_bytes: int, drift: str = "", stale: str = "") -> str:
     """One memory in full: its label line, then its text, together at most `max_bytes`. A memory
     the code has drifted from (`drift`, from memtui.verify) says so on a line of its own after the
-    label, so the model reads it before the claim, and the cut never takes it."""
-    head = label(memory, now)
+    label, so the model reads it before the claim, and the cut never takes it. `stale`: the stale
+    mark (index/succession.py), in the label."""
+    head = label(memory, now, stale)
     if drift:
         head += "\n" + defuse.for_model(drift_line(drift), oneline=True)
     body = memory.content.strip()

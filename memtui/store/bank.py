@@ -18,7 +18,7 @@ from memtui.config import Config
 from memtui.core import dedup, ids, intake, ops, redact, storekinds
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
-from memtui.errors import Ambiguous, ConfigError, Conflict, NotFound, UsageError
+from memtui.errors import Ambiguous, BadValue, ConfigError, Conflict, NotFound, UsageError
 from memtui.store import proposals, rendering, undo
 from memtui.store.agentstores import open_store, read_only
 from memtui.store.batchadd import Batch, prepare, track
@@ -381,11 +381,15 @@ class Bank:
         questions: Iterable[str] = (),
         created: datetime | None = None,
         trim: bool = False,
+        valid_until: str | None = None,
+        valid_from: str | None = None,
     ) -> SaveResult:
         """Save a memory (or re-affirm the one it repeats). A field over its limit (core/intake.py)
         raises UsageError, or with `trim` (capture) is cut; either way control characters are removed
         and the result's notes say so. `created`: when the fact was first recorded, for a memory
-        brought in from another tool (`memtui import`); default now."""
+        brought in from another tool (`memtui import`); default now. `valid_until`/`valid_from`:
+        valid time (core/validity.py; a bad date raises UsageError)."""
+        valid_until, valid_from = _bound(valid_until), _bound(valid_from)
         given, notes = _taken_in(trim, text=content, name=name, description=description, tags=tags)
         scan = redact.scan(given["text"])
         content = scan.text.strip()
@@ -434,6 +438,8 @@ class Bank:
                 source=source,
                 reviewed=reviewed,
                 questions=asked,
+                valid_until=valid_until,
+                valid_from=valid_from,
                 store=target.key,
                 scope=target.scope,
             )
@@ -528,9 +534,12 @@ class Bank:
         name: str | None = None,
         description: str | None = None,
         reviewed: bool | None = None,
+        valid_until: str | None = None,
+        valid_from: str | None = None,
     ) -> Memory:
         """Edit fields of one memory. With `expected` (what the editor started from), a memory that
-        changed on disk in the meantime raises Conflict instead of being overwritten."""
+        changed on disk in the meantime raises Conflict instead of being overwritten. A valid-time
+        bound of "" clears it (None leaves it)."""
         with self.lock:
             current = self.resolve(ref)
             if expected is not None and _comparable(current) != _comparable(expected):
@@ -562,6 +571,10 @@ class Bank:
                 changes["description"] = redact.redact(description).strip()
             if reviewed is not None:
                 changes["reviewed"] = reviewed
+            if valid_until is not None:
+                changes["valid_until"] = _bound(valid_until)
+            if valid_from is not None:
+                changes["valid_from"] = _bound(valid_from)
             changes = {k: v for k, v in changes.items() if getattr(current, k) != v}
             if not changes:
                 return current  # the same text, type and tags: nothing to write, nothing to undo
@@ -786,3 +799,15 @@ def init_project(root: Path) -> Project:
 
     ensure_ignored(project)
     return project
+
+
+def _bound(text: str | None) -> str | None:
+    """A valid-time bound as given by a person or an agent: normalised, "" or None for none."""
+    from memtui.core import validity
+
+    if text is None or not text.strip():
+        return None
+    try:
+        return validity.parse(text)
+    except validity.BadDate as exc:
+        raise BadValue(str(exc)) from None

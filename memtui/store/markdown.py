@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memtui.core import ids, redact, render_index
+from memtui.core import ids, redact, render_index, validity
 from memtui.core.boundedread import Unreadable, read_text
 from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
 from memtui.core.memory import Memory, Source, Status
@@ -143,6 +143,7 @@ class MarkdownStore:
         agent = ids.agent(text("source_agent"))
         reviewed = doc.find("reviewed")
         asked = doc.find("questions")
+        until, since = doc.find("valid_until"), doc.find("valid_from")
         return Memory(
             id=self.id_for(rel),
             type=type_,
@@ -160,6 +161,8 @@ class MarkdownStore:
             else None,
             reviewed=not (reviewed is not None and reviewed.value is False),
             questions=tuple(str(q) for q in asked.value if q) if asked and isinstance(asked.value, list) else (),
+            valid_until=validity.read(until.value) if until else None,
+            valid_from=validity.read(since.value) if since else None,
             store=self.key,
             scope=self.scope,
             path=str(self.path / rel),
@@ -231,6 +234,8 @@ class MarkdownStore:
             ("source_agent", lambda m: (m.source or Source()).agent, source.agent),
             ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
             ("questions", lambda m: m.questions, list(memory.questions) or None),
+            ("valid_until", lambda m: m.valid_until, memory.valid_until),
+            ("valid_from", lambda m: m.valid_from, memory.valid_from),
             # The file's mtime is its age; `created` is written only when it says something more.
             (
                 "created",

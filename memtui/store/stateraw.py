@@ -1,7 +1,7 @@
 """One memory as a state.json object and back, and each memory's exact text within the file.
 
 memory-mcp's keys (`id, type, content, tags, created, updated, confidence, accessCount, supersedes,
-mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed, questions`) written only
+mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed, questions, validUntil, validFrom`) written only
 when set (`source` is `{session, event, origin, agent}`, each only when set); a changed memory keeps its
 unknown keys and key order. Written for speed: a 10k-memory file means 10k calls per load.
 """
@@ -17,6 +17,7 @@ from typing import Any
 from memtui.core.clock import format_ts, parse_ts
 from memtui.core.ids import agent
 from memtui.core.memory import Memory, Source, Status
+from memtui.core.validity import read as read_bound
 from memtui.store import stateids
 
 _SOURCE_KEYS = ("session", "event", "origin", "agent")
@@ -153,6 +154,9 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         values["conflict"] = str(conflict.get("with")) if isinstance(conflict, dict) and conflict.get("with") else None
         proposes = get("proposesSupersede")
         values["proposes"] = _text(proposes) if proposes else None
+        until, since = get("validUntil"), get("validFrom")
+        if until is not None or since is not None:
+            values["valid_until"], values["valid_from"] = read_bound(until), read_bound(since)
     memory = _new(Memory)
     _setattr(memory, "__dict__", values)
     return memory
@@ -195,6 +199,8 @@ def to_raw(memory: Memory, base: Mapping[str, Any] | None) -> dict[str, Any]:
     _set(raw, "reviewed", memory.reviewed, True)
     _set(raw, "questions", list(memory.questions), [])
     _set(raw, "proposesSupersede", memory.proposes, None)
+    _set(raw, "validUntil", memory.valid_until, None)
+    _set(raw, "validFrom", memory.valid_from, None)
     if not memory.conflict:
         raw.pop("mergeConflict", None)
     elif not (isinstance(raw.get("mergeConflict"), dict) and raw["mergeConflict"].get("with") == memory.conflict):

@@ -212,3 +212,21 @@ def test_a_codex_that_is_not_signed_in_leaves_the_job_waiting_until_codex_login(
     captured = memtui(project, env, "worker", "--idle", "0")
     assert captured.returncode == 0, captured.stderr
     assert spool.pending(project.memory_dir) == [] and cursor(project) == 3
+
+
+def test_codex_may_propose_the_last_day_a_fact_holds(project, transcript, api, codex):
+    """Valid time from the conversation, through Codex's strict schema (every property required, the
+    optional ones nullable); a value that is not a date is dropped, the memory kept."""
+    until = {**MEMORY, "content": "The API freeze lasts through Friday.", "rests_on": None, "valid_until": "2026-12-04"}
+    vague = {**MEMORY, "content": "Staging is shared until the v3 release.", "rests_on": None, "valid_until": "v3"}
+    api.script(answer(json.dumps({"memories": [until, vague]})))
+
+    done = extract(project, codex, transcript)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    saved = {m.content: m for m in Bank.open(project.root).memories()}
+    assert saved[until["content"]].valid_until == "2026-12-04" and not saved[until["content"]].reviewed
+    assert saved[vague["content"]].valid_until is None
+    [turn] = api.turns()
+    item = turn.output_schema["properties"]["memories"]["items"]
+    assert "valid_until" in item["required"] and "null" in item["properties"]["valid_until"]["type"]

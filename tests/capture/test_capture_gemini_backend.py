@@ -208,3 +208,17 @@ def test_a_gemini_that_is_not_signed_in_leaves_the_job_waiting_until_it_is(tmp_p
     captured = memtui(project, env, "worker", "--idle", "0")
     assert captured.returncode == 0, captured.stderr
     assert spool.pending(project.memory_dir) == [] and cursor(project) == 3
+
+
+def test_gemini_may_propose_the_last_day_a_fact_holds(project, transcript, api, gemini):
+    """Valid time from the conversation through Gemini's JSON-in-the-instructions answer."""
+    until = {**MEMORY, "content": "The API freeze lasts through Friday.", "valid_until": "2026-12-04"}
+    api.script(answer(json.dumps({"memories": [until, {**MEMORY, "valid_until": None}]})))
+
+    done = extract(project, gemini, transcript)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    saved = {m.content: m for m in Bank.open(project.root).memories()}
+    assert saved[until["content"]].valid_until == "2026-12-04" and saved[MEMORY["content"]].valid_until is None
+    [turn] = api.turns()
+    assert "valid_until" in json.dumps(turn.body)  # the schema in the instructions names it

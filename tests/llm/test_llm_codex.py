@@ -98,6 +98,7 @@ def test_an_extraction_goes_through_codex_and_its_json_memories_come_back(tmp_pa
         "tags",
         "questions",
         "supersedes",
+        "valid_until",
         "rests_on",
     }
     line = json.loads((tmp_path / "usage.jsonl").read_text())

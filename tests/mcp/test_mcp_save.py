@@ -76,3 +76,24 @@ def test_the_agent_can_say_what_a_saved_fact_answers(project, home, seeded):
     assert not saved.is_error
     [memory] = [m for m in Bank(project).memories() if m.content.startswith("Merging to main")]
     assert memory.questions == ("how do we ship to staging?", "what happens when I merge?")
+
+
+def test_save_takes_the_last_day_a_fact_holds(project, home, bank):
+    """Valid time from an agent: kept as the store's `validUntil`; a bad date is refused, nothing saved."""
+
+    async def calls(client):
+        return [
+            await client.call_tool(
+                "memory_save",
+                {"content": "The API freeze lasts through Friday", "type": "decision", "valid_until": "2026-12-04"},
+            ),
+            await client.call_tool(
+                "memory_save", {"content": "Never saved", "type": "decision", "valid_until": "Friday"}
+            ),
+        ]
+
+    saved, bad = session(project.root, home, calls)
+    assert not saved.is_error and bad.is_error and "is not a date" in text(bad)
+    assert [(m.content, m.valid_until) for m in Bank(project).memories()] == [
+        ("The API freeze lasts through Friday", "2026-12-04")
+    ]

@@ -30,6 +30,7 @@ STATED = {
             "type": ["decision:", "gotcha:"],
             "tags": [],
             "questions": ["2-4"],
+            "valid_until": ['"date"'],
         },
     ),
     "memory_forget": (["archive", "restorable", "memory_save"], {"id": ["memory_search"]}),

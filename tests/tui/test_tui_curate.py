@@ -232,3 +232,43 @@ async def test_external_editor_where_the_terminal_cannot_suspend_says_so(small, 
         assert isinstance(app.screen, MainScreen)
         assert any("Could not run true" in str(n.message) for n in app._notifications)
         assert small.get(target.id).content == target.content
+
+
+async def test_inline_edit_sets_and_clears_the_last_day_a_memory_holds(small):
+    """The `until` field: a date is saved as valid_until, a bad one is refused and the editor
+    stays open, an empty one clears it."""
+    target = memory_by_text(small, "Celery tasks")
+    app = make_app(small)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await cursor_to(pilot, target.id)
+        await pilot.press("e")
+        app.screen.query_one("#edit-until", Input).value = "friday"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EditScreen) and small.get(target.id).valid_until is None
+        assert any("is not a date" in str(n.message) for n in app._notifications)
+        app.screen.query_one("#edit-until", Input).value = "2026-12-04"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen) and small.get(target.id).valid_until == "2026-12-04"
+        await pilot.press("e")
+        assert app.screen.query_one("#edit-until", Input).value == "2026-12-04"
+        app.screen.query_one("#edit-until", Input).value = ""
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert small.get(target.id).valid_until is None
+
+
+async def test_the_detail_pane_shows_valid_time_and_says_when_it_is_expired(small):
+    target = memory_by_text(small, "Celery tasks")
+    small.update(target.id, valid_until="2020-01-31")
+    app = make_app(small)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await cursor_to(pilot, target.id)
+        await settle(pilot)
+        from memtui.tui.widgets.detail import MemoryDetail
+
+        facts = str(app.screen.query_one(MemoryDetail)._facts(small.get(target.id)))
+        assert "… to 2020-01-31 (expired: stale)" in facts

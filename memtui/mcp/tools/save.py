@@ -15,10 +15,16 @@ def register(server: Any, ws: Any) -> None:
 
     from memtui.mcp import schema
 
-    def memory_save(content: str, type: str, tags: list[str] | None = None, questions: list[str] | None = None) -> str:
+    def memory_save(
+        content: str,
+        type: str,
+        tags: list[str] | None = None,
+        questions: list[str] | None = None,
+        valid_until: str | None = None,
+    ) -> str:
         """Save one durable fact a future session needs or the user asks you to keep. A stored fact
-        is re-affirmed; a newer version supersedes it (one the user reviewed waits for review).
-        Secrets are redacted."""
+        is re-affirmed; a newer one supersedes it (a reviewed one: after review). Secrets are
+        redacted."""
         from memtui.core.memory import Source
         from memtui.errors import UsageError
 
@@ -37,6 +43,7 @@ def register(server: Any, ws: Any) -> None:
             source=Source(ws.undo_session, "mcp", agent=ws.agent),
             reviewed=False,
             questions=questions or (),
+            valid_until=valid_until,
         )
         m = result.memory
         line = f"Already known: re-affirmed {m.id} ({m.type})." if result.reaffirmed else f"Saved {m.id} ({m.type})."
@@ -55,11 +62,11 @@ def register(server: Any, ws: Any) -> None:
 
     # The schema lists the project's types (config.toml's custom ones too); the SDK refuses others.
     memory_save.__annotations__["type"] = schema.memory_type(ws.registry())
-    memory_save.__annotations__["content"] = schema.text(
-        f"One self-contained statement, at most {MAX_CONTENT} characters."
-    )
+    memory_save.__annotations__["content"] = schema.text(f"Self-contained, at most {MAX_CONTENT} characters.")
     memory_save.__annotations__["tags"] = schema.words("Lowercase topic words.") | None
-    memory_save.__annotations__["questions"] = schema.words("2-4 questions it answers, in other words.") | None
+    memory_save.__annotations__["questions"] = schema.words("2-4 questions it answers, reworded.") | None
+    # The last day it holds; a JSON Schema date (YYYY-MM-DD) says so in fewer characters than words.
+    memory_save.__annotations__["valid_until"] = schema.day() | None
     server.tool(
         name="memory_save",
         title="Save to memory",

@@ -44,7 +44,9 @@ def register(server: Any, ws: Any) -> None:
             )
         access.note(bank.project.memory_dir, [m.memory.id for m in matches])
         title = f"{len(matches)} {'memory' if len(matches) == 1 else 'memories'} for {query!r}, best first:"
-        return render.listing(title, [(m.memory, m.score, m.status, m.note) for m in matches], now, bank.registry)
+        return render.listing(
+            title, [(m.memory, m.score, m.status, m.note, m.stale) for m in matches], now, bank.registry
+        )
 
     memory_search.__annotations__["type"] = schema.text("Only this type.") | None
     memory_search.__annotations__["k"] = schema.result_count(5)

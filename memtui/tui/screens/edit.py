@@ -29,6 +29,7 @@ def shown_fields(memory: Memory) -> dict[str, str]:
         "name": shown(memory.name),
         "description": shown(memory.description),
         "tags": shown(" ".join(memory.tags)),
+        "until": memory.valid_until or "",
     }
 
 
@@ -36,7 +37,8 @@ class EditScreen(Screen[str | None]):
     HELP = """\
 ## Edit
 
-Change the text, name, one-line description or tags (space or comma separated) and save with
+Change the text, name, one-line description, tags (space or comma separated) or the last day
+the memory holds (`until`, YYYY-MM-DD; empty: no end; past it the memory is stale) and save with
 `ctrl+s`. If the memory changes on disk while you edit (a hook, another editor), a warning
 appears; saving then asks whether to overwrite it, take the disk version, or keep editing.
 `ctrl+r` loads the disk version now. `escape` leaves (asking first if you changed anything).
@@ -88,6 +90,14 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
                     id="edit-tags",
                     compact=True,
                 )
+            with Horizontal(classes="field"):
+                yield Label("until", classes="field-label")
+                yield Input(
+                    f["until"],
+                    placeholder="the last day it holds, YYYY-MM-DD (optional)",
+                    id="edit-until",
+                    compact=True,
+                )
             yield TextArea(self.text, soft_wrap=True, id="edit-content")
         yield Footer(compact=True)
 
@@ -107,22 +117,24 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
             "name": self.query_one("#edit-name", Input).value.strip(),
             "description": self.query_one("#edit-description", Input).value.strip(),
             "tags": tuple(split_tags(self.query_one("#edit-tags", Input).value)),
+            "until": self.query_one("#edit-until", Input).value.strip(),
         }
 
     @property
     def dirty(self) -> bool:
         v, f = self.values(), shown_fields(self.original)
-        return (str(v["content"]).strip(), v["name"], v["description"], v["tags"]) != (
+        return (str(v["content"]).strip(), v["name"], v["description"], v["tags"], v["until"]) != (
             f["content"].strip(),
             f["name"],
             f["description"],
             tuple(split_tags(f["tags"])),
+            f["until"],
         )
 
     def _fill(self, memory: Memory) -> None:
         f = shown_fields(memory)
         self.query_one("#edit-content", TextArea).text = f["content"]
-        for field in ("name", "description", "tags"):
+        for field in ("name", "description", "tags", "until"):
             self.query_one(f"#edit-{field}", Input).value = f[field]
 
     # -- live conflict detection ---------------------------------------------------------------
@@ -167,6 +179,7 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
                     description=values["description"],
                     tags=values["tags"],
                     reviewed=True if self.review else None,
+                    valid_until=str(values["until"]),  # "" clears it; a bad date is one error line
                 )
             except Conflict:
                 try:

@@ -199,6 +199,9 @@ says it still holds, `d` drops it).
         # person curating the memory sees why it comes up for a prompt that shares no word with it.
         for i, question in enumerate(memory.questions):
             lines.append(("answers" if i == 0 else "", question))
+        if memory.valid_until or memory.valid_from:
+            span = f"{memory.valid_from or '…'} to {memory.valid_until or '…'}"
+            lines.append(("valid", span + (" (expired: stale)" if memory.expired(self.clock()) else "")))
         if memory.supersedes:
             lines.append(("replaces", named(memory.supersedes)))
         for mid in memory.merged_from:
