@@ -89,13 +89,13 @@ def bank(project):
 def run_memtui(
     *args: str, cwd: Path | None = None, input: str | bytes | None = None, env: dict | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess:
-    """Run the real CLI in a subprocess (`python -m memtui …`)."""
+    """Run the real CLI in a process of its own (`python -m memtui …`, forked warm: forkkit.py)."""
+    import forkkit
+
     full_env = dict(os.environ)
     full_env.update(env or {})
     data = input.encode() if isinstance(input, str) else input
-    return subprocess.run(
-        [sys.executable, "-m", "memtui", *args], cwd=cwd, input=data, env=full_env, capture_output=True, timeout=timeout
-    )
+    return forkkit.run(list(args), cwd=cwd, input=data, env=full_env, timeout=timeout)
 
 
 @pytest.fixture

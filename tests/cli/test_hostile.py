@@ -16,12 +16,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import forkkit
 import pytest
 
 from memtui.store.bank import Bank, init_project
@@ -189,15 +189,7 @@ def _run(world: World, args: list[str]) -> subprocess.CompletedProcess[str]:
         CLAUDE_CONFIG_DIR=str(world.home / ".claude"),
         MEMTUI_SERVICE="off",
     )
-    return subprocess.run(
-        [sys.executable, "-m", "memtui", *args],
-        cwd=world.root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
+    return forkkit.run(args, cwd=world.root, env=env, text=True, timeout=120)
 
 
 def _case(template: World, scratch: Path, environment: str | None, command: str) -> tuple[str, object]:
