@@ -44,12 +44,13 @@ def _save_explicit(context: Any, text: str) -> list[Any]:
     found = explicit_memories(text[:EXPLICIT_CHARS])
     if not found:
         return []
-    from memtui.core.memory import Source
+    from memtui.core.memory import PERSON, Source
     from memtui.store.bank import Bank
 
     bank = Bank(context.project)
     bank.lock.timeout = SAVE_LOCK_SECONDS
-    source = Source(context.session_id or None, context.event, agent=context.agent.NAME)
+    # The person's own "remember …" in the prompt: theirs, though it came through an agent's session.
+    source = Source(context.session_id or None, context.event, agent=context.agent.NAME, kind=PERSON, rests_on="person")
     return [bank.add(type_, content, source=source, trim=True).memory for type_, content in found]
 
 

@@ -19,7 +19,7 @@ def register(server: Any, ws: Any) -> None:
         """Save one durable fact a future session needs or the user asks you to keep. A stored fact
         is re-affirmed; a newer version supersedes it (one the user reviewed waits for review).
         Secrets are redacted."""
-        from memtui.core.memory import Source
+        from memtui.core.memory import AGENT, Source
         from memtui.errors import UsageError
 
         if not content.strip():
@@ -34,7 +34,7 @@ def register(server: Any, ws: Any) -> None:
             type,
             content,
             tags=tags or (),
-            source=Source(ws.undo_session, "mcp", agent=ws.agent),
+            source=Source(ws.undo_session, "mcp", agent=ws.agent, kind=AGENT),
             reviewed=False,
             questions=questions or (),
         )
