@@ -145,6 +145,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
             set_up_claude(args, named=agent is None)
         else:
             importlib.import_module(f"memtui.commands.setup_{name}").run(args)
+    if not args.uninstall and not args.dry_run:
+        from memtui.commands.review import start_marks_in
+
+        start_marks_in(project_root(args))  # the agents' own stores' review queue starts with setup
     return 0
 
 
