@@ -80,8 +80,10 @@ def where(memory: Memory) -> str:
 
 def rows(memory: Memory, label: Label | None = None) -> list[tuple[str, str]]:
     """(label, text) lines that say where the memory came from, for `show`, the detail pane, the
-    review queue and `explain`."""
+    review queue and `explain`; none for a memory with no recorded source (older files, as before)."""
     source = memory.source
+    if source is None:
+        return []
     out = [("written by", writer(memory, label) + f", {format_ts(memory.created)[:16].replace('T', ' ')}")]
     if source is not None and source.session:
         event = f" ({source.event})" if source.event and source.event not in ("import", "mcp") else ""
