@@ -53,6 +53,28 @@ PER_USER: dict[str, tuple[str, str]] = {
 PROJECT_PATHS = ("claude_md.path",)
 
 
+#: `[recall] unreviewed`, loosest first: recall memories no person has reviewed as any other
+#: ("allow"), with a label that says so ("mark", the default), or not until reviewed ("hold").
+UNREVIEWED = ("allow", "mark", "hold")
+DEFAULT_UNREVIEWED = "mark"
+
+
+def unreviewed(config: Config, env: Mapping[str, str] | None = None) -> str:
+    """The `[recall] unreviewed` setting in force: the person's own config.toml's (default "mark"),
+    tightened by the project's. A project's file is shared (a clone or a pull brings it), so it may
+    tighten review ("hold") but never loosen it: its "allow" is ignored (`Config.ignored` says so).
+    A person's file that cannot be read counts as unset, never as "allow"."""
+    try:
+        own = user_table("recall", env).get("unreviewed")
+    except ConfigError:
+        own = None
+    value = own if own in UNREVIEWED else DEFAULT_UNREVIEWED
+    shared = config.section("recall").get("unreviewed")
+    if shared in UNREVIEWED and UNREVIEWED.index(shared) > UNREVIEWED.index(value):
+        return str(shared)
+    return value
+
+
 def user_path(env: Mapping[str, str] | None = None) -> Path:
     """The person's own config.toml: `$XDG_CONFIG_HOME/memtui/config.toml`, else under `~/.config`."""
     env = os.environ if env is None else env
@@ -91,9 +113,14 @@ def _outside(value: object) -> bool:
     return text.startswith(("/", "~")) or posixpath.normpath(text).split("/")[0] == ".."
 
 
+def _loosens(dotted: str, value: object) -> bool:
+    """A project file's `[recall] unreviewed` that loosens review ("allow", or not a setting)."""
+    return dotted == "recall.unreviewed" and value not in UNREVIEWED[1:]
+
+
 def _dropped(dotted: str, value: object) -> bool:
     """Whether a project file's `dotted` key (with `value`) is ignored."""
-    return dotted in PER_USER or (dotted in PROJECT_PATHS and _outside(value))
+    return dotted in PER_USER or (dotted in PROJECT_PATHS and _outside(value)) or _loosens(dotted, value)
 
 
 @dataclass(frozen=True)
@@ -134,6 +161,11 @@ class Config:
                     out.append(
                         f"ignored: [{name}] {key} in .memory/config.toml (a project file cannot choose {what}; "
                         f"set it in {user_label()} or {var})"
+                    )
+                elif _loosens(dotted, value):
+                    out.append(
+                        f"ignored: [{name}] {key} = {value!r} in .memory/config.toml (a project file may tighten "
+                        f'review to "mark" or "hold", never loosen it; set it in {user_label()})'
                     )
                 elif _dropped(dotted, value):
                     out.append(

@@ -26,7 +26,7 @@ from memtui.capture.known import Known
 from memtui.capture.run import ExtractResult, Run, Stop
 from memtui.core import ids, redact
 from memtui.core.clock import parse_ts
-from memtui.core.memory import resting_on
+from memtui.core.memory import QUOTED, resting_on
 from memtui.core.text import plural
 from memtui.core.validity import read as read_bound
 from memtui.errors import LockTimeout, MemtuiError
@@ -153,15 +153,14 @@ def _save_explicit(run: Run, span: transcript.Span) -> None:
             # Lines that wait for a model are read again by every run until one exists: a "remember
             # that" already saved from them is not saved (nor re-affirmed, nor journalled) again.
             kept: set[str] | None = None  # read once, and only when a prompt holds a "remember"
-            for _, prompt in span.prompts:
+            for line, prompt in span.prompts:
+                said = replace(run.source, rests_on="person", turn=f"line {line + 1} of {Path(run.path).name}")
                 for type_, text in explicit_memories(prompt):
                     if kept is None:
                         kept = {" ".join(m.content.split()) for m in run.bank.memories() if "explicit" in m.tags}
                     if " ".join(redact.scan(text).text.split()) in kept:
                         continue
-                    run.keep(
-                        run.bank.add(type_, text, tags=("explicit",), source=run.source, reviewed=False, trim=True)
-                    )
+                    run.keep(run.bank.add(type_, text, tags=("explicit",), source=said, reviewed=False, trim=True))
                     run.explicit += 1
     except MemtuiError as exc:
         raise Stop(
@@ -208,7 +207,7 @@ def _save_chunks(run: Run, span: transcript.Span, whole_chunks: bool) -> None:
         pieces = pending.whole_chunks(pieces)
     for number, piece in enumerate(pieces, 1):
         answer = _ask_chunk(run, span, piece, (number, len(pieces)), known, (types, answer_schema))
-        _save_answer(run, answer, known)
+        _save_answer(run, answer, known, _lines(run, span, piece))
         run.chunks += 1
         later = span.events[piece.end :]
         run.advance(min(e.first for e in later) if later else span.end)
@@ -241,7 +240,18 @@ def _ask_chunk(
         raise Stop(run.result(error=exc.message, kind=exc.kind, fix=exc.fix)) from exc
 
 
-def _save_answer(run: Run, answer: Any, known: Known) -> None:
+def _lines(run: Run, span: transcript.Span, piece: chunking.Chunk) -> str | None:
+    """Where in the transcript a chunk's memories came from: `lines 120-180 of <file>` (the file's
+    non-blank lines, counted from 1), the provenance a reviewer follows back."""
+    events = span.events[piece.start : piece.end]
+    if not events:
+        return None
+    first, last = min(e.first for e in events) + 1, max(e.last for e in events) + 1
+    return f"{'line' if first == last else 'lines'} {first if first == last else f'{first}-{last}'} of {Path(run.path).name}"
+
+
+def _save_answer(run: Run, answer: Any, known: Known, lines: str | None = None) -> None:
+    source = replace(run.source, turn=lines) if lines else run.source
     try:
         with run.bank.lock:
             for item in answer["memories"]:
@@ -250,8 +260,8 @@ def _save_answer(run: Run, answer: Any, known: Known) -> None:
                         item["type"],
                         item["content"],
                         tags=item.get("tags") or (),
-                        supersedes=None if item.get("rests_on") == "tool" else item.get("supersedes") or None,
-                        source=resting_on(run.source, item.get("rests_on")),
+                        supersedes=None if item.get("rests_on") in QUOTED else item.get("supersedes") or None,
+                        source=resting_on(source, item.get("rests_on")),
                         reviewed=False,
                         questions=item.get("questions") or (),
                         trim=True,

@@ -14,7 +14,7 @@ from memtui.capture.captured import Captured
 from memtui.capture.cursor import Cursors
 from memtui.capture.known import Known
 from memtui.core.clock import format_ts
-from memtui.core.memory import Memory, Source
+from memtui.core.memory import AGENT, Memory, Source
 from memtui.store.bank import Bank, SaveResult
 
 
@@ -61,7 +61,7 @@ class Run:
         self.project = bank.project
         self.cursors = Cursors(self.project.path("cursor.json"))
         self.captured = Captured(self.project.memory_dir)
-        self.source = Source(session, event, agent=agent)
+        self.source = Source(session, event, agent=agent, kind=AGENT)
         self.saved: list[Memory] = []
         self.superseded: list[Memory] = []
         self.reaffirmed: list[Memory] = []

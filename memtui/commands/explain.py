@@ -63,6 +63,8 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
     from dataclasses import asdict
 
     from memtui import agents
+    from memtui.config import unreviewed
+    from memtui.core import provenance
     from memtui.index import calibration
     from memtui.index.search import search
     from memtui.recall.layers import Loads, picture
@@ -92,6 +94,7 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
                 decision = replace(alone, reason=reason)
                 break
     kept = {h.memory.id for h in decision.kept}
+    mode = unreviewed(bank.config)
     names = calibration.HYBRID_SIGNALS if decision.model == "hybrid" else calibration.LEXICAL_SIGNALS
     candidates = [
         {
@@ -102,13 +105,15 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
             "why": h.why,
             "kept": h.memory.id in kept,
             "loaded": loads.carries(h.memory),
+            "by": provenance.writer(h.memory, agents.label),
+            "trust": _trust(h.memory, mode),
         }
         for h in hits
     ]
     injected = [
         h.memory.id
         for h in decision.kept
-        if settings.recall and h.memory.active and not h.memory.held and loads.adds(h.memory)
+        if settings.recall and _trust(h.memory, mode) != "held" and h.memory.active and loads.adds(h.memory)
     ]
     return {
         "prompt": prompt,
@@ -130,7 +135,18 @@ def explained(bank: Any, prompt: str, agent: str, semantic: str) -> dict[str, An
             "clause": clause,
         },
         "injected": injected,
+        "unreviewed": mode,
     }
+
+
+def _trust(memory: Any, mode: str) -> str:
+    """How recall treats the memory: "reviewed", "marked" (recalled with its unreviewed label),
+    "unmarked" (`[recall] unreviewed = "allow"`) or "held" (not recalled until reviewed)."""
+    if memory.reviewed:
+        return "reviewed"
+    if memory.held or mode == "hold":
+        return "held"
+    return "marked" if mode == "mark" else "unmarked"
 
 
 #: The layers an agent gets only when it loads their file by itself (the rest memtui sends).
@@ -179,6 +195,7 @@ def lines(report: dict[str, Any]) -> list[str]:
         loaded = " (already loaded)" if c["loaded"] else ""
         out.append(f"  {mark} p={c['p']:.2f}  {clean(c['id'])}  {clean(c['summary'])}{loaded}")
         out.append("        " + ", ".join(f"{name} {value:.3f}" for name, value in c["signals"].items()))
+        out.append(f"        by {clean(c['by'])} · {c['trust']}")
     out.append(f"gate: {clean(decision['reason'])}")
     injected = report["injected"]
     out.append("injects: " + (", ".join(clean(i) for i in injected) if injected else "nothing"))

@@ -7,7 +7,7 @@ import argparse
 from memtui.commands.common import check_filters, line_width, one_line, open_bank, print_json, text_argument
 from memtui.core import intake
 from memtui.core.defuse import for_terminal
-from memtui.core.memory import TOOL_TEXT, Source
+from memtui.core.memory import PERSON, Source
 from memtui.core.text import clip
 
 
@@ -154,7 +154,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from memtui.core import decay
+    from memtui import agents
+    from memtui.core import decay, provenance
     from memtui.core.export import to_dict
 
     bank = open_bank(args)
@@ -184,12 +185,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"merged from: {one_line(', '.join(memory.merged_from))}")
     for i, question in enumerate(memory.questions):
         print(f"{'answers:' if i == 0 else '':<13}{one_line(question)}")
-    if memory.held:
-        print("rests on:    only tool or file text the agent read (held from recall until reviewed)")
-    if memory.source and memory.source.origin and memory.source.origin != TOOL_TEXT:
-        print(f"source:      imported from {one_line(memory.source.origin)}")
-    elif memory.source:
-        print(f"source:      {_captured(memory.source)}")
+    for label, text in provenance.rows(memory, agents.label):
+        print(f"{label + ':':<13}{one_line(text)}")
     if memory.proposes and not memory.reviewed:
         print(
             f"reviewed:    no; an agent's proposed replacement for {one_line(memory.proposes)}, which you reviewed "
@@ -202,16 +199,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     print()
     print(for_terminal(memory.content))
     return 0
-
-
-def _captured(source: Source) -> str:
-    """`Codex CLI session s-1a2b… (Stop)`; without a known agent, as before agents were recorded."""
-    from memtui import agents
-
-    who = f"{agents.label(source.agent)} " if source.agent else ""
-    if not source.session and not source.event:
-        return who.strip() or "?"
-    return f"{who}session {one_line(source.session or '?')} ({one_line(source.event or '?')})"
 
 
 def cmd_add(args: argparse.Namespace) -> int:
@@ -229,6 +216,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         store=args.store,
         valid_until=args.valid_until,
         valid_from=args.valid_from,
+        source=Source(event="cli", kind=PERSON),
     )
     if args.json:
         out = to_dict(result.memory, bank.clock(), bank.registry)

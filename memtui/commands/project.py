@@ -45,6 +45,9 @@ def cmd_init(args: argparse.Namespace) -> int:
     header = {k: v for k, v in (("project", args.name), ("description", args.description)) if v}
     if header:
         Bank(project).update_header(**header)
+    from memtui.commands.review import start_marks_in
+
+    start_marks_in(project.root)  # the review queue of agents' own stores starts here, not at the TUI
     print(f"{'Already initialised' if already else 'Initialised'} {project.memory_dir}")
     if not already:
         say(

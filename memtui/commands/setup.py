@@ -152,6 +152,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
                 raise UsageError(f"{flag} does not apply to --agent {name} ({scope_note(name)}): drop it")
     for name in wanted:
         setup_of(name).run(args)
+    if not args.uninstall and not args.dry_run:
+        from memtui.commands.review import start_marks_in
+
+        start_marks_in(project_root(args))  # the agents' own stores' review queue starts with setup
     return 0
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from memtui.core import decay
+from memtui.core import decay, provenance
 from memtui.core.clock import format_ts
-from memtui.core.memory import Memory
+from memtui.core.memory import SOURCE_FIELDS, Memory
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 
 
@@ -28,16 +28,9 @@ def to_dict(memory: Memory, now: datetime, registry: TypeRegistry = DEFAULT_REGI
         "freshness": decay.freshness(memory, now),
         "supersedes": memory.supersedes,
         "merged_from": list(memory.merged_from),
-        "source": (
-            {
-                "session": memory.source.session,
-                "event": memory.source.event,
-                "origin": memory.source.origin,
-                "agent": memory.source.agent,
-            }
-            if memory.source
-            else None
-        ),
+        "source": {name: getattr(memory.source, name) for name in SOURCE_FIELDS} if memory.source else None,
+        # Who wrote it and whether recall marks or holds it (docs/trust.md): one value to read.
+        "provenance": provenance.describe(memory),
         "reviewed": memory.reviewed,
         "questions": list(memory.questions),
         "valid_until": memory.valid_until,

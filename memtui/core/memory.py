@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import string
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -22,28 +22,65 @@ class Status(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Where a memory came from: the session and hook event that captured it and the coding agent
-    whose session that was (`agent`: "claude", "codex"…; None when unknown, as in files written
-    before memtui recorded it), or (`origin`) the tool and place it was imported from, e.g.
-    `claude-mem observations/42` (`memtui import`)."""
+    """Where a memory came from (its provenance): the session and hook event that captured it and the
+    coding agent whose session that was (`agent`: "claude", "codex"…; None when unknown, as in files
+    written before memtui recorded it), or (`origin`) the tool and place it was imported from, e.g.
+    `claude-mem observations/42` (`memtui import`). Every field is optional: files written before a
+    field existed read with it None, and a store writes only the fields that are set."""
 
     session: str | None = None
     event: str | None = None
     origin: str | None = None
     #: A name `core.ids.agent` accepts; the stores drop any other on read.
     agent: str | None = None
+    #: Who wrote it: one of `KINDS` (None: not recorded, as in files written before memtui did).
+    kind: str | None = None
+    #: Where in the agent's session it came from: the transcript lines ("lines 120-180") or turn.
+    turn: str | None = None
+    #: A teammate's memory: the author of the commit that brought it ("Ada <ada@example.com>").
+    author: str | None = None
+    #: The git branch (or "detached") and commit the project was on when it was written.
+    branch: str | None = None
+    commit: str | None = None
+    #: A captured memory: whose words it rests on, one of `RESTS_ON`.
+    rests_on: str | None = None
 
 
-#: `Source.origin` of a captured memory that rests only on text the agent read (a file, a web page,
-#: a tool's output or error), not on the person's or the agent's own words: a "remember that …" in
-#: a page the agent fetched is never the person's instruction. Held from recall until a person
-#: reviews it (a poisoning guard); issue 41's provenance is to carry this in a field of its own.
+#: Source's fields, in order (the stores' keys follow it).
+SOURCE_FIELDS = tuple(f.name for f in fields(Source))
+
+#: Who writes memories: the person (CLI or TUI), an agent (its session), a teammate (a git pull),
+#: an import (`memtui import`).
+PERSON, AGENT, TEAMMATE, IMPORT = "person", "agent", "teammate", "import"
+KINDS = (PERSON, AGENT, TEAMMATE, IMPORT)
+#: What a captured memory rests on: the person's words, the assistant's own conclusion, text the
+#: assistant read or quoted from a tool or a file, a tool's error.
+RESTS_ON = ("person", "assistant", "tool", "error")
+#: `rests_on` values that are text the agent read, never the person's or the agent's own words: a
+#: "remember that …" in a page the agent fetched, or in a tool's error, is never the person's
+#: instruction. Held from recall until a person reviews it whatever `[recall] unreviewed` says.
+QUOTED = frozenset(("tool", "error"))
+
+#: `Source.origin` of a captured memory that rests only on tool or file text, as memtui wrote it
+#: before `rests_on` existed: still read as `rests_on = "tool"` (and still held).
 TOOL_TEXT = "capture: rests only on tool or file text the agent read"
 
 
 def resting_on(source: Source | None, rests_on: Any) -> Source | None:
-    """The source of a captured memory, marked `TOOL_TEXT` when the extractor says it rests on tool text."""
-    return replace(source or Source(), origin=TOOL_TEXT) if rests_on == "tool" else source
+    """The source of a captured memory with what the extractor says it rests on (when it says one
+    memtui knows)."""
+    if rests_on not in RESTS_ON:
+        return source
+    return replace(source or Source(), rests_on=rests_on)
+
+
+def rests_on(source: Source | None) -> str | None:
+    """What the memory rests on, reading an older file's `TOOL_TEXT` origin as "tool"."""
+    if source is None:
+        return None
+    if source.rests_on:
+        return source.rests_on
+    return "tool" if source.origin == TOOL_TEXT else None
 
 
 # Not slots=True: without slots a store can build a Memory by handing over its attribute dict,
@@ -97,8 +134,9 @@ class Memory:
 
     @property
     def held(self) -> bool:
-        """Kept from recall until reviewed: it rests only on text the agent read (`TOOL_TEXT`)."""
-        return not self.reviewed and self.source is not None and self.source.origin == TOOL_TEXT
+        """Kept from recall until reviewed, whatever the settings: it rests only on text the agent
+        read (a tool's output or error, a file, a web page)."""
+        return not self.reviewed and rests_on(self.source) in QUOTED
 
     def expired(self, now: datetime) -> bool:
         """Past its valid time (`valid_until`), or not valid yet (`valid_from`)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from memtui.core import defuse, intake, redact
 from memtui.core.clock import format_ts
-from memtui.core.memory import Source
+from memtui.core.memory import IMPORT, Source
 from memtui.errors import MemtuiError, UsageError
 from memtui.importers.unit import Context, Reading, Unit
 from memtui.store.agentstores import agents_own
@@ -170,7 +170,7 @@ def apply(
                     tags=unit.tags,
                     name=unit.name,
                     description=unit.description,
-                    source=Source(unit.session, "import", planned.origin(unit), unit.agent or planned.agent),
+                    source=Source(unit.session, "import", planned.origin(unit), unit.agent or planned.agent, kind=IMPORT),
                     created=unit.created,
                 )
             except MemtuiError as exc:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memtui.core.memory import Memory, Source, Status
+from memtui.core.memory import SOURCE_FIELDS, Memory, Source, Status
 
 #: The FTS5 columns, in order; bm25() weights are given in the same order (see lexical.py).
 FIELDS = ("name", "description", "content", "tags", "idents", "questions")
@@ -222,11 +222,12 @@ def encode(memory: Memory) -> str:
 
 
 def _source(source: Source | None) -> list[str | None] | None:
-    """[session, event, origin, agent] without trailing empty ones past the second, so a memory with
-    neither origin nor agent has the row (and data hash) it had before they were kept here."""
+    """The source's fields in order (session, event, origin, agent, kind…) without trailing empty ones
+    past the second, so a memory without the later ones has the row (and data hash) it had before
+    they were kept here."""
     if source is None:
         return None
-    values = [source.session, source.event, source.origin, source.agent]
+    values = [getattr(source, name) for name in SOURCE_FIELDS]
     while len(values) > 2 and values[-1] is None:
         values.pop()
     return values
@@ -257,7 +258,7 @@ def decode(data: str) -> Memory:
         status=Status(v.get("status", "active")),
         supersedes=v.get("supersedes"),
         merged_from=tuple(v.get("merged_from", ())),
-        source=Source(*source[:4]) if source else None,
+        source=Source(*source[: len(SOURCE_FIELDS)]) if source else None,
         reviewed=bool(v.get("reviewed", True)),
         questions=tuple(v.get("questions", ())),
         proposes=v.get("proposes"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from memtui.core import memory
 from memtui.llm.errors import BadOutput
 
 _PY = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
@@ -77,7 +78,7 @@ def _strings(**extra: Any) -> dict[str, Any]:
 
 
 #: What a captured memory may rest on (`rests_on`, optional: an answer without it is read as before).
-RESTS_ON = ("person", "assistant", "tool")
+RESTS_ON = memory.RESTS_ON
 
 
 def extraction(types: Sequence[str]) -> dict[str, Any]:
@@ -111,7 +112,7 @@ def extraction(types: Sequence[str]) -> dict[str, Any]:
                 "enum": list(RESTS_ON),
                 "description": "whose words the memory rests on: person (the USER lines say it), assistant "
                 "(the agent's own conclusion), tool (only text the agent read or quoted: a file, a web page, "
-                "a tool's output or error, even when the agent repeats it)",
+                "a tool's output, even when the agent repeats it), error (only a tool's error message)",
             },
         },
         "required": ["type", "content", "tags"],

@@ -47,9 +47,10 @@ def header(
     stale = decay.freshness(memory, now)
     if stale:
         parts.append(stale)
-    proposed = fence.proposal_note(memory)
-    if proposed:
-        parts.append(proposed)
+    # What no person has reviewed says so, as in recall: `unreviewed · saved by Codex CLI`.
+    unreviewed = fence.unreviewed_note(memory)
+    if unreviewed:
+        parts.append(unreviewed)
     return " · ".join(parts)
 
 

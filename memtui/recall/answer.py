@@ -36,6 +36,9 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
     from memtui.store import recall_tally as tally
 
     found = lookup.search(context.project, text[:QUERY_CHARS], wanted, conversation=context.last_turn)
+    mode = trust(context)
+    if mode == "hold":  # `[recall] unreviewed = "hold"`: nothing unreviewed until a person reviews it
+        found = [m for m in found if m.memory.reviewed]
     matches = [m for m in found if m.memory.id not in skip]
     if matches:  # what the agent loaded by itself is not sent again (`layers`)
         from memtui.recall.layers import Loads
@@ -50,7 +53,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
     chosen: list[str] = []
     parts: list[str] = []
     for match in matches[: settings.recall_k]:
-        part = fence.entry(match.memory, now, settings.memory_bytes, match.note, match.stale)
+        part = fence.entry(match.memory, now, settings.memory_bytes, match.note, match.stale, mode)
         size = len(part.encode("utf-8")) + 2
         if size > room:
             continue  # a smaller one further down may still fit
@@ -60,7 +63,8 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
     recall_log.record(context, "prompt", chosen, found=found, prompt=text)
     if not parts:
         return ""
-    injected = fence.block(parts)
+    by_id = {m.memory.id: m.memory for m in matches}
+    injected = fence.block(parts, unreviewed=fence.marked((by_id[i] for i in chosen), mode))
     state.record([*chosen, *saved], len(injected.encode("utf-8")), getattr(context, "attempt", ""))
     _bookkeep(context, state, chosen)
     return injected
@@ -90,6 +94,9 @@ def briefing(context: Any) -> str:
         drifted=drifted,
         registry=context.config.types,
     )
+    mode = trust(context)
+    if mode == "hold":
+        memories = [m for m in memories if m.reviewed]
     now = utcnow()
     notice = (
         f"{fence.NOTICE} The project has {total} active {'memory' if total == 1 else 'memories'}; "
@@ -98,16 +105,24 @@ def briefing(context: Any) -> str:
     room = min(
         settings.briefing_bytes, settings.session_bytes - state.injected, settings.prompt_chars
     ) - fence.overhead(notice)
-    lines, shown, whole = layers.briefing_lines(memories, loads, now, room, drifted)
+    lines, shown, whole = layers.briefing_lines(memories, loads, now, room, drifted, mode)
     recall_log.record(context, "briefing", shown)
     if not lines:
         _bookkeep(context, state, [])
         return ""
-    injected = fence.block(lines, notice, separator="\n")
+    marked = fence.marked((m for m in memories if m.id in set(shown)), mode)
+    injected = fence.block(lines, notice, separator="\n", unreviewed=marked)
     # Only memories shown whole count as surfaced: a prompt that needs the rest of one still gets it.
     state.record(whole, len(injected.encode("utf-8")), getattr(context, "attempt", ""))
     _bookkeep(context, state, shown)
     return injected
+
+
+def trust(context: Any) -> str:
+    """`[recall] unreviewed` for this project and person (memtui.config.unreviewed)."""
+    from memtui.config import unreviewed
+
+    return unreviewed(context.config, context.env)
 
 
 def _bookkeep(context: Any, state: SessionState, recalled: list[str]) -> None:

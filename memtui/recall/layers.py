@@ -102,8 +102,8 @@ class Loads:
 
     def carries(self, memory: Any) -> bool:
         """The memory's line reached the model already (the briefing skips it)."""
-        if self.block and _block_line(memory) in self.block:
-            return True
+        if self.block and (_block_line(memory) in self.block or _block_line(memory, False) in self.block):
+            return True  # marked unreviewed in the block, or not (`[recall] unreviewed = "allow"`)
         name = memory_file(memory, self.index_store)
         if name is not None and name in self.index.files:
             return True
@@ -129,7 +129,7 @@ class Loads:
         return (
             not memory.description
             and len(" ".join(memory.content.split())) <= LINE_CHARS
-            and _block_line(memory) in self.block
+            and (_block_line(memory) in self.block or _block_line(memory, False) in self.block)
         )
 
 
@@ -166,10 +166,10 @@ def _lines(block_text: str) -> frozenset[str]:
     return frozenset(line for line in block_text.splitlines() if line.startswith("- "))
 
 
-def _block_line(memory: Any) -> str:
+def _block_line(memory: Any, mark: bool | None = None) -> str:
     from memtui.core.render_block import memory_line
 
-    return memory_line(memory)
+    return memory_line(memory, mark)
 
 
 def _index_path(project: Any, env: Mapping[str, str]) -> Path | None:
@@ -183,7 +183,7 @@ def _index_path(project: Any, env: Mapping[str, str]) -> Path | None:
 
 
 def briefing_lines(
-    memories: list[Any], loads: Loads, now: Any, room: int, drifted: Mapping[str, str]
+    memories: list[Any], loads: Loads, now: Any, room: int, drifted: Mapping[str, str], unreviewed: str = "mark"
 ) -> tuple[list[str], list[str], list[str]]:
     """The briefing's lines within `room` bytes: the ranked `memories` Claude Code does not load,
     one line each. Returns the lines, the ids shown and the ids shown whole."""
@@ -195,7 +195,7 @@ def briefing_lines(
     for memory in memories:
         if loads.carries(memory):
             continue
-        text, complete = fence.line(memory, now, drift=drifted.get(memory.id, ""))
+        text, complete = fence.line(memory, now, drift=drifted.get(memory.id, ""), unreviewed=unreviewed)
         size = len(text.encode("utf-8")) + 1
         if size > room:
             break

@@ -60,12 +60,13 @@ def _explicit(text: str) -> list[tuple[str, str]]:
 
 def _save(context: Any, found: list[tuple[str, str]]) -> list[Any]:
     """Save what the user explicitly asked to remember, now."""
-    from memtui.core.memory import Source
+    from memtui.core.memory import PERSON, Source
     from memtui.store.bank import Bank
 
     bank = Bank(context.project)
     bank.lock.timeout = SAVE_LOCK_SECONDS
-    source = Source(context.session_id or None, context.event, agent=context.agent.NAME)
+    # The person's own "remember …" in the prompt: theirs, though it came through an agent's session.
+    source = Source(context.session_id or None, context.event, agent=context.agent.NAME, kind=PERSON, rests_on="person")
     return [bank.add(type_, content, source=source, trim=True).memory for type_, content in found]
 
 

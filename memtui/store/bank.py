@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from memtui.core import dedup, ids, intake, ops, redact, storekinds
 from memtui.core.clock import utcnow
 from memtui.core.memory import Memory, Source, Status, new_id
 from memtui.errors import Ambiguous, BadValue, ConfigError, Conflict, NotFound, UsageError
-from memtui.store import proposals, rendering, undo
+from memtui.store import proposals, rendering, undo, verified
 from memtui.store.agentstores import open_store, read_only
 from memtui.store.batchadd import Batch, prepare, track
 from memtui.store.journal import Change, Entry, Journal
@@ -424,6 +424,7 @@ class Bank:
                 self.commit("reaffirm", f"reaffirm {old.id}", {target.key: {old.id: touched}})
                 return SaveResult(self._fresh(touched), reaffirmed=True, redacted=scan.kinds, notes=notes)
             replaced, kept = proposals.split(decision.supersede, active, reviewed)
+            source = self._stamped(source)
             memory = Memory(
                 id=new_id(now),
                 type=type_,
@@ -457,6 +458,20 @@ class Bank:
                 redacted=scan.kinds,
                 notes=notes,
             )
+
+    def _stamped(self, source: Source | None) -> Source | None:
+        """A new memory's source with the branch and commit the project is on (its provenance);
+        HEAD is read once per batch (an import adds thousands), else once per memory."""
+        if source is None or source.branch or source.commit:
+            return source
+        batch = self._batch
+        place = batch.place if batch is not None else None
+        if place is None:
+            place = verified.where(self.project.root)
+            if batch is not None:
+                batch.place = place
+        branch, commit = place
+        return replace(source, branch=branch or None, commit=commit or None) if branch or commit else source
 
     def ask_about(self, answers: Mapping[str, Iterable[str]]) -> list[Memory]:
         """Record the questions each memory answers (doc2query), id → questions; one change, no

@@ -32,6 +32,8 @@ class Batch:
     entry: Entry | None = None
     #: The dedup candidates of the batch's adds to state.json, when it was told their texts.
     shortlist: PrefixShortlist | None = None
+    #: (branch, commit) of the project, read once for the batch's new memories (Bank._stamped).
+    place: tuple[str, str] | None = None
 
 
 def prepare(batch: Batch, state: StateStore, texts: Iterable[str] | None) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from memtui.core import ids, redact, render_index, validity
 from memtui.core.boundedread import Unreadable, read_text
 from memtui.core.clock import format_ts, from_epoch, parse_ts, utcnow
-from memtui.core.memory import Memory, Source, Status
+from memtui.core.memory import SOURCE_FIELDS, Memory, Source, Status
 from memtui.core.types import DEFAULT_REGISTRY, TypeRegistry
 from memtui.store import frontmatter
 from memtui.store.atomic import atomic_write, fsync_dir, sweep
@@ -31,6 +31,8 @@ from memtui.store.safepath import confine
 INDEX = "MEMORY.md"
 ARCHIVE = ".archived"
 MAX_FILE_BYTES = 1024 * 1024
+#: The frontmatter keys of `Source`'s fields, in its field order (keys Claude Code ignores).
+SOURCE_KEYS = tuple(f"source_{name}" for name in SOURCE_FIELDS)
 
 
 def slug(text: str, limit: int = 40) -> str:
@@ -139,8 +141,8 @@ class MarkdownStore:
         tags_entry = doc.find("tags")
         tags = tags_entry.value if tags_entry and isinstance(tags_entry.value, list) else []
         merged = doc.find("merged_from")
-        session, event, origin = text("source_session"), text("source_event"), text("source_origin")
-        agent = ids.agent(text("source_agent"))
+        said = [text(key) or None for key in SOURCE_KEYS]
+        said[3] = ids.agent(said[3] or "")
         reviewed = doc.find("reviewed")
         asked = doc.find("questions")
         until, since = doc.find("valid_until"), doc.find("valid_from")
@@ -156,9 +158,7 @@ class MarkdownStore:
             status=status,
             supersedes=text("supersedes") or None,
             merged_from=tuple(str(x) for x in merged.value) if merged and isinstance(merged.value, list) else (),
-            source=Source(session or None, event or None, origin or None, agent)
-            if session or event or origin or agent
-            else None,
+            source=Source(*said) if any(said) else None,
             reviewed=not (reviewed is not None and reviewed.value is False),
             questions=tuple(str(q) for q in asked.value if q) if asked and isinstance(asked.value, list) else (),
             valid_until=validity.read(until.value) if until else None,
@@ -228,10 +228,7 @@ class MarkdownStore:
             ("status", lambda m: m.status, None if memory.active else memory.status.value),
             ("supersedes", lambda m: m.supersedes, memory.supersedes),
             ("merged_from", lambda m: m.merged_from, list(memory.merged_from) or None),
-            ("source_session", lambda m: (m.source or Source()).session, source.session),
-            ("source_event", lambda m: (m.source or Source()).event, source.event),
-            ("source_origin", lambda m: (m.source or Source()).origin, source.origin),
-            ("source_agent", lambda m: (m.source or Source()).agent, source.agent),
+            *_source_fields(source),
             ("reviewed", lambda m: m.reviewed, None if memory.reviewed else False),
             ("questions", lambda m: m.questions, list(memory.questions) or None),
             ("valid_until", lambda m: m.valid_until, memory.valid_until),
@@ -305,6 +302,15 @@ class MarkdownStore:
         elif current != rendered.text and (current is not None or rendered.text):
             atomic_write(index, rendered.text)
         return rendered
+
+
+def _source_fields(source: Source) -> list[tuple[str, Any, Any]]:
+    """encode()'s (key, value of the file's memory, value to write) for each field of the source."""
+
+    def getter(name: str) -> Any:
+        return lambda m: getattr(m.source or Source(), name)
+
+    return [(f"source_{name}", getter(name), getattr(source, name)) for name in SOURCE_FIELDS]
 
 
 def claude_code_header(memory: Memory) -> str:

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from memtui.config import unreviewed
 from memtui.core import boundedread, claude_loads, render_block, render_index, storekinds
 from memtui.core.memory import Memory
 from memtui.core.render_block import AGENTS_MD, AGENTS_MD_CAP, Block
@@ -136,6 +137,7 @@ def _render_args(bank: BankView) -> dict[str, Any]:
         "description": str(header.get("description") or ""),
         "registry": bank.registry,
         "drifted": verified.drifted(bank.project.memory_dir).keys(),
+        "unreviewed": unreviewed(bank.config, getattr(bank, "env", None)),
     }
 
 

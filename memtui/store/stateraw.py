@@ -1,9 +1,10 @@
 """One memory as a state.json object and back, and each memory's exact text within the file.
 
 memory-mcp's keys (`id, type, content, tags, created, updated, confidence, accessCount, supersedes,
-mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed, questions, validUntil, validFrom`) written only
-when set (`source` is `{session, event, origin, agent}`, each only when set); a changed memory keeps its
-unknown keys and key order. Written for speed: a 10k-memory file means 10k calls per load.
+mergedFrom`, status carried as a tag) plus ours (`name, description, source, reviewed, questions,
+validUntil, validFrom`) written only when set (`source` is `{session, event, origin, agent, kind, turn,
+author, branch, commit, restsOn}`, each only when set: keys memory-mcp and Claude Code ignore); a
+changed memory keeps its unknown keys and key order. Written for speed: a 10k-memory file means 10k calls per load.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from memtui.core.memory import Memory, Source, Status
 from memtui.core.validity import read as read_bound
 from memtui.store import stateids
 
-_SOURCE_KEYS = ("session", "event", "origin", "agent")
+#: `source`'s keys, in Source's field order.
+_SOURCE_KEYS = ("session", "event", "origin", "agent", "kind", "turn", "author", "branch", "commit", "restsOn")
 STATUS_TAGS = {Status.SUPERSEDED.value: Status.SUPERSEDED, Status.ARCHIVED.value: Status.ARCHIVED}
 KEY = "state"
 SCOPE = "repo"
@@ -142,11 +144,7 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
         values["description"] = _text(description) if description else ""
         values["supersedes"] = _text(supersedes) if supersedes else None
         values["merged_from"] = tuple(str(x) for x in merged) if merged and isinstance(merged, list) else ()
-        values["source"] = (
-            Source(source.get("session"), source.get("event"), source.get("origin"), agent(source.get("agent")))
-            if isinstance(source, dict)
-            else None
-        )
+        values["source"] = _read_source(source) if isinstance(source, dict) else None
         values["reviewed"] = get("reviewed", True) is not False
         asked = get("questions")
         values["questions"] = tuple(str(x) for x in asked if x) if isinstance(asked, list) else ()
@@ -160,6 +158,13 @@ def from_raw(raw: Mapping[str, Any]) -> Memory:
     memory = _new(Memory)
     _setattr(memory, "__dict__", values)
     return memory
+
+
+def _read_source(raw: dict[str, Any]) -> Source:
+    """`source` as a Source: a value that is not a string (a hand edit) reads as its text."""
+    values = [_text(raw.get(key)) or None for key in _SOURCE_KEYS]
+    values[3] = agent(values[3])
+    return Source(*values)
 
 
 def _set(raw: dict[str, Any], key: str, value: Any, default: Any) -> None:
@@ -214,8 +219,23 @@ def _source(source: Source | None, base: Any) -> dict[str, Any]:
     kept = {k: v for k, v in base.items() if k not in _SOURCE_KEYS} if isinstance(base, dict) else {}
     if source is None:
         return {}
-    values = zip(_SOURCE_KEYS, (source.session, source.event, source.origin, source.agent), strict=True)
+    values = zip(_SOURCE_KEYS, _fields(source), strict=True)
     return {**{k: v for k, v in values if v}, **kept}
+
+
+def _fields(source: Source) -> tuple[str | None, ...]:
+    return (
+        source.session,
+        source.event,
+        source.origin,
+        source.agent,
+        source.kind,
+        source.turn,
+        source.author,
+        source.branch,
+        source.commit,
+        source.rests_on,
+    )
 
 
 def fragment(raw: Mapping[str, Any]) -> bytes:

@@ -71,6 +71,24 @@ def _read(path: Path) -> str | None:
         return None
 
 
+def branch(root: Path) -> str:
+    """The branch HEAD is on (`main`, `feature/x`), "detached" on a detached HEAD, "" outside git;
+    read like `head` (a few small files, bounded; no git process)."""
+    directory = _git_dir(Path(root))
+    value = _read(directory / "HEAD") if directory is not None else None
+    if not value:
+        return ""
+    if not value.startswith("ref:"):
+        return "detached"
+    ref = value[4:].strip()
+    return ref.removeprefix("refs/heads/")
+
+
+def where(root: Path) -> tuple[str, str]:
+    """(branch, commit) of the project, each "" when unknown: where a new memory is written."""
+    return branch(root), head(root)
+
+
 def head(root: Path) -> str:
     """The commit HEAD names, read from .git's files without starting git (hook start-up time);
     "" outside git, before the first commit, or when it cannot be read."""

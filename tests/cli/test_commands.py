@@ -126,6 +126,7 @@ def test_list_filters_and_json(run):
         "supersedes",
         "merged_from",
         "source",
+        "provenance",
         "reviewed",
         "questions",
         "store",

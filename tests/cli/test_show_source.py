@@ -15,14 +15,15 @@ def _saved(project, source: Source | None) -> str:
 def test_show_names_the_agent_and_json_carries_it(run, project):
     mid = _saved(project, Source("s-0123456789abcdef", "Stop", agent="codex"))
     code, out, _ = run("show", mid)
-    assert code == 0 and "source:      Codex CLI session s-0123456789abcdef (Stop)\n" in out
+    assert code == 0 and "written by:  Codex CLI, " in out and "session:     s-0123456789abcdef (Stop)\n" in out
     code, out, _ = run("show", "--json", mid)
-    assert json.loads(out)["source"] == {
+    source = json.loads(out)["source"]
+    assert {k: v for k, v in source.items() if v} == {
         "session": "s-0123456789abcdef",
         "event": "Stop",
-        "origin": None,
         "agent": "codex",
     }
+    assert json.loads(out)["provenance"]["by"] == "Codex CLI"
     code, out, _ = run("list", "--json")
     assert [m["source"]["agent"] for m in json.loads(out)] == ["codex"]
 
@@ -30,7 +31,7 @@ def test_show_names_the_agent_and_json_carries_it(run, project):
 def test_a_memory_from_before_agents_were_recorded_shows_no_agent(run, project):
     mid = _saved(project, Source("s-0123456789abcdef", "PreCompact"))
     code, out, _ = run("show", mid)
-    assert code == 0 and "source:      session s-0123456789abcdef (PreCompact)\n" in out
+    assert code == 0 and "written by:  an agent, " in out and "session:     s-0123456789abcdef (PreCompact)\n" in out
     _, out, _ = run("show", "--json", mid)
     assert json.loads(out)["source"]["agent"] is None
 
@@ -40,4 +41,4 @@ def test_a_merge_of_one_agents_memories_shows_that_agent_alone(run, project):
     ids = [_saved(project, Source(f"s-{n}", "Stop", agent="codex")) for n in (1, 2)]
     merged = bank.merge(ids, "Both facts at once")
     _, out, _ = run("show", merged.id)
-    assert "source:      Codex CLI\n" in out
+    assert "written by:  Codex CLI, " in out

@@ -23,9 +23,9 @@ def register(server: Any, ws: Any) -> None:
         valid_until: str | None = None,
     ) -> str:
         """Save one durable fact a future session needs or the user asks you to keep. A stored fact
-        is re-affirmed; a newer one supersedes it (a reviewed one: after review). Secrets are
-        redacted."""
-        from memtui.core.memory import Source
+        is re-affirmed; a newer version supersedes it (one the user reviewed waits for review).
+        Secrets are redacted."""
+        from memtui.core.memory import AGENT, Source
         from memtui.errors import UsageError
 
         if not content.strip():
@@ -40,7 +40,7 @@ def register(server: Any, ws: Any) -> None:
             type,
             content,
             tags=tags or (),
-            source=Source(ws.undo_session, "mcp", agent=ws.agent),
+            source=Source(ws.undo_session, "mcp", agent=ws.agent, kind=AGENT),
             reviewed=False,
             questions=questions or (),
             valid_until=valid_until,

@@ -10,10 +10,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, TextArea
 
+from memtui.core.memory import PERSON, Source
 from memtui.tui.appref import app_of
 from memtui.tui.data.text import split_tags
 from memtui.tui.messages import Op
 from memtui.tui.widgets.topbar import TopBar
+
+#: What the TUI's own add records as the memory's provenance: the person wrote it, here.
+PERSON_SOURCE = Source(event="tui", kind=PERSON)
 
 
 class AddScreen(Screen[str | None]):
@@ -75,7 +79,7 @@ Secrets (keys, tokens) are redacted before anything is written.
         app_of(self).run_op(
             Op(
                 "Add",
-                lambda bank: bank.add(type_, text, tags=tags, name=name, store=store),
+                lambda bank: bank.add(type_, text, tags=tags, name=name, store=store, source=PERSON_SOURCE),
                 on_done=self._saved,
             )
         )

@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from memtui.core import decay, owners
+from memtui.core import decay, owners, provenance
 from memtui.core.defuse import for_terminal
-from memtui.core.memory import TOOL_TEXT, Memory
+from memtui.core.memory import Memory
 from memtui.core.text import bar, clip
 from memtui.core.types import TypeRegistry
 from memtui.index.verdicts import Verdict
@@ -208,18 +208,8 @@ says it still holds, `d` drops it).
             lines.append(("merged from", named(mid)))
         for m in self.lineage.successors(memory.id):
             lines.append(("replaced by", named(m.id)))
-        if memory.held:
-            lines.append(("rests on", "only tool or file text the agent read; held from recall until reviewed"))
-        if memory.source and memory.source.origin and memory.source.origin != TOOL_TEXT:
-            lines.append(("imported", memory.source.origin))
-        elif memory.source and (memory.source.session or memory.source.event or memory.source.agent):
-            source = memory.source
-            parts = (
-                services.agent_label(source.agent) if source.agent else "",
-                f"session {source.session}" if source.session else "",
-                source.event or "",
-            )
-            lines.append(("captured", " · ".join(p for p in parts if p)))
+        # Who wrote it, when, on which branch, on what it rests (docs/trust.md).
+        lines += provenance.rows(memory, services.agent_label)
         file = store_file(memory, self.stores)
         owner = services.agent_label(owners.agent_of_store(memory.store))
         lines.append(("store", f"{owner} {owners.store_label(memory.store)} ({memory.store}, {memory.scope} scope)"))
