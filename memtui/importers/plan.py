@@ -170,7 +170,9 @@ def apply(
                     tags=unit.tags,
                     name=unit.name,
                     description=unit.description,
-                    source=Source(unit.session, "import", planned.origin(unit), unit.agent or planned.agent, kind=IMPORT),
+                    source=Source(
+                        unit.session, "import", planned.origin(unit), unit.agent or planned.agent, kind=IMPORT
+                    ),
                     created=unit.created,
                 )
             except MemtuiError as exc:
