@@ -119,6 +119,7 @@ COMMANDS: dict[str, Callable[[World], list[str]]] = {
     "setup --dry-run": lambda w: ["setup", "--dry-run"],
     "worker": lambda w: ["worker", "--idle", "0.1"],
     "service --stop": lambda w: ["service", "--stop"],
+    "org status": lambda w: ["org", "status"],
     "import": lambda w: ["import", "memory-tool", str(w.transcript.parent / "memories"), "--dry-run"],
     "export": lambda w: [
         "export",
