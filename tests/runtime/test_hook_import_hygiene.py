@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hookkit import hook_env, payload
 
+import memtui
 from memtui.runtime import launch_path
 
 HEAVY = (
@@ -72,8 +73,18 @@ def foreign(modules: set[str]) -> list[str]:
         and t not in site_level
         and not t.startswith("__editable__")
     ]
-    # importtime also lists imports that were tried and failed (`copy` probes Jython's `org`).
-    return sorted(t for t in candidates if importlib.util.find_spec(t) is not None)
+    # importtime also lists imports that were tried and failed (`copy` probes Jython's `org`), and
+    # such a probe must not be taken for memtui's own `memtui/org` when a test put memtui/ on the path.
+    own = str(Path(memtui.__file__).parent)
+
+    def found_outside_memtui(name: str) -> bool:
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            return False
+        places = [spec.origin or "", *(spec.submodule_search_locations or [])]
+        return not any(place.startswith(own) for place in places if place)
+
+    return sorted(t for t in candidates if found_outside_memtui(t))
 
 
 @pytest.mark.parametrize("style", list(COMMANDS))
