@@ -92,6 +92,7 @@ def test_setup_status_and_uninstall_treat_it_like_the_others(memtui, project) ->
             "where": "./.example/mcp.json",
             "backend": None,
             "captures": False,
+            "recalls": False,
             "last_capture": None,
         }
     ]

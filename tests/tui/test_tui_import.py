@@ -58,6 +58,6 @@ async def test_import_screen_shows_the_dry_run_imports_the_ticked_units_and_undo
         app.screen.reveal(one.id)
         await settle(pilot)
         facts = str(app.screen.query_one("#detail-facts").render())
-        assert f"imported    {one.source.origin}" in facts and one.source.origin.startswith("cline ")
+        assert f"written by  imported from {one.source.origin}" in facts and one.source.origin.startswith("cline ")
         await pilot.press("u")
         await wait_for(pilot, lambda: imported(demo) == [])

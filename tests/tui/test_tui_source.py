@@ -29,9 +29,9 @@ async def test_the_detail_pane_names_the_agent_of_a_captured_memory(small):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         for memory, line in (
-            (codex.memory, "captured    Codex CLI · session s-0a1b · Stop"),
-            (old.memory, "captured    session s-2c3d · SessionEnd"),
-            (merged, "captured    Codex CLI\n"),
+            (codex.memory, "written by  Codex CLI, 2026-03-02 09:30\nsession     s-0a1b (Stop)"),
+            (old.memory, "session     s-2c3d (SessionEnd)"),
+            (merged, "written by  Codex CLI,"),
         ):
             app.screen.query_one(MemoryDetail).show(small.get(memory.id))
             await settle(pilot)
