@@ -24,7 +24,13 @@ def test_lists_tools_with_annotations(project, home):
     assert tools["memory_save"].annotations.destructive_hint is False
     assert tools["memory_search"].input_schema["required"] == ["query"]
     assert set(tools["memory_search"].input_schema["properties"]) == {"query", "k", "type"}
-    assert set(tools["memory_save"].input_schema["properties"]) == {"content", "type", "tags", "questions", "valid_until"}
+    assert set(tools["memory_save"].input_schema["properties"]) == {
+        "content",
+        "type",
+        "tags",
+        "questions",
+        "valid_until",
+    }
 
 
 def test_initialize_is_prompt(project, home):
