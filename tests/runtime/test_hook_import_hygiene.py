@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,7 +65,9 @@ def imported(command: list[str], event: str, data: dict, root, home) -> tuple[se
 def foreign(modules: set[str]) -> list[str]:
     """Modules from neither the standard library nor memtui (what `site` loads at start-up aside)."""
     tops = {m.split(".")[0] for m in modules}
-    site_level = {"_distutils_hack", "sitecustomize", "usercustomize"}
+    # `org`: the standard library's `copy` probes Jython's `org.python.core` on every start; the name
+    # is then found wherever a folder called `org` is on a test's path (memtui's own memtui/org).
+    site_level = {"_distutils_hack", "sitecustomize", "usercustomize", "org"}
     candidates = [
         t
         for t in tops
@@ -81,8 +84,11 @@ def foreign(modules: set[str]) -> list[str]:
         spec = importlib.util.find_spec(name)
         if spec is None:
             return False
-        places = [spec.origin or "", *(spec.submodule_search_locations or [])]
-        return not any(place.startswith(own) for place in places if place)
+        if spec.origin is None:
+            return False  # a namespace package: some folder of that name, nothing a hook could load
+        # A finder on a relative path entry ("" after a test's chdir) gives a relative origin.
+        places = [spec.origin, *(spec.submodule_search_locations or [])]
+        return not any(os.path.abspath(place).startswith(own) for place in places)
 
     return sorted(t for t in candidates if found_outside_memtui(t))
 
