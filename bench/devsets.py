@@ -160,6 +160,22 @@ def write_store(root: Path, memories: list[Memory]) -> Project:
     return project
 
 
+def coding_memory(m: dict, i: int, **fields) -> Memory:
+    """Row `m` of a coding project as a Memory, written `i` minutes after BASE; `fields` add to it."""
+    when = BASE + timedelta(minutes=i)
+    return Memory(
+        id=m["id"],
+        type=m["type"],
+        content=m["content"],
+        created=when,
+        updated=when,
+        name=m["name"],
+        description=m["description"],
+        tags=tuple(m["tags"]),
+        **fields,
+    )
+
+
 def coding_stores(data: Path, tmp: Path, *, questions: bool = False) -> list[Store]:
     """Every coding project as a real memtui project; with `questions`, the memories carry the
     hand-written questions of `questions/` (the doc2query ceiling: what a model could add)."""
@@ -172,17 +188,10 @@ def coding_stores(data: Path, tmp: Path, *, questions: bool = False) -> list[Sto
         mine = [m for m in memories if m["project"] == name]
         out = []
         for i, m in enumerate(mine):
-            when = BASE + timedelta(minutes=i)
             out.append(
-                Memory(
-                    id=m["id"],
-                    type=m["type"],
-                    content=m["content"],
-                    created=when,
-                    updated=when,
-                    name=m["name"],
-                    description=m["description"],
-                    tags=tuple(m["tags"]),
+                coding_memory(
+                    m,
+                    i,
                     status=Status.SUPERSEDED if m["id"] in replaced_by else Status.ACTIVE,
                     supersedes=replaces.get(m["id"]),
                     questions=tuple(asked.get(m["id"], ())),

@@ -26,7 +26,6 @@ import os
 import subprocess
 import sys
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,9 +33,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, os.environ.get("MEMTUI_BENCH_TREE") or str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from devsets import BASE, Store, coding, write_store
+from devsets import Store, coding, coding_memory, write_store
 
-from memtui.core.memory import Memory, Status
+from memtui.core.memory import Status
 
 SHAPES = ("expired", "superseded")
 
@@ -50,18 +49,11 @@ def stores(data: Path, tmp: Path, shape: str) -> list[Store]:
         mine = [m for m in memories if m["project"] == name]
         built = []
         for i, m in enumerate(mine):
-            when = BASE + timedelta(minutes=i)
             superseded = shape == "superseded" and m["id"] in newer
             built.append(
-                Memory(
-                    id=m["id"],
-                    type=m["type"],
-                    content=m["content"],
-                    created=when,
-                    updated=when,
-                    name=m["name"],
-                    description=m["description"],
-                    tags=tuple(m["tags"]),
+                coding_memory(
+                    m,
+                    i,
                     status=Status.SUPERSEDED if superseded else Status.ACTIVE,
                     supersedes=older.get(m["id"]) if shape == "superseded" else None,
                 )

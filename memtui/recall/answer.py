@@ -26,7 +26,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
 
     memory_dir = context.project.memory_dir
     state = SessionState.load(memory_dir, context.session_id)
-    state.retry(getattr(context, "attempt", ""))
+    state.retry(context.attempt)
     room = min(settings.session_bytes - state.injected, settings.prompt_chars - reserved) - fence.overhead()
     if room <= 0:
         return ""
@@ -65,7 +65,7 @@ def prompt(context: Any, text: str, saved: list[str], reserved: int) -> str:
         return ""
     by_id = {m.memory.id: m.memory for m in matches}
     injected = fence.block(parts, unreviewed=fence.marked((by_id[i] for i in chosen), mode))
-    state.record([*chosen, *saved], len(injected.encode("utf-8")), getattr(context, "attempt", ""))
+    state.record([*chosen, *saved], len(injected.encode("utf-8")), context.attempt)
     _bookkeep(context, state, chosen)
     return injected
 
@@ -76,7 +76,7 @@ def briefing(context: Any) -> str:
     state = SessionState.load(memory_dir, context.session_id)
     if context.hook.source in ("clear", "compact", "startup"):
         state.reset()  # a new or emptied context holds none of what was injected before
-    state.retry(getattr(context, "attempt", ""))
+    state.retry(context.attempt)
     settings = context.settings
     if not settings.recall:
         _bookkeep(context, state, [])
@@ -113,7 +113,7 @@ def briefing(context: Any) -> str:
     marked = fence.marked((m for m in memories if m.id in set(shown)), mode)
     injected = fence.block(lines, notice, separator="\n", unreviewed=marked)
     # Only memories shown whole count as surfaced: a prompt that needs the rest of one still gets it.
-    state.record(whole, len(injected.encode("utf-8")), getattr(context, "attempt", ""))
+    state.record(whole, len(injected.encode("utf-8")), context.attempt)
     _bookkeep(context, state, shown)
     return injected
 

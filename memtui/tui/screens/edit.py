@@ -33,6 +33,15 @@ def shown_fields(memory: Memory) -> dict[str, str]:
     }
 
 
+#: The one-line fields above the text: (label, key of `shown_fields`, placeholder, widget id).
+_FIELDS = (
+    ("name", "name", "a short title (optional)", "edit-name"),
+    ("about", "description", "a one-line description (optional)", "edit-description"),
+    ("tags", "tags", "tags, space or comma separated", "edit-tags"),
+    ("until", "until", "the last day it holds, YYYY-MM-DD (optional)", "edit-until"),
+)
+
+
 class EditScreen(Screen[str | None]):
     HELP = """\
 ## Edit
@@ -66,38 +75,10 @@ appears; saving then asks whether to overwrite it, take the disk version, or kee
         yield TopBar("edit")  # its type and id would cut the bar at 80 columns
         with Vertical(id="edit-form"):
             yield Static("", id="edit-warning", markup=False)
-            with Horizontal(classes="field"):
-                yield Label("name", classes="field-label")
-                yield Input(
-                    f["name"],
-                    placeholder="a short title (optional)",
-                    id="edit-name",
-                    compact=True,
-                )
-            with Horizontal(classes="field"):
-                yield Label("about", classes="field-label")
-                yield Input(
-                    f["description"],
-                    placeholder="a one-line description (optional)",
-                    id="edit-description",
-                    compact=True,
-                )
-            with Horizontal(classes="field"):
-                yield Label("tags", classes="field-label")
-                yield Input(
-                    f["tags"],
-                    placeholder="tags, space or comma separated",
-                    id="edit-tags",
-                    compact=True,
-                )
-            with Horizontal(classes="field"):
-                yield Label("until", classes="field-label")
-                yield Input(
-                    f["until"],
-                    placeholder="the last day it holds, YYYY-MM-DD (optional)",
-                    id="edit-until",
-                    compact=True,
-                )
+            for label, key, placeholder, widget_id in _FIELDS:
+                with Horizontal(classes="field"):
+                    yield Label(label, classes="field-label")
+                    yield Input(f[key], placeholder=placeholder, id=widget_id, compact=True)
             yield TextArea(self.text, soft_wrap=True, id="edit-content")
         yield Footer(compact=True)
 
